@@ -1,0 +1,18 @@
+/** Fixed API paths the console calls outside the resource engine. */
+export const API = {
+  token: '/api/blade-auth/oauth/token',
+  captcha: '/api/blade-auth/oauth/captcha',
+  logout: '/api/blade-auth/oauth/logout',
+  userInfo: '/api/blade-auth/oauth/user-info',
+  clearCache: '/api/blade-auth/oauth/clear-cache',
+  menuRoutes: '/api/blade-system/menu/routes',
+  menuButtons: '/api/blade-system/menu/buttons',
+  topMenu: '/api/blade-system/menu/top-menu',
+  dictionary: '/api/blade-system/dict/dictionary',
+  version: '/version.json',
+} as const;
+
+/** The OAuth client the console identifies as (sent as Basic auth on every call). */
+export const CONSOLE_CLIENT = { id: 'saber', secret: 'saber_secret' } as const;
+
+export const PLATFORM_TENANT = '000000';

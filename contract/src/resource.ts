@@ -1,0 +1,194 @@
+import { z } from 'zod';
+import type { I18nText } from './i18n.js';
+
+/**
+ * A resource definition: the one description of a CRUD resource from which the server mounts
+ * list/detail/submit/remove and the web renders its list page. See docs/resource-engine.md.
+ */
+export type FieldType =
+  | 'string' // single line text
+  | 'text' // multi-line text (textarea)
+  | 'richtext' // HTML content
+  | 'int'
+  | 'number'
+  | 'datetime' // 'yyyy-MM-dd HH:mm:ss' on the wire
+  | 'id'; // a 64-bit id, a string on the wire
+
+export interface FieldDef {
+  type: FieldType;
+  label: I18nText;
+  /** required on create (and may not be blanked on update); a text is the message shown when missing */
+  required?: boolean | I18nText;
+  /** max length for texts, max value for numbers */
+  max?: number;
+  /** min value for numbers */
+  min?: number;
+  /** values come from this dictionary (`dict/dictionary?code=`); the stored value is the dictKey */
+  dict?: string;
+  /** how the field appears in the search form; absent means not in the search form (it can still be filtered through the API) */
+  search?: 'like' | 'equal' | 'dateRange';
+  /** shown as a table column (default true, except text/richtext) */
+  list?: boolean;
+  /** shown in the add/edit form (default true) */
+  form?: boolean;
+  /** sortable through ascs/descs (default false) */
+  sortable?: boolean;
+  /** must be unique among live rows (per tenant for tenant-scoped resources) */
+  unique?: boolean;
+  /** column width hint for the table */
+  width?: number;
+  /** placeholder / help in the form */
+  help?: I18nText;
+  /** value used for a new record when the form leaves it empty */
+  defaultValue?: string | number;
+}
+
+export type Fields = Record<string, FieldDef>;
+
+export interface ResourceDef<F extends Fields = Fields> {
+  /** the menu code; permission codes are `<code>_add`, `<code>_edit`, `<code>_delete`, `<code>_view` */
+  code: string;
+  /** API base path, e.g. /api/blade-system/param */
+  path: string;
+  title: I18nText;
+  /** tenant: rows belong to the caller's tenant; platform: one set of rows, written only by tenant 000000 */
+  scope: 'tenant' | 'platform';
+  fields: F;
+  /** default order, newest first when absent */
+  defaultSort?: { field: string; order: 'asc' | 'desc' };
+  /** which of the standard buttons the screen has (default all four) */
+  buttons?: { add?: boolean; edit?: boolean; delete?: boolean; view?: boolean };
+  /** the field that names a record in messages (e.g. duplicates); defaults to the first required string */
+  nameField?: string;
+}
+
+export function defineResource<F extends Fields>(def: ResourceDef<F>): ResourceDef<F> {
+  return def;
+}
+
+/** Columns every resource has, managed by the engine. */
+export const SYSTEM_FIELDS = {
+  id: { type: 'id', label: { zh: '编号', en: 'ID' }, list: false, form: false },
+  tenantId: { type: 'string', label: { zh: '租户编号', en: 'Tenant ID' }, list: false, form: false },
+  createUser: { type: 'id', label: { zh: '创建人', en: 'Created by' }, list: false, form: false },
+  createDept: { type: 'id', label: { zh: '创建部门', en: 'Created in department' }, list: false, form: false },
+  createTime: { type: 'datetime', label: { zh: '创建时间', en: 'Created at' }, form: false, sortable: true, search: 'dateRange' },
+  updateUser: { type: 'id', label: { zh: '修改人', en: 'Updated by' }, list: false, form: false },
+  updateTime: { type: 'datetime', label: { zh: '修改时间', en: 'Updated at' }, list: false, form: false, sortable: true },
+  status: { type: 'int', label: { zh: '状态', en: 'Status' }, list: false, form: false },
+} as const satisfies Fields;
+
+export type SystemField = keyof typeof SYSTEM_FIELDS;
+
+export interface PermissionCodes {
+  menu: string;
+  add: string;
+  edit: string;
+  delete: string;
+  view: string;
+}
+
+export function permissionCodes(def: Pick<ResourceDef, 'code'>): PermissionCodes {
+  return {
+    menu: def.code,
+    add: `${def.code}_add`,
+    edit: `${def.code}_edit`,
+    delete: `${def.code}_delete`,
+    view: `${def.code}_view`,
+  };
+}
+
+/** All fields a client may filter on: the definition's own plus the system fields (minus tenantId). */
+export function filterableFields(def: ResourceDef): Record<string, FieldDef> {
+  const { tenantId: _omit, ...system } = SYSTEM_FIELDS;
+  return { ...def.fields, ...system };
+}
+
+export function sortableFields(def: ResourceDef): string[] {
+  const out = ['id', 'createTime', 'updateTime'];
+  for (const [name, f] of Object.entries(def.fields)) if (f.sortable) out.push(name);
+  return out;
+}
+
+export function isRequired(f: FieldDef): boolean {
+  return f.required !== undefined && f.required !== false;
+}
+
+export function shownInList(f: FieldDef): boolean {
+  return f.list ?? !(f.type === 'text' || f.type === 'richtext');
+}
+
+export function shownInForm(f: FieldDef): boolean {
+  return f.form ?? true;
+}
+
+export const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
+const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** A real calendar date/time in the wire format (or ISO 8601): shape and ranges (no 2026-13-45). */
+export function isDateTimeText(v: string): boolean {
+  if (!DATETIME_PATTERN.test(v) && !ISO_PATTERN.test(v)) return false;
+  const [y, mo, d, h = 0, mi = 0, s = 0] = (v.match(/\d+/g) ?? []).slice(0, 6).map(Number);
+  if (y === undefined || mo === undefined || d === undefined) return false;
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+}
+
+function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
+  switch (f.type) {
+    case 'string':
+    case 'text':
+    case 'richtext': {
+      let s = z.string();
+      if (forInput) s = s.trim();
+      if (forInput && isRequired(f)) s = s.min(1);
+      if (f.max !== undefined) s = s.max(f.max);
+      return s;
+    }
+    case 'int': {
+      let n = forInput ? z.coerce.number().int() : z.number().int();
+      if (f.min !== undefined) n = n.min(f.min);
+      if (f.max !== undefined) n = n.max(f.max);
+      return n;
+    }
+    case 'number': {
+      let n = forInput ? z.coerce.number() : z.number();
+      if (f.min !== undefined) n = n.min(f.min);
+      if (f.max !== undefined) n = n.max(f.max);
+      return n;
+    }
+    case 'datetime':
+      return forInput ? z.string().trim().refine(isDateTimeText, { params: { kind: 'datetime' } }) : z.string();
+    case 'id':
+      return forInput
+        ? z.union([z.string().trim().regex(/^\d{1,19}$/), z.number().int().nonnegative()]).transform(String)
+        : z.string();
+  }
+}
+
+/**
+ * The body of `submit`: no id creates, an id updates. Create needs every required field; an update
+ * changes only the fields it carries. Unknown keys are refused (the engine reports them by name).
+ */
+export function submitSchema(def: ResourceDef, mode: 'create' | 'update'): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [name, f] of Object.entries(def.fields)) {
+    const base = fieldSchema(f, true);
+    shape[name] = mode === 'create' && isRequired(f) ? base : base.nullish();
+  }
+  shape.id = mode === 'update' ? fieldSchema(SYSTEM_FIELDS.id, true) : z.unknown().optional();
+  // Clients echo back what `detail` gave them: accept and ignore the engine-managed columns.
+  for (const name of Object.keys(SYSTEM_FIELDS)) if (name !== 'id') shape[name] = z.unknown().optional();
+  return z.object(shape).strict();
+}
+
+/** The shape of one record in list/detail answers. */
+export function recordSchema(def: ResourceDef): z.ZodObject {
+  const shape: Record<string, z.ZodType> = {};
+  const all: Fields = { ...SYSTEM_FIELDS, ...def.fields };
+  for (const [name, f] of Object.entries(all)) {
+    if (name === 'tenantId' && def.scope !== 'tenant') continue;
+    shape[name] = fieldSchema(f, false).nullable();
+  }
+  return z.object(shape);
+}

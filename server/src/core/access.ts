@@ -1,0 +1,120 @@
+import { timingSafeEqual } from 'node:crypto';
+import { PLATFORM_TENANT } from '@console/contract';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sha256Hex } from './auth/index.js';
+import type { AppContext, AuthUser, ClientInfo } from './context.js';
+import { schema } from './db/index.js';
+import { AppError, forbidden, unauthorized } from './errors.js';
+
+const CLIENT_CACHE_MS = 60_000;
+
+/** Paths whose routes must declare who may call them. */
+export const API_PREFIXES = ['/api/', '/sc/', '/tc/'];
+
+export function isApiPath(url: string): boolean {
+  return API_PREFIXES.some((p) => url.startsWith(p));
+}
+
+export class ClientVerifier {
+  private readonly cache = new Map<string, { at: number; client: ClientInfo | null }>();
+
+  constructor(private readonly ctx: Pick<AppContext, 'db'>) {}
+
+  clear(): void {
+    this.cache.clear();
+  }
+
+  /** The client named in `Authorization: Basic …`; throws 401 when absent or wrong. */
+  async verify(header: string | undefined): Promise<ClientInfo> {
+    const m = /^Basic(?: |%20)+(\S+)$/i.exec(header?.trim() ?? '');
+    if (!m?.[1]) throw unauthorized('clientMissing');
+    const cached = this.cache.get(m[1]);
+    if (cached && Date.now() - cached.at < CLIENT_CACHE_MS) {
+      if (!cached.client) throw unauthorized('clientInvalid');
+      return cached.client;
+    }
+    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+    const sep = decoded.indexOf(':');
+    const client = sep > 0 ? await this.lookup(decoded.slice(0, sep), decoded.slice(sep + 1)) : null;
+    if (this.cache.size > 1000) this.cache.clear();
+    this.cache.set(m[1], { at: Date.now(), client });
+    if (!client) throw unauthorized('clientInvalid');
+    return client;
+  }
+
+  private async lookup(clientId: string, secret: string): Promise<ClientInfo | null> {
+    const [row] = await this.ctx.db
+      .select()
+      .from(schema.client)
+      .where(and(eq(schema.client.clientId, clientId), eq(schema.client.isDeleted, 0), eq(schema.client.status, 1)));
+    if (!row) return null;
+    const a = Buffer.from(row.clientSecret, 'utf8');
+    const b = Buffer.from(sha256Hex(secret), 'utf8');
+    if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
+    return {
+      clientId: row.clientId,
+      grantTypes: row.authorizedGrantTypes.split(',').map((s) => s.trim()).filter(Boolean),
+      accessTokenValidity: row.accessTokenValidity,
+      refreshTokenValidity: row.refreshTokenValidity,
+    };
+  }
+}
+
+/** The bearer token of a request: the Blade-Auth header, or the blade-auth query parameter (downloads, iframes). */
+export function bearerOf(req: FastifyRequest): { token: string; fromQuery: boolean } | null {
+  const header = req.headers['blade-auth'];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  const query = (req.query as Record<string, unknown> | undefined)?.['blade-auth'];
+  const raw = fromHeader ?? (typeof query === 'string' ? query : undefined);
+  if (!raw) return null;
+  const m = /^(?:bearer|crypto)\s+(\S+)$/i.exec(raw.trim());
+  if (!m?.[1]) return null;
+  return { token: m[1], fromQuery: fromHeader === undefined };
+}
+
+/** Checks the caller against the route's declared access, on every API request. */
+export function installAccessControl(app: FastifyInstance, ctx: AppContext, clients: ClientVerifier): void {
+  app.addHook('onRoute', (route) => {
+    if (isApiPath(route.url) && !route.config?.access) {
+      throw new Error(`route ${route.method} ${route.url} does not declare its access`);
+    }
+  });
+
+  app.addHook('preHandler', async (req) => {
+    const access = req.routeOptions.config?.access;
+    if (!access || 'public' in access) return;
+    const bearer = 'permission' in access ? bearerOf(req) : null;
+    // A token in the query string (downloads, iframes) stands alone: such links cannot carry Basic auth.
+    if (!bearer?.fromQuery) req.client = await clients.verify(req.headers.authorization);
+    if ('client' in access) return;
+
+    if (!bearer) throw unauthorized('tokenMissing');
+    const claims = await ctx.signer.verify(bearer.token);
+    if (!claims) throw unauthorized('tokenInvalid');
+    if (req.client && req.client.clientId !== claims.client_id) throw unauthorized('tokenInvalid');
+    if (!(await ctx.sessions.isActive(claims.tenant_id, claims.sid))) throw unauthorized('tokenInvalid');
+    const user: AuthUser = {
+      tenantId: claims.tenant_id,
+      userId: claims.user_id,
+      deptId: claims.dept_id,
+      roleIds: claims.role_id ? claims.role_id.split(',') : [],
+      roleAliases: claims.role_name ? claims.role_name.split(',') : [],
+      account: claims.account,
+      userName: claims.user_name,
+      clientId: claims.client_id,
+      sessionId: claims.sid,
+    };
+    req.user = user;
+    if (access.permission) {
+      const codes = await ctx.permissions.codes(user.tenantId, user.roleIds);
+      if (!codes.has(access.permission)) throw forbidden('forbidden', { code: access.permission });
+    }
+    if (access.platformWrite && user.tenantId !== PLATFORM_TENANT) throw forbidden('platformOnly');
+  });
+}
+
+export function requireUser(req: FastifyRequest): AuthUser {
+  if (!req.user) throw new AppError(401, 'unauthorized');
+  return req.user;
+}

@@ -1,0 +1,2 @@
+export * from './passwords.js';
+export * from './tokens.js';

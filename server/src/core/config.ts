@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** folder for the embedded database, secrets and uploaded files */
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database in dataDir/pglite is used */
+  databaseUrl?: string;
+  redisUrl?: string;
+  /** key that signs access tokens (HS256) */
+  jwtSecret: string;
+  /** key for secrets at rest (AES-256-GCM), 32 bytes */
+  encryptionKey: Buffer;
+  timeZone: string;
+  env: 'development' | 'production' | 'test';
+  /** folder of the built console served at / (absent: API only) */
+  webDir?: string;
+  logLevel: string;
+  /** worker id of the snowflake id generator (0–1023) */
+  workerId: number;
+  /** trust X-Forwarded-For from a proxy in front */
+  trustProxy: boolean;
+}
+
+interface Secrets {
+  jwtSecret: string;
+  encryptionKey: string;
+}
+
+/**
+ * Secrets come from the environment (JWT_SECRET, ENCRYPTION_KEY as 64 hex chars). When absent they are
+ * generated once and kept in dataDir/secrets.json (mode 0600), so an embedded install needs no set-up and
+ * tokens survive restarts. Several instances behind a load balancer must share them through the environment.
+ */
+function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv): Secrets {
+  const file = join(dataDir, 'secrets.json');
+  let stored: Partial<Secrets> = {};
+  if (existsSync(file)) stored = JSON.parse(readFileSync(file, 'utf8')) as Partial<Secrets>;
+  const secrets: Secrets = {
+    jwtSecret: env.JWT_SECRET ?? stored.jwtSecret ?? randomBytes(48).toString('base64url'),
+    encryptionKey: env.ENCRYPTION_KEY ?? stored.encryptionKey ?? randomBytes(32).toString('hex'),
+  };
+  if (!env.JWT_SECRET || !env.ENCRYPTION_KEY) {
+    if (stored.jwtSecret !== secrets.jwtSecret || stored.encryptionKey !== secrets.encryptionKey) {
+      writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    }
+  }
+  return secrets;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  mkdirSync(dataDir, { recursive: true });
+  const secrets = loadSecrets(dataDir, env);
+  if (secrets.jwtSecret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
+  if (!/^[0-9a-fA-F]{64}$/.test(secrets.encryptionKey)) throw new Error('ENCRYPTION_KEY must be 64 hex characters (32 bytes)');
+  const port = Number(env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const nodeEnv = env.NODE_ENV === 'development' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'production';
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    jwtSecret: secrets.jwtSecret,
+    encryptionKey: Buffer.from(secrets.encryptionKey, 'hex'),
+    timeZone: env.TZ_DISPLAY ?? 'Asia/Shanghai',
+    env: nodeEnv,
+    webDir: env.WEB_DIR,
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    workerId: Number(env.WORKER_ID ?? Math.floor(Math.random() * 1024)) % 1024,
+    trustProxy: env.TRUST_PROXY === 'true',
+    ...overrides,
+  };
+}

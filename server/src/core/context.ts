@@ -1,0 +1,70 @@
+import type { Lang } from '@console/contract';
+import type { Config } from './config.js';
+import type { Permissions } from './auth/permissions.js';
+import type { Sessions } from './auth/sessions.js';
+import type { TokenSigner } from './auth/tokens.js';
+import type { Db } from './db/index.js';
+import type { Kv } from './kv.js';
+import type { Logs } from './logs.js';
+import type { FieldLabels } from './validation.js';
+
+/** The server's shared services, created once at start and handed to every module. */
+export interface AppContext {
+  config: Config;
+  db: Db;
+  dbKind: 'pglite' | 'postgres';
+  kv: Kv;
+  signer: TokenSigner;
+  sessions: Sessions;
+  permissions: Permissions;
+  logs: Logs;
+}
+
+/** The signed-in caller, from a verified access token. */
+export interface AuthUser {
+  tenantId: string;
+  userId: string;
+  /** the active department (first of the user's departments unless switched) */
+  deptId: string;
+  roleIds: string[];
+  roleAliases: string[];
+  account: string;
+  userName: string;
+  clientId: string;
+  sessionId: string;
+}
+
+export interface ClientInfo {
+  clientId: string;
+  grantTypes: string[];
+  accessTokenValidity: number;
+  refreshTokenValidity: number;
+}
+
+/**
+ * Who may call a route. Every route must say so (startup fails otherwise):
+ * - public: anyone, no credentials (captcha, version, server status)
+ * - client: a valid OAuth client in Basic auth, no user (the token endpoint, guest registration)
+ * - permission: a signed-in user; a code means the user's roles must be granted that menu/button code,
+ *   null means any signed-in user
+ */
+export type Access =
+  | { public: true }
+  | { client: true }
+  | { permission: string | null; platformWrite?: boolean };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Lang;
+    user?: AuthUser;
+    client?: ClientInfo;
+    startTime: number;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+    /** labels of the accepted fields, for validation messages */
+    fieldLabels?: FieldLabels;
+    /** title written to the API log for writes */
+    title?: string;
+  }
+}

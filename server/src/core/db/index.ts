@@ -1,0 +1,131 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** Anything that runs queries: the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/** Finds the migrations folder whether running from src (tsx) or from the bundle in dist. */
+export function migrationsFolder(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'drizzle');
+    if (existsSync(join(candidate, 'meta', '_journal.json'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error('migrations folder (drizzle/) not found');
+}
+
+/**
+ * PGlite does not lock its folder, and two processes on one folder corrupt it: hold a lock file with
+ * our pid, and refuse to start while a live process holds it.
+ */
+function acquireLock(dir: string): () => void {
+  const file = join(dir, 'console.lock');
+  if (existsSync(file)) {
+    const pid = Number(readFileSync(file, 'utf8').trim());
+    if (pid && pid !== process.pid && isAlive(pid)) {
+      throw new Error(`the data folder ${dir} is in use by process ${pid}; stop it first or use another DATA_DIR`);
+    }
+  }
+  writeFileSync(file, String(process.pid));
+  return () => {
+    try {
+      if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function openPglite(dataDir: string): Promise<Database> {
+  const dir = join(dataDir, 'pglite');
+  mkdirSync(dataDir, { recursive: true });
+  const release = acquireLock(dataDir);
+  try {
+    const client = new PGlite({ dataDir: dir, extensions: { pg_trgm }, postgresqlconf: ['shared_buffers = 32MB'] });
+    await client.waitReady;
+    const db = drizzlePglite({ client, schema }) as unknown as Db;
+    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: migrationsFolder() });
+    return {
+      db,
+      kind: 'pglite',
+      async close() {
+        await client.close();
+        release();
+      },
+    };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+const MIGRATION_LOCK = 72_707_001;
+
+export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Several instances may start together: one migrates while the others wait on the advisory lock.
+  const conn = await pool.connect();
+  try {
+    await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: migrationsFolder() });
+  } finally {
+    await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    conn.release();
+  }
+  const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  return { db, kind: 'postgres', close: () => pool.end() };
+}
+
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl) : openPglite(opts.dataDir);
+}
+
+export interface TenantScope {
+  tenantId: string;
+  /** a platform operation that crosses tenants on purpose */
+  allTenants?: boolean;
+}
+
+/**
+ * Runs fn in a transaction as the restricted role console_app with the tenant set, so PostgreSQL's
+ * row-level security confines every statement to that tenant's rows.
+ */
+export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('role', 'console_app', true),
+      set_config('app.tenant_id', ${scope.tenantId}, true),
+      set_config('app.all_tenants', ${scope.allTenants ? 'on' : 'off'}, true)`);
+    return fn(tx);
+  });
+}
+
+export { schema };

@@ -1,0 +1,315 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { auditColumns, id, tenantColumn, ts } from './columns.js';
+
+// ---------- platform-wide tables (no tenant_id) ----------
+
+export const tenant = pgTable(
+  'blade_tenant',
+  {
+    id: id('id').primaryKey(),
+    tenantId: varchar('tenant_id', { length: 12 }).notNull(),
+    tenantName: varchar('tenant_name', { length: 100 }).notNull(),
+    domain: varchar('domain', { length: 255 }),
+    backgroundUrl: varchar('background_url', { length: 1000 }),
+    linkman: varchar('linkman', { length: 50 }),
+    contactNumber: varchar('contact_number', { length: 30 }),
+    address: varchar('address', { length: 255 }),
+    accountNumber: integer('account_number').notNull().default(-1),
+    expireTime: ts('expire_time'),
+    packageId: id('package_id'),
+    datasourceId: id('datasource_id'),
+    licenseKey: varchar('license_key', { length: 1000 }),
+    ...auditColumns(),
+  },
+  (t) => [uniqueIndex('uq_tenant_tenant_id').on(t.tenantId).where(sql`is_deleted = 0`)],
+);
+
+export const client = pgTable(
+  'blade_client',
+  {
+    id: id('id').primaryKey(),
+    clientId: varchar('client_id', { length: 48 }).notNull(),
+    /** sha-256 of the secret; the secret itself is never stored */
+    clientSecret: varchar('client_secret', { length: 256 }).notNull(),
+    resourceIds: varchar('resource_ids', { length: 256 }),
+    scope: varchar('scope', { length: 256 }).notNull().default('all'),
+    authorizedGrantTypes: varchar('authorized_grant_types', { length: 256 }).notNull(),
+    webServerRedirectUri: varchar('web_server_redirect_uri', { length: 256 }),
+    authorities: varchar('authorities', { length: 256 }),
+    accessTokenValidity: integer('access_token_validity').notNull().default(3600),
+    refreshTokenValidity: integer('refresh_token_validity').notNull().default(604800),
+    additionalInformation: varchar('additional_information', { length: 4096 }),
+    autoapprove: varchar('autoapprove', { length: 256 }),
+    ...auditColumns(),
+  },
+  (t) => [uniqueIndex('uq_client_client_id').on(t.clientId).where(sql`is_deleted = 0`)],
+);
+
+export const menu = pgTable(
+  'blade_menu',
+  {
+    id: id('id').primaryKey(),
+    parentId: id('parent_id').notNull().default('0'),
+    code: varchar('code', { length: 100 }).notNull(),
+    name: varchar('name', { length: 100 }).notNull(),
+    nameEn: varchar('name_en', { length: 100 }),
+    alias: varchar('alias', { length: 100 }).notNull().default('menu'),
+    path: varchar('path', { length: 500 }),
+    source: varchar('source', { length: 255 }),
+    sort: integer('sort').notNull().default(0),
+    category: smallint('category').notNull().default(1),
+    action: smallint('action').notNull().default(0),
+    isOpen: smallint('is_open').notNull().default(1),
+    component: varchar('component', { length: 255 }),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  },
+  (t) => [uniqueIndex('uq_menu_code').on(t.code).where(sql`is_deleted = 0`), index('ix_menu_parent').on(t.parentId)],
+);
+
+export const topMenu = pgTable('blade_top_menu', {
+  id: id('id').primaryKey(),
+  code: varchar('code', { length: 100 }).notNull(),
+  name: varchar('name', { length: 100 }).notNull(),
+  nameEn: varchar('name_en', { length: 100 }),
+  source: varchar('source', { length: 255 }),
+  path: varchar('path', { length: 500 }),
+  sort: integer('sort').notNull().default(0),
+  ...auditColumns(),
+});
+
+export const topMenuSetting = pgTable(
+  'blade_top_menu_setting',
+  { topMenuId: id('top_menu_id').notNull(), menuId: id('menu_id').notNull() },
+  (t) => [primaryKey({ columns: [t.topMenuId, t.menuId] })],
+);
+
+export const dict = pgTable(
+  'blade_dict',
+  {
+    id: id('id').primaryKey(),
+    parentId: id('parent_id').notNull().default('0'),
+    code: varchar('code', { length: 100 }).notNull(),
+    dictKey: varchar('dict_key', { length: 100 }).notNull(),
+    dictValue: varchar('dict_value', { length: 255 }).notNull(),
+    dictValueEn: varchar('dict_value_en', { length: 255 }),
+    sort: integer('sort').notNull().default(0),
+    remark: varchar('remark', { length: 500 }),
+    isSealed: smallint('is_sealed').notNull().default(0),
+    ...auditColumns(),
+  },
+  (t) => [
+    uniqueIndex('uq_dict_code_key').on(t.code, t.dictKey).where(sql`is_deleted = 0`),
+    index('ix_dict_parent').on(t.parentId),
+  ],
+);
+
+export const param = pgTable(
+  'blade_param',
+  {
+    id: id('id').primaryKey(),
+    paramName: varchar('param_name', { length: 255 }).notNull(),
+    paramKey: varchar('param_key', { length: 255 }).notNull(),
+    paramValue: text('param_value').notNull(),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  },
+  (t) => [uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`)],
+);
+
+// ---------- tenant tables (row-level security on tenant_id) ----------
+
+export const role = pgTable(
+  'blade_role',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    parentId: id('parent_id').notNull().default('0'),
+    roleName: varchar('role_name', { length: 100 }).notNull(),
+    roleAlias: varchar('role_alias', { length: 100 }).notNull(),
+    sort: integer('sort').notNull().default(0),
+    ...auditColumns(),
+  },
+  (t) => [index('ix_role_tenant').on(t.tenantId)],
+);
+
+export const roleMenu = pgTable(
+  'blade_role_menu',
+  { roleId: id('role_id').notNull(), menuId: id('menu_id').notNull() },
+  (t) => [primaryKey({ columns: [t.roleId, t.menuId] }), index('ix_role_menu_menu').on(t.menuId)],
+);
+
+export const dept = pgTable(
+  'blade_dept',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    parentId: id('parent_id').notNull().default('0'),
+    ancestors: varchar('ancestors', { length: 2000 }).notNull().default('0'),
+    deptName: varchar('dept_name', { length: 100 }).notNull(),
+    fullName: varchar('full_name', { length: 255 }),
+    deptCategory: smallint('dept_category').notNull().default(1),
+    sort: integer('sort').notNull().default(0),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  },
+  (t) => [index('ix_dept_tenant').on(t.tenantId)],
+);
+
+export const user = pgTable(
+  'blade_user',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    code: varchar('code', { length: 32 }),
+    account: varchar('account', { length: 64 }).notNull(),
+    /** argon2id over the client's MD5 hex; never serialised */
+    password: varchar('password', { length: 255 }).notNull(),
+    name: varchar('name', { length: 64 }),
+    realName: varchar('real_name', { length: 64 }),
+    avatar: varchar('avatar', { length: 1000 }),
+    email: varchar('email', { length: 128 }),
+    phone: varchar('phone', { length: 32 }),
+    birthday: ts('birthday'),
+    sex: smallint('sex'),
+    roleId: varchar('role_id', { length: 1000 }).notNull().default(''),
+    deptId: varchar('dept_id', { length: 1000 }).notNull().default(''),
+    postId: varchar('post_id', { length: 1000 }).notNull().default(''),
+    userType: smallint('user_type').notNull().default(1),
+    loginFailCount: integer('login_fail_count').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+    ...auditColumns(),
+  },
+  (t) => [uniqueIndex('uq_user_account').on(t.tenantId, t.account).where(sql`is_deleted = 0`)],
+);
+
+export const notice = pgTable(
+  'blade_notice',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    title: varchar('title', { length: 255 }).notNull(),
+    category: integer('category').notNull(),
+    releaseTime: ts('release_time').notNull(),
+    content: text('content'),
+    ...auditColumns(),
+  },
+  (t) => [
+    index('ix_notice_tenant_time').on(t.tenantId, t.createTime.desc(), t.id.desc()).where(sql`is_deleted = 0`),
+    index('ix_notice_tenant_release').on(t.tenantId, t.releaseTime.desc()).where(sql`is_deleted = 0`),
+    index('ix_notice_title_trgm').using('gin', sql`title gin_trgm_ops`),
+  ],
+);
+
+// ---------- sessions ----------
+
+/** One sign-in: access tokens carry its id (sid), so revoking it stops them at once. */
+export const authSession = pgTable(
+  'auth_session',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    userId: id('user_id').notNull(),
+    clientId: varchar('client_id', { length: 48 }).notNull(),
+    createTime: ts('create_time').notNull().defaultNow(),
+    lastRefreshTime: ts('last_refresh_time'),
+    expireTime: ts('expire_time').notNull(),
+    revokedTime: ts('revoked_time'),
+    revokeReason: varchar('revoke_reason', { length: 64 }),
+    remoteIp: varchar('remote_ip', { length: 64 }),
+    userAgent: varchar('user_agent', { length: 500 }),
+  },
+  (t) => [index('ix_session_user').on(t.tenantId, t.userId), index('ix_session_revoked').on(t.revokedTime)],
+);
+
+/** Opaque refresh tokens, stored as sha-256; single use (a reused one revokes its session). */
+export const authRefreshToken = pgTable(
+  'auth_refresh_token',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    sessionId: id('session_id').notNull(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    expireTime: ts('expire_time').notNull(),
+    usedTime: ts('used_time'),
+    createTime: ts('create_time').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('uq_refresh_hash').on(t.tokenHash), index('ix_refresh_session').on(t.sessionId)],
+);
+
+/** Single-use captchas (platform-wide: the caller is not signed in yet). */
+export const authCaptcha = pgTable('auth_captcha', {
+  key: varchar('key', { length: 64 }).primaryKey(),
+  codeHash: varchar('code_hash', { length: 64 }).notNull(),
+  expireTime: ts('expire_time').notNull(),
+});
+
+// ---------- logs (append-only, tenant-scoped) ----------
+
+const logRequestColumns = () => ({
+  id: id('id').primaryKey(),
+  tenantId: tenantColumn(),
+  serviceId: varchar('service_id', { length: 64 }),
+  serverHost: varchar('server_host', { length: 255 }),
+  serverIp: varchar('server_ip', { length: 255 }),
+  env: varchar('env', { length: 32 }),
+  method: varchar('method', { length: 16 }),
+  requestUri: varchar('request_uri', { length: 2000 }),
+  userAgent: varchar('user_agent', { length: 1000 }),
+  remoteIp: varchar('remote_ip', { length: 64 }),
+  methodClass: varchar('method_class', { length: 255 }),
+  methodName: varchar('method_name', { length: 255 }),
+  params: text('params'),
+  time: integer('time'),
+  createBy: varchar('create_by', { length: 64 }),
+  createTime: ts('create_time').notNull().defaultNow(),
+});
+
+export const logUsual = pgTable(
+  'blade_log_usual',
+  {
+    ...logRequestColumns(),
+    logLevel: varchar('log_level', { length: 16 }),
+    logId: varchar('log_id', { length: 100 }),
+    logData: text('log_data'),
+  },
+  (t) => [index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc())],
+);
+
+export const logApi = pgTable(
+  'blade_log_api',
+  {
+    ...logRequestColumns(),
+    type: varchar('type', { length: 16 }).notNull().default('1'),
+    title: varchar('title', { length: 255 }),
+    status: integer('status'),
+  },
+  (t) => [index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc())],
+);
+
+export const logError = pgTable(
+  'blade_log_error',
+  {
+    ...logRequestColumns(),
+    type: varchar('type', { length: 16 }).notNull().default('server'),
+    stackTrace: text('stack_trace'),
+    exceptionName: varchar('exception_name', { length: 255 }),
+    message: text('message'),
+    fileName: varchar('file_name', { length: 1000 }),
+    lineNumber: integer('line_number'),
+  },
+  (t) => [index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc())],
+);
+
+/** Data steps (seeds, menus of new features) that ran once on this database. */
+export const appDataStep = pgTable('app_data_step', {
+  name: varchar('name', { length: 200 }).primaryKey(),
+  runTime: ts('run_time').notNull().defaultNow(),
+});
+
+/** Tables whose rows belong to one tenant: row-level security is enabled on each (see migrations). */
+export const TENANT_TABLES = [
+  'blade_role', 'blade_dept', 'blade_user', 'blade_notice', 'auth_session', 'auth_refresh_token',
+  'blade_log_usual', 'blade_log_api', 'blade_log_error',
+] as const;

@@ -1,0 +1,34 @@
+import { Code, type Lang, type MessageKey, msg } from '@console/contract';
+
+/** A failure with a code (= HTTP status) and a message translated per request. */
+export class AppError extends Error {
+  constructor(
+    readonly code: number,
+    readonly key: MessageKey,
+    readonly params?: Record<string, string | number>,
+    /** per-field messages for validation failures, already in the caller's language */
+    readonly data?: Record<string, string>,
+  ) {
+    super(key);
+  }
+
+  message_(lang: Lang): string {
+    return msg(this.key, lang, this.params);
+  }
+}
+
+export const badRequest = (key: MessageKey, params?: Record<string, string | number>, data?: Record<string, string>) =>
+  new AppError(Code.BAD_REQUEST, key, params, data);
+export const unauthorized = (key: MessageKey = 'unauthorized') => new AppError(Code.UNAUTHORIZED, key);
+export const forbidden = (key: MessageKey, params?: Record<string, string | number>) => new AppError(Code.FORBIDDEN, key, params);
+export const notFound = () => new AppError(Code.NOT_FOUND, 'notFound');
+export const conflict = (params: Record<string, string | number>, data?: Record<string, string>) =>
+  new AppError(Code.CONFLICT, 'duplicate', params, data);
+
+/** Validation failure: every bad field with its message; `msg` lists them all. */
+export class FieldErrors extends AppError {
+  constructor(fields: Record<string, string>, lang: Lang) {
+    super(Code.BAD_REQUEST, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
+    void lang;
+  }
+}

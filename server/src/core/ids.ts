@@ -1,0 +1,31 @@
+/**
+ * Snowflake ids: 41 bits of milliseconds since 2020-01-01, 10 bits of worker id, 12 bits of sequence.
+ * Sortable by creation time and unique across instances with distinct worker ids.
+ */
+const EPOCH = 1577836800000n;
+let workerId = 0n;
+let lastMs = -1n;
+let seq = 0n;
+
+export function setWorkerId(id: number): void {
+  workerId = BigInt(id & 1023);
+}
+
+export function nextId(): string {
+  let now = BigInt(Date.now());
+  if (now < lastMs) now = lastMs; // clock went back: keep monotonic
+  if (now === lastMs) {
+    seq = (seq + 1n) & 4095n;
+    if (seq === 0n) now = lastMs + 1n; // sequence exhausted in this millisecond: borrow the next one
+  } else {
+    seq = 0n;
+  }
+  lastMs = now;
+  return (((now - EPOCH) << 22n) | (workerId << 12n) | seq).toString();
+}
+
+export const ID_PATTERN = /^\d{1,19}$/;
+
+export function isId(v: unknown): v is string {
+  return typeof v === 'string' && ID_PATTERN.test(v) && BigInt(v) <= 9223372036854775807n;
+}

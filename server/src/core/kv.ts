@@ -1,0 +1,79 @@
+import { Redis } from 'ioredis';
+
+/**
+ * Small key-value store with expiry and a broadcast channel: in-process for one instance, Redis when
+ * REDIS_URL is set so that several instances share revocations and cache invalidations.
+ */
+export interface Kv {
+  readonly kind: 'memory' | 'redis';
+  get(key: string): Promise<string | null>;
+  set(key: string, value: string, ttlSeconds: number): Promise<void>;
+  del(key: string): Promise<void>;
+  publish(channel: string, message: string): Promise<void>;
+  subscribe(channel: string, handler: (message: string) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function memoryKv(): Kv {
+  const values = new Map<string, { value: string; expires: number }>();
+  const handlers = new Map<string, Array<(m: string) => void>>();
+  return {
+    kind: 'memory',
+    async get(key) {
+      const e = values.get(key);
+      if (!e) return null;
+      if (e.expires <= Date.now()) {
+        values.delete(key);
+        return null;
+      }
+      return e.value;
+    },
+    async set(key, value, ttl) {
+      values.set(key, { value, expires: Date.now() + ttl * 1000 });
+    },
+    async del(key) {
+      values.delete(key);
+    },
+    async publish(channel, message) {
+      for (const h of handlers.get(channel) ?? []) h(message);
+    },
+    async subscribe(channel, handler) {
+      handlers.set(channel, [...(handlers.get(channel) ?? []), handler]);
+    },
+    async close() {
+      values.clear();
+    },
+  };
+}
+
+export async function redisKv(url: string, prefix = 'console:'): Promise<Kv> {
+  const cmd = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  const sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  await cmd.connect();
+  await sub.connect();
+  const handlers = new Map<string, Array<(m: string) => void>>();
+  sub.on('message', (channel: string, message: string) => {
+    for (const h of handlers.get(channel.slice(prefix.length)) ?? []) h(message);
+  });
+  return {
+    kind: 'redis',
+    get: (key) => cmd.get(prefix + key),
+    async set(key, value, ttl) {
+      await cmd.set(prefix + key, value, 'EX', Math.max(1, Math.ceil(ttl)));
+    },
+    async del(key) {
+      await cmd.del(prefix + key);
+    },
+    async publish(channel, message) {
+      await cmd.publish(prefix + channel, message);
+    },
+    async subscribe(channel, handler) {
+      if (!handlers.has(channel)) await sub.subscribe(prefix + channel);
+      handlers.set(channel, [...(handlers.get(channel) ?? []), handler]);
+    },
+    async close() {
+      sub.disconnect();
+      await cmd.quit().catch(() => cmd.disconnect());
+    },
+  };
+}

@@ -1,0 +1,291 @@
+import {
+  type FieldDef, isRequired, type Lang, MAX_IDS_PER_CALL, msg, permissionCodes, recordSchema,
+  type ResourceDef, submitSchema, SYSTEM_FIELDS, t,
+} from '@console/contract';
+import { and, count, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import xss from 'xss';
+import { z } from 'zod';
+import { requireUser } from '../access.js';
+import type { AppContext, AuthUser } from '../context.js';
+import { type Executor, inTenant } from '../db/index.js';
+import { envelopeOf, ok, pageOf } from '../envelope.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { isId, nextId } from '../ids.js';
+import { formatDateTime, parseDateTime } from '../time.js';
+import { describeIssues, type FieldLabels } from '../validation.js';
+import { buildFilters, buildOrder, type ColumnMap } from './filters.js';
+
+type Row = Record<string, unknown>;
+
+export interface ResourceHooks {
+  /** runs inside the write transaction before insert/update, after validation; may throw AppError */
+  beforeSave?: (tx: Executor, values: Row, mode: 'create' | 'update', user: AuthUser) => Promise<void>;
+  /** runs inside the transaction after the rows were soft-deleted */
+  afterRemove?: (tx: Executor, ids: string[], user: AuthUser) => Promise<void>;
+}
+
+export interface MountedResource {
+  def: ResourceDef;
+  table: PgTable;
+  toRecord(row: Row): Row;
+}
+
+const idsBody = z.object({ ids: z.string().optional() }).passthrough().nullish();
+
+/** Rich text is stored sanitised: tags and attributes outside the allow-list are stripped. */
+function sanitizeHtml(html: string): string {
+  return xss(html, { stripIgnoreTagBody: ['script', 'style'] });
+}
+
+function isDuplicateKey(e: unknown): boolean {
+  let cur: unknown = e;
+  for (let i = 0; i < 4 && cur; i++) {
+    if ((cur as { code?: string }).code === '23505') return true;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Mounts list / detail / submit / remove for a resource definition over its table, with the query
+ * conventions of api.md, tenant scope (data layer + row-level security), audit columns, soft delete,
+ * uniqueness, permission checks and OpenAPI descriptions.
+ */
+export function mountResource(app: FastifyInstance, ctx: AppContext, def: ResourceDef, table: PgTable, hooks: ResourceHooks = {}): MountedResource {
+  const columns = getTableColumns(table) as ColumnMap;
+  const codes = permissionCodes(def);
+  const tenantScoped = def.scope === 'tenant';
+  const allFields: Record<string, FieldDef> = { ...SYSTEM_FIELDS, ...def.fields };
+  const labels: FieldLabels = allFields;
+  const createSchema = submitSchema(def, 'create');
+  const updateSchema = submitSchema(def, 'update');
+  const record = recordSchema(def);
+  const col = (name: string): PgColumn => {
+    const c = columns[name];
+    if (!c) throw new Error(`resource ${def.code}: table has no column for field ${name}`);
+    return c;
+  };
+  for (const name of [...Object.keys(def.fields), 'id', 'createTime', 'updateTime', 'isDeleted']) col(name);
+  if (tenantScoped) col('tenantId');
+  const nameField = def.nameField ?? Object.keys(def.fields).find((k) => isRequired(def.fields[k]!)) ?? 'id';
+  const tag = def.path.split('/')[2] ?? 'resource';
+
+  const toRecord = (row: Row): Row => {
+    const out: Row = {};
+    for (const [name, f] of Object.entries(allFields)) {
+      if (name === 'tenantId' && !tenantScoped) continue;
+      const v = row[name];
+      out[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
+    }
+    return out;
+  };
+
+  /** live rows the caller may see */
+  const visible = (user: AuthUser): SQL[] => {
+    const conds: SQL[] = [eq(col('isDeleted'), 0)];
+    if (tenantScoped) conds.push(eq(col('tenantId'), user.tenantId));
+    return conds;
+  };
+
+  const run = <T>(user: AuthUser, fn: (tx: Executor) => Promise<T>) => inTenant(ctx.db, { tenantId: user.tenantId }, fn);
+
+  const requireCode = async (user: AuthUser, code: string) => {
+    const granted = await ctx.permissions.codes(user.tenantId, user.roleIds);
+    if (!granted.has(code)) throw forbidden('forbidden', { code });
+  };
+
+  // ---- list ----
+  const listQuery = z
+    .object({
+      current: z.coerce.number().int().min(1).max(10_000_000).default(1),
+      size: z.coerce.number().int().min(1).max(500).default(10),
+      ascs: z.string().max(500).optional(),
+      descs: z.string().max(500).optional(),
+    })
+    .catchall(z.union([z.string().max(1000), z.array(z.string())]));
+  app.get(`${def.path}/list`, {
+    config: {
+      access: { permission: codes.menu },
+      fieldLabels: { current: { zh: '页码', en: 'current' }, size: { zh: '每页条数', en: 'size' }, ...labels },
+    },
+    schema: { tags: [tag], summary: `${def.title.en}: list (paged, filtered)`, querystring: listQuery, response: { 200: envelopeOf(pageOf(record)) } },
+  }, async (req) => {
+    const user = requireUser(req);
+    const q = req.query as z.output<typeof listQuery>;
+    const { current, size, ascs, descs, ...filters } = q;
+    const where = and(...visible(user), ...buildFilters(def, columns, filters, req.lang));
+    const order = buildOrder(def, columns, ascs, descs, req.lang);
+    const { rows, total } = await run(user, async (tx) => {
+      const [{ total } = { total: 0 }] = await tx.select({ total: count() }).from(table).where(where);
+      const rows = total > (current - 1) * size
+        ? await tx.select().from(table).where(where).orderBy(...order).limit(size).offset((current - 1) * size)
+        : [];
+      return { rows: rows as Row[], total: Number(total) };
+    });
+    return ok({ records: rows.map(toRecord), total, size, current, pages: Math.ceil(total / size) }, req.lang);
+  });
+
+  // ---- detail ----
+  const fetchOne = async (tx: Executor, user: AuthUser, id: string): Promise<Row> => {
+    const [row] = await tx.select().from(table).where(and(eq(col('id'), id), ...visible(user)));
+    if (!row) throw notFound();
+    return row as Row;
+  };
+  app.get(`${def.path}/detail`, {
+    config: { access: { permission: codes.menu }, fieldLabels: labels },
+    schema: {
+      tags: [tag], summary: `${def.title.en}: one record`,
+      querystring: z.object({ id: z.string().trim().regex(/^\d{1,19}$/) }).passthrough(),
+      response: { 200: envelopeOf(record) },
+    },
+  }, async (req) => {
+    const user = requireUser(req);
+    const { id } = req.query as { id: string };
+    const row = await run(user, (tx) => fetchOne(tx, user, id));
+    return ok(toRecord(row), req.lang);
+  });
+
+  // ---- submit ----
+  const fromInput = (input: Row, mode: 'create' | 'update', lang: Lang): Row => {
+    const values: Row = {};
+    for (const [name, f] of Object.entries(def.fields)) {
+      if (!(name in input)) continue;
+      let v = input[name];
+      if (v === undefined) continue;
+      if (v === null || v === '') {
+        if (mode === 'update' && isRequired(f)) {
+          const text = typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) });
+          throw new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
+        }
+        values[name] = null;
+        continue;
+      }
+      if (f.type === 'datetime') v = parseDateTime(String(v));
+      if (f.type === 'datetime' && v === null) {
+        const text = msg('badDate', lang, { field: t(f.label, lang) });
+        throw new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
+      }
+      if (f.type === 'richtext' && typeof v === 'string') v = sanitizeHtml(v);
+      values[name] = v;
+    }
+    if (mode === 'create') {
+      for (const [name, f] of Object.entries(def.fields)) {
+        if (values[name] === undefined && f.defaultValue !== undefined) values[name] = f.defaultValue;
+      }
+    }
+    return values;
+  };
+
+  const checkUnique = async (tx: Executor, user: AuthUser, values: Row, selfId: string | null, lang: Lang) => {
+    for (const [name, f] of Object.entries(def.fields)) {
+      if (!f.unique || values[name] === undefined || values[name] === null) continue;
+      const conds = [...visible(user), eq(col(name), values[name])];
+      if (selfId) conds.push(ne(col('id'), selfId));
+      const [hit] = await tx.select({ id: col('id') }).from(table).where(and(...conds)).limit(1);
+      if (hit) {
+        const label = t(f.label, lang);
+        throw conflict({ field: label, value: String(values[name]) }, { [name]: msg('duplicate', lang, { field: label, value: String(values[name]) }) });
+      }
+    }
+  };
+
+  app.post(`${def.path}/submit`, {
+    config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform' }, fieldLabels: labels, title: `${def.title.zh}: submit` },
+    schema: {
+      tags: [tag],
+      summary: `${def.title.en}: create (no id) or update (with id)`,
+      description: `Needs ${codes.add} to create and ${codes.edit} to update.`,
+      body: z.record(z.string(), z.unknown()),
+      response: { 200: envelopeOf(record) },
+    },
+  }, async (req) => {
+    const user = requireUser(req);
+    const body = req.body as Row;
+    const mode = body.id === undefined || body.id === null || body.id === '' ? 'create' : 'update';
+    await requireCode(user, mode === 'create' ? codes.add : codes.edit);
+    const parsed = (mode === 'create' ? createSchema : updateSchema).safeParse(body);
+    if (!parsed.success) {
+      const fields = describeIssues(parsed.error.issues, req.lang, labels, body);
+      throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
+    }
+    const input = parsed.data as Row;
+    const values = fromInput(input, mode, req.lang);
+    const now = new Date();
+    try {
+      const saved = await run(user, async (tx) => {
+        if (mode === 'create') {
+          await checkUnique(tx, user, values, null, req.lang);
+          const row: Row = {
+            ...values,
+            id: nextId(),
+            createUser: user.userId,
+            createDept: isId(user.deptId) ? user.deptId : null,
+            createTime: now,
+            updateUser: user.userId,
+            updateTime: now,
+            status: 1,
+            isDeleted: 0,
+          };
+          if (tenantScoped) row.tenantId = user.tenantId;
+          await hooks.beforeSave?.(tx, row, mode, user);
+          const [inserted] = await tx.insert(table).values(row as never).returning();
+          return inserted as Row;
+        }
+        const id = String(input.id);
+        await fetchOne(tx, user, id);
+        await checkUnique(tx, user, values, id, req.lang);
+        const changes: Row = { ...values, updateUser: user.userId, updateTime: now };
+        await hooks.beforeSave?.(tx, changes, mode, user);
+        const [updated] = await tx.update(table).set(changes as never).where(and(eq(col('id'), id), ...visible(user))).returning();
+        if (!updated) throw notFound();
+        return updated as Row;
+      });
+      return ok(toRecord(saved), req.lang);
+    } catch (e) {
+      if (isDuplicateKey(e)) {
+        const label = t(def.fields[nameField]?.label ?? { zh: nameField, en: nameField }, req.lang);
+        const value = String(values[nameField] ?? '');
+        throw conflict({ field: label, value }, { [nameField]: msg('duplicate', req.lang, { field: label, value }) });
+      }
+      throw e;
+    }
+  });
+
+  // ---- remove ----
+  app.post(`${def.path}/remove`, {
+    config: {
+      access: { permission: codes.delete, platformWrite: def.scope === 'platform' },
+      fieldLabels: { ids: { zh: '编号', en: 'ids' } },
+      title: `${def.title.zh}: remove`,
+    },
+    schema: {
+      tags: [tag], summary: `${def.title.en}: delete (logically) by ids`,
+      querystring: z.object({ ids: z.string().optional() }).passthrough(),
+      body: idsBody,
+      response: { 200: envelopeOf(z.boolean()) },
+    },
+  }, async (req) => {
+    const user = requireUser(req);
+    const raw = (req.query as { ids?: string }).ids ?? (req.body as { ids?: string } | undefined)?.ids ?? '';
+    const ids = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+    if (ids.length === 0) throw badRequest('idsRequired', undefined, { ids: msg('idsRequired', req.lang) });
+    if (ids.length > MAX_IDS_PER_CALL) throw badRequest('tooManyIds', { max: MAX_IDS_PER_CALL });
+    const bad = ids.find((id) => !isId(id));
+    if (bad) throw badRequest('badId', { field: bad }, { ids: msg('badId', req.lang, { field: bad }) });
+    await run(user, async (tx) => {
+      const removed = await tx
+        .update(table)
+        .set({ isDeleted: 1, updateUser: user.userId, updateTime: new Date() } as never)
+        .where(and(inArray(col('id'), ids), ...visible(user)))
+        .returning({ id: col('id') });
+      // all or nothing: an id that is unknown, deleted or another tenant's aborts the whole call
+      if (removed.length !== ids.length) throw notFound();
+      await hooks.afterRemove?.(tx, removed.map((r) => String(r.id)), user);
+    });
+    return ok(true, req.lang);
+  });
+
+  return { def, table, toRecord };
+}

@@ -1,0 +1,177 @@
+import {
+  camelToSnake, type FieldDef, filterableFields, type Lang, MAX_IDS_PER_CALL, msg, parseFilterKey,
+  RESERVED_QUERY_KEYS, type ResourceDef, snakeToCamel, sortableFields, t,
+} from '@console/contract';
+import { asc, desc, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { badRequest } from '../errors.js';
+import { isId } from '../ids.js';
+import { parseDateTime } from '../time.js';
+
+export type ColumnMap = Record<string, PgColumn>;
+
+const TEXT_TYPES = new Set(['string', 'text', 'richtext']);
+const LIKE_OPS = new Set(['like', 'likeleft', 'likeright', 'notlike']);
+const DATE_OPS = new Set(['datege', 'datele', 'dategt', 'datelt', 'dateequal']);
+
+function escapeLike(v: string): string {
+  return v.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Resolves a client-given field name (camelCase or snake_case) to a definition field name. */
+function resolveField(name: string, fields: Record<string, FieldDef>): string | undefined {
+  if (name in fields) return name;
+  const camel = snakeToCamel(name);
+  return camel in fields ? camel : undefined;
+}
+
+function parseValue(f: FieldDef, name: string, raw: string, lang: Lang): unknown {
+  const label = t(f.label, lang);
+  switch (f.type) {
+    case 'int':
+    case 'number': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw badRequest('notNumber', { field: label }, { [name]: msg('notNumber', lang, { field: label }) });
+      if (f.type === 'int' && !Number.isInteger(n)) throw badRequest('notInteger', { field: label }, { [name]: msg('notInteger', lang, { field: label }) });
+      return n;
+    }
+    case 'id':
+      if (!isId(raw.trim())) throw badRequest('badId', { field: label }, { [name]: msg('badId', lang, { field: label }) });
+      return raw.trim();
+    case 'datetime': {
+      const d = parseDateTime(raw);
+      if (!d) throw badRequest('badDate', { field: label }, { [name]: msg('badDate', lang, { field: label }) });
+      return d;
+    }
+    default:
+      return raw;
+  }
+}
+
+/** A day given without a time (`2024-05-01`) means the whole day. */
+function isDayOnly(raw: string): boolean {
+  return /^\d{4}-\d{2}-\d{2}$/.test(raw.trim());
+}
+
+/**
+ * Builds the WHERE conditions of a list from its query (api.md section 2). Unknown fields, wrong
+ * operators and unparsable values are 400s naming the key; values are always bound parameters.
+ */
+export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record<string, unknown>, lang: Lang): SQL[] {
+  const fields = filterableFields(def);
+  const out: SQL[] = [];
+  for (const [key, rawValue] of Object.entries(query)) {
+    if ((RESERVED_QUERY_KEYS as readonly string[]).includes(key)) continue;
+    if (key.endsWith('_ignore')) continue;
+    if (Array.isArray(rawValue)) throw badRequest('badType', { field: key }, { [key]: msg('badType', lang, { field: key }) });
+    const value = typeof rawValue === 'string' ? rawValue : rawValue == null ? '' : String(rawValue);
+    const { field: fieldKey, op } = parseFilterKey(key);
+    const name = resolveField(fieldKey, fields);
+    const f = name ? fields[name] : undefined;
+    const col = name ? columns[name] : undefined;
+    if (!name || !f || !col) throw badRequest('unknownFilter', { field: key }, { [key]: msg('unknownFilter', lang, { field: key }) });
+    if (op !== 'null' && op !== 'notnull' && value.trim() === '') continue; // blank values are dropped
+    const isText = TEXT_TYPES.has(f.type);
+    if ((LIKE_OPS.has(op) || (op === 'default' && isText)) && !isText) {
+      throw badRequest('unknownFilter', { field: key }, { [key]: msg('unknownFilter', lang, { field: key }) });
+    }
+    if (DATE_OPS.has(op) && f.type !== 'datetime') {
+      throw badRequest('unknownFilter', { field: key }, { [key]: msg('unknownFilter', lang, { field: key }) });
+    }
+    switch (op) {
+      case 'null':
+        out.push(sql`${col} is null`);
+        break;
+      case 'notnull':
+        out.push(sql`${col} is not null`);
+        break;
+      case 'like':
+        out.push(sql`${col} ilike ${`%${escapeLike(value)}%`}`);
+        break;
+      case 'likeleft':
+        out.push(sql`${col} ilike ${`%${escapeLike(value)}`}`);
+        break;
+      case 'likeright':
+        out.push(sql`${col} ilike ${`${escapeLike(value)}%`}`);
+        break;
+      case 'notlike':
+        out.push(sql`${col} not ilike ${`%${escapeLike(value)}%`}`);
+        break;
+      case 'in': {
+        const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+        if (parts.length > MAX_IDS_PER_CALL) throw badRequest('tooManyIds', { max: MAX_IDS_PER_CALL });
+        const values = parts.map((p) => parseValue(f, key, p, lang));
+        out.push(sql`${col} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`);
+        break;
+      }
+      default: {
+        if (op === 'default' && isText) {
+          out.push(sql`${col} ilike ${`%${escapeLike(value)}%`}`);
+          break;
+        }
+        const v = parseValue(f, key, value, lang);
+        const dayRange = f.type === 'datetime' && isDayOnly(value);
+        const nextDay = dayRange ? new Date((v as Date).getTime() + 86_400_000) : null;
+        switch (op) {
+          case 'default':
+          case 'equal':
+          case 'dateequal':
+            out.push(nextDay ? sql`${col} >= ${v} and ${col} < ${nextDay}` : sql`${col} = ${v}`);
+            break;
+          case 'notequal':
+            out.push(sql`${col} <> ${v}`);
+            break;
+          case 'ge':
+          case 'datege':
+            out.push(sql`${col} >= ${v}`);
+            break;
+          case 'gt':
+          case 'dategt':
+            out.push(sql`${col} ${nextDay ? sql`>=` : sql`>`} ${nextDay ?? v}`);
+            break;
+          case 'le':
+          case 'datele':
+            out.push(nextDay ? sql`${col} < ${nextDay}` : sql`${col} <= ${v}`);
+            break;
+          case 'lt':
+          case 'datelt':
+            out.push(sql`${col} < ${v}`);
+            break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** ORDER BY from ascs/descs, restricted to the resource's sortable fields; id breaks ties. */
+export function buildOrder(def: ResourceDef, columns: ColumnMap, ascs: string | undefined, descs: string | undefined, lang: Lang): SQL[] {
+  const allowed = new Set(sortableFields(def));
+  const order: SQL[] = [];
+  const used = new Set<string>();
+  const add = (list: string | undefined, dir: 'asc' | 'desc') => {
+    for (const raw of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      const name = allowed.has(raw) ? raw : allowed.has(snakeToCamel(raw)) ? snakeToCamel(raw) : undefined;
+      const col = name ? columns[name] : undefined;
+      if (!name || !col) throw badRequest('unknownSort', { field: raw }, { [raw]: msg('unknownSort', lang, { field: raw }) });
+      if (used.has(name)) continue;
+      used.add(name);
+      order.push(dir === 'asc' ? asc(col) : desc(col));
+    }
+  };
+  add(ascs, 'asc');
+  add(descs, 'desc');
+  if (order.length === 0) {
+    const d = def.defaultSort ?? { field: 'createTime', order: 'desc' as const };
+    const col = columns[d.field];
+    if (col) {
+      order.push(d.order === 'asc' ? asc(col) : desc(col));
+      used.add(d.field);
+    }
+  }
+  const idCol = columns.id;
+  if (idCol && !used.has('id')) order.push(desc(idCol));
+  return order;
+}
+
+export { camelToSnake };

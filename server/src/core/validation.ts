@@ -1,0 +1,74 @@
+import { type FieldDef, type I18nText, type Lang, isRequired, msg, t } from '@console/contract';
+import type { z } from 'zod';
+
+/** Labels (and required messages) of the fields a route accepts, for readable validation messages. */
+export type FieldLabels = Record<string, Pick<FieldDef, 'label' | 'required'> | I18nText>;
+
+function labelOf(labels: FieldLabels | undefined, field: string, lang: Lang): string {
+  const entry = labels?.[field];
+  if (!entry) return field;
+  return 'label' in entry ? t(entry.label, lang) : t(entry, lang);
+}
+
+function requiredMessage(labels: FieldLabels | undefined, field: string, lang: Lang): string {
+  const entry = labels?.[field];
+  if (entry && 'label' in entry && isRequired(entry as FieldDef) && typeof entry.required === 'object') {
+    return t(entry.required, lang);
+  }
+  return msg('required', lang, { field: labelOf(labels, field, lang) });
+}
+
+type Issue = z.core.$ZodIssue;
+
+/** Turns zod issues into `{ field: message }` in the caller's language. The first issue of a field wins. */
+export function describeIssues(
+  issues: readonly Issue[],
+  lang: Lang,
+  labels?: FieldLabels,
+  /** the input that was validated: tells a missing value from a wrong one */
+  source?: unknown,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) out[key] ??= msg('unknownField', lang, { field: key });
+      continue;
+    }
+    const field = issue.path.length ? String(issue.path[0]) : '_';
+    if (out[field]) continue;
+    const given = source && typeof source === 'object' ? (source as Record<string, unknown>)[field] : undefined;
+    out[field] = describeIssue(issue, field, lang, labels, given);
+  }
+  return out;
+}
+
+function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLabels | undefined, given: unknown): string {
+  const label = labelOf(labels, field, lang);
+  switch (issue.code) {
+    case 'invalid_type':
+      if (given === undefined || given === null) return requiredMessage(labels, field, lang);
+      if (issue.expected === 'int') return msg('notInteger', lang, { field: label });
+      if (issue.expected === 'number') return msg('notNumber', lang, { field: label });
+      return msg('badType', lang, { field: label });
+    case 'too_small':
+      if (issue.origin === 'string') return requiredMessage(labels, field, lang);
+      return msg('tooSmall', lang, { field: label, min: String(issue.minimum) });
+    case 'too_big':
+      if (issue.origin === 'string') return msg('tooLong', lang, { field: label, max: String(issue.maximum) });
+      return msg('tooLarge', lang, { field: label, max: String(issue.maximum) });
+    case 'invalid_union':
+      return msg('badId', lang, { field: label });
+    case 'invalid_value':
+      return msg('badEnum', lang, { field: label });
+    case 'custom':
+      if ((issue.params as { kind?: string } | undefined)?.kind === 'datetime') return msg('badDate', lang, { field: label });
+      return msg('badType', lang, { field: label });
+    case 'invalid_format':
+      if (issue.format === 'regex' && typeof issue.input === 'string' && /^\s*$/.test(issue.input)) {
+        return requiredMessage(labels, field, lang);
+      }
+      return msg('badType', lang, { field: label });
+    default:
+      return msg('badType', lang, { field: label });
+  }
+}

@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from './core/config.js';
+import { createServer } from './server.js';
+
+const started = performance.now();
+const defaultWeb = fileURLToPath(new URL('../../web/dist', import.meta.url));
+const config = loadConfig(process.env, {
+  webDir: process.env.WEB_DIR ?? (existsSync(defaultWeb) ? defaultWeb : undefined),
+});
+const server = await createServer(config);
+const address = await server.app.listen({ port: config.port, host: config.host });
+server.app.log.info(
+  `console ready at ${address} (${server.ctx.dbKind}${server.ctx.dbKind === 'pglite' ? ` in ${config.dataDir}` : ''}, `
+  + `cache ${server.ctx.kv.kind}) in ${Math.round(performance.now() - started)} ms`,
+);
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  server.app.log.info(`${signal}: shutting down`);
+  const force = setTimeout(() => process.exit(1), 15_000);
+  force.unref();
+  try {
+    await server.close();
+    process.exit(0);
+  } catch (e) {
+    console.error(e);
+    process.exit(1);
+  }
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

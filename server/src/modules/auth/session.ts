@@ -1,0 +1,93 @@
+import { PLATFORM_TENANT } from '@console/contract';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { bearerOf, requireUser } from '../../core/access.js';
+import type { AppContext } from '../../core/context.js';
+import { inTenant, schema } from '../../core/db/index.js';
+import { ok } from '../../core/envelope.js';
+import { notFound } from '../../core/errors.js';
+import { formatDateTime } from '../../core/time.js';
+
+const webErrorRecord = z.object({
+  type: z.string().max(255).optional(),
+  message: z.string().max(20000).optional(),
+  stack: z.string().max(100000).optional(),
+  info: z.string().max(20000).optional(),
+  url: z.string().max(2000).optional(),
+  time: z.string().max(64).optional(),
+});
+
+export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/blade-auth/oauth/logout', {
+    config: { access: { permission: null }, title: 'sign-out' },
+    schema: { tags: ['blade-auth'], summary: 'Sign out: revokes the session, so its access and refresh tokens stop working at once' },
+  }, async (req) => {
+    const user = requireUser(req);
+    await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => ctx.sessions.revokeIn(tx, user.sessionId, 'logout'));
+    await ctx.sessions.publishRevoked(user.sessionId);
+    ctx.logs.usual(req, user.tenantId, 'info', 'logout', 'sign-out');
+    return ok(true, req.lang);
+  });
+
+  // The console posts its local error log here (spec 2 "Local error-log panel"). A signed-in caller's
+  // records go to its tenant; without a valid token they go to the platform tenant.
+  app.post('/api/blade-auth/oauth/logout', {
+    config: { access: { client: true }, title: 'front-end error log upload' },
+    schema: {
+      tags: ['blade-auth'],
+      summary: 'Store the console\'s local error records in the error log (type web)',
+      body: z.array(webErrorRecord).max(500),
+    },
+  }, async (req) => {
+    const bearer = bearerOf(req);
+    const claims = bearer ? await ctx.signer.verify(bearer.token) : null;
+    if (claims && (await ctx.sessions.isActive(claims.tenant_id, claims.sid))) {
+      req.user = {
+        tenantId: claims.tenant_id, userId: claims.user_id, deptId: claims.dept_id, roleIds: [], roleAliases: [],
+        account: claims.account, userName: claims.user_name, clientId: claims.client_id, sessionId: claims.sid,
+      };
+    }
+    const saved = await ctx.logs.webErrors(req, req.body as z.output<typeof webErrorRecord>[]);
+    return ok(saved, req.lang, 'logsSaved');
+  });
+
+  app.get('/api/blade-auth/oauth/user-info', {
+    config: { access: { permission: null } },
+    schema: { tags: ['blade-auth'], summary: 'The signed-in user, with roles and tenant' },
+  }, async (req) => {
+    const user = requireUser(req);
+    const info = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+      const [u] = await tx.select().from(schema.user)
+        .where(and(eq(schema.user.id, user.userId), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0)));
+      if (!u) throw notFound();
+      const roles = await tx.select({ id: schema.role.id, roleName: schema.role.roleName, roleAlias: schema.role.roleAlias })
+        .from(schema.role).where(and(eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
+      const depts = await tx.select({ id: schema.dept.id, deptName: schema.dept.deptName })
+        .from(schema.dept).where(and(eq(schema.dept.tenantId, user.tenantId), eq(schema.dept.isDeleted, 0)));
+      const [tenant] = await tx.select({ tenantName: schema.tenant.tenantName }).from(schema.tenant)
+        .where(eq(schema.tenant.tenantId, user.tenantId));
+      const heldRoles = roles.filter((r) => user.roleIds.includes(r.id));
+      const userDepts = u.deptId.split(',').filter(Boolean);
+      return {
+        userId: u.id, tenantId: u.tenantId, tenantName: tenant?.tenantName ?? '', account: u.account,
+        name: u.name ?? '', realName: u.realName ?? '', avatar: u.avatar ?? '', email: u.email ?? '', phone: u.phone ?? '',
+        sex: u.sex, birthday: formatDateTime(u.birthday),
+        roleId: user.roleIds.join(','), roleName: heldRoles.map((r) => r.roleName).join(','),
+        roleAlias: heldRoles.map((r) => r.roleAlias).join(','),
+        deptId: user.deptId, deptName: depts.filter((d) => userDepts.includes(d.id)).map((d) => d.deptName).join(','),
+        isPlatform: u.tenantId === PLATFORM_TENANT,
+      };
+    });
+    return ok(info, req.lang);
+  });
+
+  app.get('/api/blade-auth/oauth/clear-cache', {
+    config: { access: { permission: null } },
+    schema: { tags: ['blade-auth'], summary: 'Drop cached permissions, menus and clients on every instance' },
+  }, async (req) => {
+    await ctx.permissions.invalidate();
+    app.clients.clear();
+    return ok(true, req.lang, 'cacheCleared');
+  });
+}

@@ -1,0 +1,272 @@
+import { type Lang, msg, type MessageKey, PLATFORM_TENANT, type TokenResponse } from '@console/contract';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { isMd5Hex, verifyDecoy, verifyPassword } from '../../core/auth/index.js';
+import type { AppContext, ClientInfo } from '../../core/context.js';
+import { type Executor, inTenant, schema } from '../../core/db/index.js';
+import { consumeCaptcha } from './captcha.js';
+
+export const MAX_FAILED_SIGN_INS = 5;
+export const LOCK_MINUTES = 30;
+
+/** An OAuth error answer: `{ error, error_description, code, success: false, msg }`. */
+class OAuthError extends Error {
+  constructor(readonly status: number, readonly error: string, readonly key: MessageKey, readonly params?: Record<string, string | number>) {
+    super(key);
+  }
+}
+
+const tokenParams = z.object({
+  grant_type: z.string().optional(),
+  grantType: z.string().optional(),
+  tenantId: z.string().optional(),
+  username: z.string().optional(),
+  account: z.string().optional(),
+  password: z.string().optional(),
+  refresh_token: z.string().optional(),
+  refreshToken: z.string().optional(),
+  deptId: z.string().optional(),
+  roleId: z.string().optional(),
+  scope: z.string().optional(),
+  type: z.string().optional(),
+}).passthrough();
+
+type UserRow = typeof schema.user.$inferSelect;
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  const s = Array.isArray(v) ? v[0] : v;
+  return s?.trim() || undefined;
+}
+
+function split(list: string): string[] {
+  return list.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Picks the active department and roles: all held ones, or the one asked for (switch mode) if held. */
+function activeIdentity(user: UserRow, deptId: string | undefined, roleId: string | undefined) {
+  const depts = split(user.deptId);
+  const roles = split(user.roleId);
+  if (deptId && !depts.includes(deptId)) throw new OAuthError(400, 'invalid_request', 'deptNotHeld');
+  if (roleId && !roles.includes(roleId)) throw new OAuthError(400, 'invalid_request', 'roleNotHeld');
+  return { deptId: deptId ?? depts[0] ?? '', roleIds: roleId ? [roleId] : roles };
+}
+
+export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void {
+  const tenantGate = async (tenantId: string) => {
+    const [t] = await ctx.db
+      .select()
+      .from(schema.tenant)
+      .where(and(eq(schema.tenant.tenantId, tenantId), eq(schema.tenant.isDeleted, 0)));
+    if (!t) throw new OAuthError(400, 'invalid_grant', 'tenantMissing');
+    if (t.status !== 1) throw new OAuthError(400, 'invalid_grant', 'tenantDisabled');
+    if (t.expireTime && t.expireTime.getTime() < Date.now()) throw new OAuthError(400, 'invalid_grant', 'tenantExpired');
+  };
+
+  const issue = async (
+    tx: Executor,
+    req: FastifyRequest,
+    client: ClientInfo,
+    user: UserRow,
+    identity: { deptId: string; roleIds: string[] },
+    sessionId: string | null,
+  ): Promise<TokenResponse> => {
+    const roles = identity.roleIds.length
+      ? await tx.select({ id: schema.role.id, alias: schema.role.roleAlias, name: schema.role.roleName }).from(schema.role)
+        .where(and(eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)))
+      : [];
+    const held = roles.filter((r) => identity.roleIds.includes(r.id));
+    const sid = sessionId ?? await ctx.sessions.create(tx, {
+      tenantId: user.tenantId,
+      userId: user.id,
+      clientId: client.clientId,
+      refreshTtlSeconds: client.refreshTokenValidity,
+      remoteIp: req.ip,
+      userAgent: header(req, 'user-agent'),
+    });
+    const refresh = await ctx.sessions.issueRefreshToken(tx, user.tenantId, sid, client.refreshTokenValidity);
+    const claims = {
+      token_type: 'access_token' as const,
+      tenant_id: user.tenantId,
+      user_id: user.id,
+      dept_id: identity.deptId,
+      role_id: held.map((r) => r.id).join(','),
+      role_name: held.map((r) => r.alias).join(','),
+      post_id: user.postId,
+      account: user.account,
+      user_name: user.account,
+      real_name: user.realName ?? '',
+      client_id: client.clientId,
+      sid,
+    };
+    const access = await ctx.signer.sign(claims, client.accessTokenValidity);
+    return {
+      access_token: access,
+      token_type: 'bearer',
+      refresh_token: refresh,
+      expires_in: client.accessTokenValidity,
+      scope: 'all',
+      tenant_id: user.tenantId,
+      user_id: user.id,
+      dept_id: claims.dept_id,
+      role_id: claims.role_id,
+      post_id: user.postId,
+      account: user.account,
+      user_name: user.account,
+      real_name: user.realName ?? '',
+      nick_name: user.name ?? '',
+      avatar: user.avatar ?? '',
+      role_name: claims.role_name,
+      oauth_id: '',
+      client_id: client.clientId,
+      license: 'iot-console',
+      detail: { type: 'web' },
+    };
+  };
+
+  const passwordGrant = async (req: FastifyRequest, client: ClientInfo, p: z.output<typeof tokenParams>): Promise<TokenResponse> => {
+    const tenantId = (p.tenantId ?? header(req, 'tenant-id') ?? PLATFORM_TENANT).trim();
+    const account = (p.username ?? p.account ?? '').trim();
+    const password = (p.password ?? '').trim().toLowerCase();
+    if (!account) throw new OAuthError(400, 'invalid_request', 'usernameRequired');
+    if (!password) throw new OAuthError(400, 'invalid_request', 'passwordRequired');
+    if (!isMd5Hex(password)) throw new OAuthError(400, 'invalid_request', 'passwordNotMd5');
+    await tenantGate(tenantId);
+    const deptId = header(req, 'dept-id');
+    const roleId = header(req, 'role-id');
+
+    const outcome = await inTenant(ctx.db, { tenantId }, async (tx) => {
+      const [user] = await tx
+        .select()
+        .from(schema.user)
+        .where(and(eq(schema.user.tenantId, tenantId), eq(schema.user.account, account), eq(schema.user.isDeleted, 0)))
+        .for('update');
+      if (!user) {
+        await verifyDecoy(password);
+        return { error: new OAuthError(400, 'invalid_grant', 'badCredentials') };
+      }
+      const now = Date.now();
+      if (user.lockedUntil && user.lockedUntil.getTime() > now) {
+        const minutes = Math.ceil((user.lockedUntil.getTime() - now) / 60000);
+        return { error: new OAuthError(400, 'invalid_grant', 'accountLocked', { minutes }), user };
+      }
+      if (!(await verifyPassword(user.password, password))) {
+        const fails = user.loginFailCount + 1;
+        const lock = fails >= MAX_FAILED_SIGN_INS;
+        await tx.update(schema.user)
+          .set({ loginFailCount: lock ? 0 : fails, lockedUntil: lock ? new Date(now + LOCK_MINUTES * 60000) : null })
+          .where(eq(schema.user.id, user.id));
+        return {
+          error: lock
+            ? new OAuthError(400, 'invalid_grant', 'accountLocked', { minutes: LOCK_MINUTES })
+            : new OAuthError(400, 'invalid_grant', 'badCredentials'),
+          user,
+        };
+      }
+      if (user.status === 2) return { error: new OAuthError(400, 'invalid_grant', 'accountDisabled'), user };
+      if (user.status === 3) return { error: new OAuthError(400, 'invalid_grant', 'accountPending'), user };
+      if (user.loginFailCount || user.lockedUntil) {
+        await tx.update(schema.user).set({ loginFailCount: 0, lockedUntil: null }).where(eq(schema.user.id, user.id));
+      }
+      const identity = activeIdentity(user, deptId, roleId);
+      return { token: await issue(tx, req, client, user, identity, null), user };
+    });
+    const data = outcome.error ? `sign-in failed: ${outcome.error.key}` : 'sign-in';
+    ctx.logs.usual(req, tenantId, outcome.error ? 'warn' : 'info', 'login', data, account);
+    if (outcome.error) throw outcome.error;
+    return outcome.token!;
+  };
+
+  const refreshGrant = async (req: FastifyRequest, client: ClientInfo, p: z.output<typeof tokenParams>): Promise<TokenResponse> => {
+    const token = (p.refresh_token ?? p.refreshToken ?? '').trim();
+    const tenantId = (p.tenantId ?? header(req, 'tenant-id') ?? '').trim();
+    if (!token || !tenantId) throw new OAuthError(400, 'invalid_request', 'refreshInvalid');
+    const deptId = p.deptId?.trim() || header(req, 'dept-id');
+    const roleId = p.roleId?.trim() || header(req, 'role-id');
+    let revokedSession: string | null = null;
+    const result = await inTenant(ctx.db, { tenantId }, async (tx) => {
+      const used = await ctx.sessions.consumeRefreshToken(tx, token);
+      if (!used.ok) {
+        return { error: new OAuthError(400, 'invalid_grant', 'refreshInvalid'), reason: used.reason };
+      }
+      if (used.clientId !== client.clientId) return { error: new OAuthError(400, 'invalid_grant', 'refreshInvalid') };
+      const [user] = await tx.select().from(schema.user)
+        .where(and(eq(schema.user.id, used.userId), eq(schema.user.tenantId, tenantId), eq(schema.user.isDeleted, 0)));
+      if (!user || user.status !== 1) {
+        await ctx.sessions.revokeIn(tx, used.sessionId, 'user-unavailable');
+        revokedSession = used.sessionId;
+        return { error: new OAuthError(400, 'invalid_grant', user ? 'accountDisabled' : 'refreshInvalid') };
+      }
+      const identity = activeIdentity(user, deptId, roleId);
+      return { token: await issue(tx, req, client, user, identity, used.sessionId) };
+    }).catch((e: unknown) => {
+      if (e instanceof OAuthError) return { error: e };
+      throw e;
+    });
+    if (revokedSession) await ctx.sessions.publishRevoked(revokedSession);
+    if ('reason' in result && result.reason === 'reused') {
+      ctx.logs.usual(req, tenantId, 'warn', 'refresh-reuse', 'a used refresh token was presented again; its session was revoked');
+    }
+    if (result.error) throw result.error;
+    return result.token!;
+  };
+
+  const send = (reply: FastifyReply, lang: Lang, e: OAuthError) => {
+    const text = msg(e.key, lang, e.params);
+    return reply.code(e.status).send({ error: e.error, error_description: text, code: e.status, success: false, msg: text });
+  };
+
+  app.post('/api/blade-auth/oauth/token', {
+    config: { access: { public: true }, title: 'sign-in' },
+    schema: {
+      tags: ['blade-auth'],
+      summary: 'Issue tokens (grant_type password | captcha | refresh_token); answers the OAuth2 token object',
+      querystring: tokenParams,
+    },
+  }, async (req, reply) => {
+    const lang = req.lang;
+    let client: ClientInfo;
+    try {
+      client = await app.clients.verify(req.headers.authorization);
+    } catch {
+      return send(reply, lang, new OAuthError(401, 'invalid_client', req.headers.authorization ? 'clientInvalid' : 'clientMissing'));
+    }
+    req.client = client;
+    const body = req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {};
+    const parsed = tokenParams.safeParse({ ...body, ...(req.query as object) });
+    if (!parsed.success) return send(reply, lang, new OAuthError(400, 'invalid_request', 'badRequest'));
+    const p = parsed.data;
+    const grant = (p.grant_type ?? p.grantType ?? 'password').trim();
+    try {
+      if (!client.grantTypes.includes(grant) && !(grant === 'captcha' && client.grantTypes.includes('password'))) {
+        if (['password', 'captcha', 'refresh_token'].includes(grant)) throw new OAuthError(400, 'unauthorized_client', 'grantNotAllowed', { grant });
+        throw new OAuthError(400, 'unsupported_grant_type', 'grantUnsupported', { grant });
+      }
+      switch (grant) {
+        case 'password':
+          return await passwordGrant(req, client, p);
+        case 'captcha': {
+          const key = header(req, 'captcha-key');
+          const code = header(req, 'captcha-code');
+          if (!key || !code) throw new OAuthError(400, 'invalid_request', 'captchaRequired');
+          if (!(await consumeCaptcha(ctx.db, key, code))) throw new OAuthError(400, 'invalid_grant', 'captchaInvalid');
+          return await passwordGrant(req, client, p);
+        }
+        case 'refresh_token':
+          return await refreshGrant(req, client, p);
+        default:
+          throw new OAuthError(400, 'unsupported_grant_type', 'grantUnsupported', { grant });
+      }
+    } catch (e) {
+      if (e instanceof OAuthError) return send(reply, lang, e);
+      throw e;
+    }
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    clients: import('../../core/access.js').ClientVerifier;
+  }
+}

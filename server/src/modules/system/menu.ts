@@ -1,0 +1,120 @@
+import type { Lang, MenuButton, MenuRoute, TopMenu } from '@console/contract';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireUser } from '../../core/access.js';
+import type { AppContext, AuthUser } from '../../core/context.js';
+import { type Executor, inTenant, schema } from '../../core/db/index.js';
+import { ok } from '../../core/envelope.js';
+
+type MenuRow = typeof schema.menu.$inferSelect;
+
+/** Ids of the menus (and buttons) granted to the caller's roles. */
+async function grantedMenuIds(tx: Executor, user: AuthUser): Promise<Set<string>> {
+  if (user.roleIds.length === 0) return new Set();
+  const rows = await tx
+    .select({ menuId: schema.roleMenu.menuId })
+    .from(schema.roleMenu)
+    .innerJoin(schema.role, eq(schema.role.id, schema.roleMenu.roleId))
+    .where(and(inArray(schema.roleMenu.roleId, user.roleIds), eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
+  return new Set(rows.map((r) => r.menuId));
+}
+
+async function liveMenus(tx: Executor): Promise<MenuRow[]> {
+  return tx.select().from(schema.menu).where(eq(schema.menu.isDeleted, 0)).orderBy(asc(schema.menu.sort), asc(schema.menu.id));
+}
+
+/** Adds every ancestor of the given ids. */
+function withAncestors(ids: Set<string>, byId: Map<string, MenuRow>): Set<string> {
+  const out = new Set<string>();
+  for (const id of ids) {
+    let cur = byId.get(id);
+    while (cur && !out.has(cur.id)) {
+      out.add(cur.id);
+      cur = byId.get(cur.parentId);
+    }
+  }
+  return out;
+}
+
+function nameOf(m: { name: string; nameEn: string | null }, lang: Lang): string {
+  return lang === 'en' && m.nameEn ? m.nameEn : m.name;
+}
+
+/** Builds a forest from rows already sorted; a node whose parent is absent becomes a root. */
+function forest<T extends { id: string; parentId: string; children?: T[] }>(nodes: T[]): T[] {
+  const byId = new Map(nodes.map((n) => [n.id, n]));
+  const roots: T[] = [];
+  for (const n of nodes) {
+    const parent = byId.get(n.parentId);
+    if (parent) (parent.children ??= []).push(n);
+    else roots.push(n);
+  }
+  return roots;
+}
+
+function toRoute(m: MenuRow, lang: Lang): MenuRoute {
+  return {
+    id: m.id, parentId: m.parentId, code: m.code, name: nameOf(m, lang), i18n: { zh: m.name, en: m.nameEn ?? m.name },
+    alias: m.alias, path: m.path ?? '', source: m.source ?? '', sort: m.sort, category: m.category, action: m.action,
+    isOpen: m.isOpen, component: m.component ?? '', remark: m.remark ?? '',
+  };
+}
+
+export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get('/api/blade-system/menu/routes', {
+    config: { access: { permission: null } },
+    schema: {
+      tags: ['blade-system'],
+      summary: 'The menu tree of the caller\'s roles (ancestors included), optionally limited to a top menu',
+      querystring: z.object({ topMenuId: z.string().regex(/^\d{0,19}$/).optional() }).passthrough(),
+    },
+  }, async (req) => {
+    const user = requireUser(req);
+    const { topMenuId } = req.query as { topMenuId?: string };
+    const tree = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+      const menus = await liveMenus(tx);
+      const byId = new Map(menus.map((m) => [m.id, m]));
+      let ids = withAncestors(await grantedMenuIds(tx, user), byId);
+      if (topMenuId) {
+        const inTop = await tx.select({ menuId: schema.topMenuSetting.menuId }).from(schema.topMenuSetting)
+          .where(eq(schema.topMenuSetting.topMenuId, topMenuId));
+        const topIds = withAncestors(new Set(inTop.map((r) => r.menuId)), byId);
+        ids = new Set([...ids].filter((id) => topIds.has(id)));
+      }
+      return forest(menus.filter((m) => ids.has(m.id) && m.category === 1).map((m) => toRoute(m, req.lang)));
+    });
+    return ok(tree, req.lang);
+  });
+
+  app.get('/api/blade-system/menu/buttons', {
+    config: { access: { permission: null } },
+    schema: { tags: ['blade-system'], summary: 'The caller\'s granted buttons under their menus; button codes are the permission codes' },
+  }, async (req) => {
+    const user = requireUser(req);
+    const tree = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+      const menus = await liveMenus(tx);
+      const byId = new Map(menus.map((m) => [m.id, m]));
+      const granted = await grantedMenuIds(tx, user);
+      const buttons = menus.filter((m) => m.category === 2 && granted.has(m.id));
+      const ids = withAncestors(new Set(buttons.map((b) => b.id)), byId);
+      const nodes: MenuButton[] = menus.filter((m) => ids.has(m.id)).map((m) => ({
+        id: m.id, parentId: m.parentId, code: m.code, name: nameOf(m, req.lang), alias: m.alias, path: m.path ?? '',
+        source: m.source ?? '', action: m.action, sort: m.sort, category: m.category,
+      }));
+      return forest(nodes);
+    });
+    return ok(tree, req.lang);
+  });
+
+  app.get('/api/blade-system/menu/top-menu', {
+    config: { access: { permission: null } },
+    schema: { tags: ['blade-system'], summary: 'Top menus, in order' },
+  }, async (req) => {
+    const rows = await ctx.db.select().from(schema.topMenu).where(eq(schema.topMenu.isDeleted, 0)).orderBy(asc(schema.topMenu.sort));
+    const data: TopMenu[] = rows.map((r) => ({
+      id: r.id, code: r.code, name: nameOf(r, req.lang), source: r.source ?? '', path: r.path ?? '', sort: r.sort,
+    }));
+    return ok(data, req.lang);
+  });
+}

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { Permissions } from './core/auth/permissions.js';
+import { Sessions } from './core/auth/sessions.js';
+import { TokenSigner } from './core/auth/tokens.js';
+import { buildApp } from './core/app.js';
+import type { Config } from './core/config.js';
+import type { AppContext } from './core/context.js';
+import { openDatabase } from './core/db/index.js';
+import { setWorkerId } from './core/ids.js';
+import { type Kv, memoryKv, redisKv } from './core/kv.js';
+import { Logs } from './core/logs.js';
+import { setTimeZone } from './core/time.js';
+import { authModule } from './modules/auth/index.js';
+import { deskModule } from './modules/desk/index.js';
+import { systemModule } from './modules/system/index.js';
+import { runDataSteps } from './seed/runner.js';
+import { DATA_STEPS } from './seed/steps.js';
+
+export interface Server {
+  app: FastifyInstance;
+  ctx: AppContext;
+  close(): Promise<void>;
+}
+
+function readVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    return process.env.BUILD_VERSION ?? pkg.version;
+  } catch {
+    return process.env.BUILD_VERSION ?? '0.0.0';
+  }
+}
+
+/** Opens the database (migrating it and running pending data steps), connects Redis, builds the app. */
+export async function createServer(config: Config): Promise<Server> {
+  setTimeZone(config.timeZone);
+  setWorkerId(config.workerId);
+  const database = await openDatabase(config);
+  let kv: Kv | undefined;
+  try {
+    await runDataSteps(database.db, DATA_STEPS);
+    kv = config.redisUrl ? await redisKv(config.redisUrl) : memoryKv();
+    const sessions = new Sessions(database.db, kv);
+    const permissions = new Permissions(database.db, kv);
+    await sessions.start();
+    await permissions.start();
+    let app: FastifyInstance | undefined;
+    const logs = new Logs(database.db, (e) => app?.log.error({ err: e }, 'log write failed'));
+    const ctx: AppContext = {
+      config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, logs,
+    };
+    app = await buildApp(ctx, {
+      version: readVersion(),
+      routes: async (a, c, extras) => {
+        a.decorate('clients', extras.clients);
+        await authModule(a, c);
+        await systemModule(a, c);
+        await deskModule(a, c);
+      },
+    });
+    await app.ready();
+    const kvRef = kv;
+    return {
+      app,
+      ctx,
+      async close() {
+        await app.close();
+        await logs.flush();
+        await kvRef.close();
+        await database.close();
+      },
+    };
+  } catch (e) {
+    await kv?.close();
+    await database.close();
+    throw e;
+  }
+}

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { CONSOLE_CLIENT, type R, type TokenResponse } from '@console/contract';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
+import { hashPassword } from '../src/core/auth/index.js';
+import { loadConfig } from '../src/core/config.js';
+import { inTenant, schema } from '../src/core/db/index.js';
+import { nextId } from '../src/core/ids.js';
+import { createServer, type Server } from '../src/server.js';
+import { createTestDb, type TestDb } from './db-template.js';
+
+export const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
+export const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+export interface CallOptions {
+  token?: string;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  lang?: 'zh' | 'en';
+  headers?: Record<string, string>;
+  /** omit the client Basic header */
+  noClient?: boolean;
+}
+
+export interface Harness {
+  server: Server;
+  call<T = unknown>(method: 'GET' | 'POST', url: string, opts?: CallOptions): Promise<{ status: number; body: R<T>; raw: LightMyRequestResponse }>;
+  login(tenantId: string, username: string, password: string, headers?: Record<string, string>): Promise<TokenResponse>;
+  tokenRequest(query: Record<string, string>, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** creates a user in a tenant holding the roles with these aliases */
+  createUser(tenantId: string, account: string, password: string, roleAliases: string[], extra?: Partial<typeof schema.user.$inferInsert>): Promise<string>;
+}
+
+/** Starts a server on a fresh copy of the seeded database for the test file, and stops it afterwards. */
+export function useServer(): Harness {
+  let db: TestDb;
+  const h = {} as Harness;
+  beforeAll(async () => {
+    db = await createTestDb();
+    const config = loadConfig(
+      { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: process.env.REDIS_URL ?? '' },
+      { dataDir: db.dataDir },
+    );
+    h.server = await createServer(config);
+  });
+  afterAll(async () => {
+    await h.server?.close();
+    await db?.dispose();
+  });
+
+  h.call = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (!opts.noClient) headers.authorization = BASIC;
+    if (opts.token) headers['blade-auth'] = `bearer ${opts.token}`;
+    if (opts.lang) headers['accept-language'] = opts.lang;
+    const raw = await h.server.app.inject({
+      method,
+      url,
+      query: opts.query ? Object.fromEntries(Object.entries(opts.query).map(([k, v]) => [k, String(v)])) : undefined,
+      headers,
+      ...(opts.body === undefined ? {} : typeof opts.body === 'string' ? { payload: opts.body } : { payload: opts.body as object }),
+    });
+    return { status: raw.statusCode, body: raw.json(), raw };
+  };
+
+  h.tokenRequest = (query, headers = {}) =>
+    h.server.app.inject({ method: 'POST', url: '/api/blade-auth/oauth/token', query, headers: { authorization: BASIC, ...headers } });
+
+  h.login = async (tenantId, username, password, headers = {}) => {
+    const res = await h.tokenRequest(
+      { grant_type: 'password', tenantId, username, password: md5(password), scope: 'all', type: 'account' },
+      { 'tenant-id': tenantId, ...headers },
+    );
+    if (res.statusCode !== 200) throw new Error(`login ${tenantId}/${username} failed: ${res.body}`);
+    return res.json() as TokenResponse;
+  };
+
+  h.createUser = async (tenantId, account, password, roleAliases, extra = {}) => {
+    const id = nextId();
+    const hash = await hashPassword(md5(password));
+    await inTenant(h.server.ctx.db, { tenantId }, async (tx) => {
+      const roles = await tx.select().from(schema.role);
+      const roleIds = roles.filter((r) => roleAliases.includes(r.roleAlias)).map((r) => r.id);
+      const [dept] = await tx.select().from(schema.dept);
+      await tx.insert(schema.user).values({
+        id, tenantId, account, password: hash, realName: account, roleId: roleIds.join(','), deptId: dept?.id ?? '', ...extra,
+      });
+    });
+    return id;
+  };
+  return h;
+}
