@@ -92,6 +92,9 @@ const MIGRATION_LOCK = 72_707_001;
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection that breaks (server restart, admin termination) must not crash the process:
+  // the pool drops it and opens a new one on the next query.
+  pool.on('error', (e) => console.error(`PostgreSQL connection lost: ${e.message}`));
   // Several instances may start together: one migrates while the others wait on the advisory lock.
   const conn = await pool.connect();
   try {

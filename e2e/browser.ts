@@ -1,0 +1,49 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
+
+export const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+
+export interface BrowserHarness {
+  baseUrl: string;
+  context: BrowserContext;
+  page: Page;
+  /** a fresh page (and drops the previous one) */
+  newPage(): Promise<Page>;
+}
+
+/** One Chromium for the test file; a screenshot of the page is kept for every failed test. */
+export function useBrowser(): BrowserHarness {
+  const h = { baseUrl: inject('baseUrl') } as BrowserHarness;
+  let profile = '';
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    profile = mkdtempSync(join(tmpdir(), 'console-chromium-'));
+    h.context = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      viewport: { width: 1440, height: 900 },
+      locale: 'zh-CN',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    });
+    h.page = h.context.pages()[0] ?? (await h.context.newPage());
+  });
+  h.newPage = async () => {
+    await h.page.close();
+    h.page = await h.context.newPage();
+    return h.page;
+  };
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail') return;
+    const name = ctx.task.name.replace(/[^\w\u4e00-\u9fa5-]+/g, '_').slice(0, 80);
+    await h.page?.screenshot({ path: join(ARTIFACTS, `failed-${name}.png`) }).catch(() => undefined);
+  });
+  afterAll(async () => {
+    await h.context?.close();
+    rmSync(profile, { recursive: true, force: true });
+  });
+  return h;
+}
