@@ -42,6 +42,7 @@ else {
 }
 
 vitest('server API tests', 'server', 'server');
+vitest('web unit tests', 'web', 'web');
 
 if (existsSync(join(root, 'e2e/vitest.config.ts'))) {
   if (run('build', 'npm', ['run', 'build'])) vitest('browser tests', 'e2e', 'e2e');

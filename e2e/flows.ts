@@ -1,0 +1,35 @@
+import type { Page } from 'playwright-core';
+
+/** Waits for a condition in the page, failing with a readable message. */
+export async function waitFor(page: Page, what: string, fn: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await fn().catch(() => false)) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`timed out after ${ms} ms waiting for: ${what}`);
+}
+
+export async function signIn(page: Page, baseUrl: string, tenant = '000000', user = 'admin', password = 'admin'): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByTestId('login-tenant').fill(tenant);
+  await page.getByTestId('login-username').fill(user);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/wel/index');
+  await page.getByTestId('side-menu').waitFor();
+}
+
+/** The text of the newest antd message toast. */
+export async function toast(page: Page, text: string | RegExp): Promise<void> {
+  await page.locator('.ant-message-notice', { hasText: text }).first().waitFor({ timeout: 10_000 });
+}
+
+/** Rows of the resource table (not the header or the "no data" row). */
+export function tableRows(page: Page) {
+  return page.getByTestId('resource-table').locator('tbody tr.ant-table-row');
+}
+
+export async function openMenu(page: Page, ...codes: string[]): Promise<void> {
+  for (const code of codes) await page.getByTestId(`menu-${code}`).click();
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/**/*.test.ts'],
+    globalSetup: ['global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // one browser and one server: files run one after another
+    fileParallelism: false,
+    pool: 'forks',
+  },
+});

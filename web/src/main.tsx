@@ -1,0 +1,21 @@
+// antd's React 19 compatibility patch must load before antd.
+import '@ant-design/v5-patch-for-react-19';
+import 'antd/dist/reset.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import './i18n';
+import { router } from './router';
+import { syncDocumentTitle } from './shell/pageTitle';
+import { followOtherTabs } from './store/session';
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root element');
+
+followOtherTabs();
+syncDocumentTitle(router);
+createRoot(container).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+);

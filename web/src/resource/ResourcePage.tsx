@@ -1,0 +1,216 @@
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
+import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button } from 'antd';
+import { cloneElement, isValidElement, useCallback, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Query } from '../api/client';
+import { useLang } from '../i18n';
+import { usePermissionCheck } from '../store/permissions';
+import { resourceApi, resourceKeys } from './api';
+import { applyColumnsOverride, buildColumns } from './columns';
+import { DetailDrawer } from './DetailDrawer';
+import { useDicts } from './dict';
+import { buildListQuery, DEFAULT_PAGE_SIZE, type SortState, type TableParams } from './listQuery';
+import { allowedButtons } from './permissions';
+import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
+import { testId } from '../testId';
+import type { ColumnsOverride, FormOverride, ResourceRecord, RowActionContext, ToolbarContext } from './types';
+
+export interface ResourcePageProps<F extends Fields> {
+  /** the resource: its path, fields, permission code and standard buttons */
+  def: ResourceDef<F>;
+  /** fixed filters sent with every list call, e.g. `{ parentId_equal: id }` */
+  params?: Query;
+  /** patch, drop or add columns (see ColumnsOverride) */
+  columnsOverride?: ColumnsOverride<ResourceRecord<F>>;
+  /** replace form items, add items, map values in and out of the add/edit form */
+  formOverride?: FormOverride<ResourceRecord<F>>;
+  /** buttons appended to the toolbar (after add and batch delete) */
+  extraToolbar?: (ctx: ToolbarContext<ResourceRecord<F>>) => ReactNode[];
+  /** actions appended to each row (after view, edit and delete) */
+  extraRowActions?: (record: ResourceRecord<F>, ctx: RowActionContext) => ReactNode[];
+}
+
+interface FormState {
+  target: FormTarget;
+  open: boolean;
+  /** one per opening: the modal remounts with a fresh form */
+  seq: number;
+}
+
+const SEARCH_BUTTON_TEST_IDS: Record<string, string> = { rest: 'resource-search-reset', submit: 'resource-search-submit' };
+
+/** Tags ProTable's search buttons (keyed `rest` and `submit` by ProForm) for tests. */
+function tagSearchButtons(dom: ReactNode[]): ReactNode[] {
+  return dom.map((node) => {
+    if (!isValidElement(node) || node.key === null) return node;
+    const id = SEARCH_BUTTON_TEST_IDS[node.key];
+    return id ? cloneElement(node as ReactElement<{ 'data-testid'?: string }>, { 'data-testid': id }) : node;
+  });
+}
+
+/**
+ * The generic list page of a resource, rendered from its definition: search form, sortable paged
+ * table with multi-select, add/edit modal, detail drawer, delete and batch delete with confirmation,
+ * and buttons shown by permission. Screens customise it through the props, not by copying it.
+ */
+export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
+  type Rec = ResourceRecord<F>;
+  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions } = props;
+  const lang = useLang();
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const dicts = useDicts(def);
+  const can = usePermissionCheck();
+  const allowed = useMemo(() => allowedButtons(def, can), [def, can]);
+  const api = useMemo(() => resourceApi<Rec>(def), [def]);
+  const actionRef = useRef<ActionType>(undefined);
+  const formSeq = useRef(0);
+  const [selected, setSelected] = useState<Rec[]>([]);
+  const [form, setForm] = useState<FormState | null>(null);
+  const [detailId, setDetailId] = useState<string | null>(null);
+
+  const reload = useCallback(() => void actionRef.current?.reload(), []);
+  const clearSelection = useCallback(() => setSelected([]), []);
+  const closeDetail = useCallback(() => setDetailId(null), []);
+
+  const openForm = useCallback((target: FormTarget) => {
+    formSeq.current += 1;
+    setForm({ target, open: true, seq: formSeq.current });
+  }, []);
+
+  const confirmRemove = useCallback(
+    (ids: string[]) => {
+      modal.confirm({
+        title: t('common.tip'),
+        content: t('resource.deleteConfirm'),
+        okText: t('common.ok'),
+        cancelText: t('common.cancel'),
+        okButtonProps: testId('confirm-ok'),
+        cancelButtonProps: testId('confirm-cancel'),
+        onOk: () =>
+          api.remove(ids).then(
+            () => {
+              void message.success(t('resource.deleted'));
+              void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });
+              setSelected((rows) => rows.filter((row) => !ids.includes(row.id)));
+              reload();
+            },
+            // the client has shown the failure; close the dialog
+            () => undefined,
+          ),
+      });
+    },
+    [api, def.path, message, modal, queryClient, reload, t],
+  );
+
+  const removeSelected = () => {
+    if (selected.length === 0) {
+      void message.warning(t('resource.selectAtLeastOne'));
+      return;
+    }
+    confirmRemove(selected.map((row) => row.id));
+  };
+
+  const request = useCallback(
+    async (tableParams: TableParams, sort: SortState) => {
+      try {
+        const page = await api.list(buildListQuery(tableParams, sort));
+        return { data: page.records, total: page.total, success: true };
+      } catch {
+        return { data: [], total: 0, success: false };
+      }
+    },
+    [api],
+  );
+
+  const columns = useMemo(() => {
+    const ctx = { lang, dicts };
+    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd') });
+    const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined;
+    if (hasActions) {
+      const actionColumn: ProColumns<Rec> = {
+        title: t('resource.actions'),
+        key: 'option',
+        valueType: 'option',
+        fixed: 'right',
+        render: (_dom, record) => [
+          allowed.view && (
+            <Button key="view" type="link" size="small" data-testid="resource-row-view" onClick={() => setDetailId(record.id)}>
+              {t('resource.view')}
+            </Button>
+          ),
+          allowed.edit && (
+            <Button key="edit" type="link" size="small" data-testid="resource-row-edit" onClick={() => openForm({ mode: 'edit', id: record.id })}>
+              {t('resource.edit')}
+            </Button>
+          ),
+          allowed.delete && (
+            <Button key="delete" type="link" size="small" danger data-testid="resource-row-delete" onClick={() => confirmRemove([record.id])}>
+              {t('resource.delete')}
+            </Button>
+          ),
+          ...(extraRowActions?.(record, { reload }) ?? []),
+        ].filter(Boolean),
+      };
+      generated.push(actionColumn);
+    }
+    return applyColumnsOverride(generated, columnsOverride, ctx);
+  }, [def, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove]);
+
+  const hasSearch = columns.some((c) => !c.hideInSearch && c.valueType !== 'option');
+
+  return (
+    <div data-testid="resource-page" data-resource={def.code}>
+      <ProTable<Rec, Query>
+        rowKey="id"
+        actionRef={actionRef}
+        headerTitle={text(def.title, lang)}
+        columns={columns}
+        params={params}
+        request={request}
+        dateFormatter="string"
+        scroll={{ x: 'max-content' }}
+        pagination={{ defaultPageSize: DEFAULT_PAGE_SIZE, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true }}
+        rowSelection={{
+          selectedRowKeys: selected.map((row) => row.id),
+          onChange: (_keys, rows) => setSelected(rows.filter((row): row is Rec => row !== undefined)),
+        }}
+        form={{ name: 'search' }}
+        search={hasSearch ? { labelWidth: 'auto', optionRender: (_config, _formProps, dom) => tagSearchButtons(dom) } : false}
+        options={{ density: true, reload: true, setting: true }}
+        toolBarRender={() => [
+          allowed.add && (
+            <Button key="add" type="primary" icon={<PlusOutlined />} data-testid="resource-add" onClick={() => openForm({ mode: 'create' })}>
+              {t('resource.add')}
+            </Button>
+          ),
+          allowed.delete && (
+            <Button key="batch-delete" danger icon={<DeleteOutlined />} data-testid="resource-batch-delete" onClick={removeSelected}>
+              {t('resource.delete')}
+            </Button>
+          ),
+          ...(extraToolbar?.({ selectedRows: selected, reload, clearSelection }) ?? []),
+        ].filter(Boolean)}
+        tableViewRender={(_tableProps, table) => <div data-testid="resource-table">{table}</div>}
+      />
+      {form && (
+        <ResourceFormModal<Rec>
+          key={form.seq}
+          def={def}
+          target={form.target}
+          open={form.open}
+          dicts={dicts}
+          override={formOverride}
+          onClose={() => setForm((f) => f && { ...f, open: false })}
+          afterClose={() => setForm(null)}
+          onSaved={reload}
+        />
+      )}
+      <DetailDrawer def={def} id={detailId} onClose={closeDetail} />
+    </div>
+  );
+}

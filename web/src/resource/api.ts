@@ -1,0 +1,35 @@
+import type { Page, ResourceDef } from '@console/contract';
+import { request, type Query } from '../api/client';
+import type { ResourceRecord } from './types';
+
+/** The four engine calls of a resource (api.md section 2). */
+export interface ResourceApi<Rec> {
+  list: (query: Query) => Promise<Page<Rec>>;
+  detail: (id: string) => Promise<Rec>;
+  /** no id creates, an id updates */
+  submit: (body: Record<string, unknown>) => Promise<unknown>;
+  remove: (ids: readonly string[]) => Promise<unknown>;
+}
+
+export function resourceApi<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path'>): ResourceApi<Rec> {
+  return {
+    list: (query) => request<Page<Rec>>(`${def.path}/list`, { query }),
+    detail: (id) => request<Rec>(`${def.path}/detail`, { query: { id } }),
+    submit: (body) => request<unknown>(`${def.path}/submit`, { method: 'POST', json: body }),
+    remove: (ids) => request<unknown>(`${def.path}/remove`, { method: 'POST', query: { ids: ids.join(',') } }),
+  };
+}
+
+/** Query keys: everything of a resource sits under its path, so one invalidation refreshes it all. */
+export const resourceKeys = {
+  all: (path: string) => ['resource', path] as const,
+  detail: (path: string, id: string) => ['resource', path, 'detail', id] as const,
+};
+
+export function detailQuery<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path'>, id: string) {
+  return {
+    queryKey: resourceKeys.detail(def.path, id),
+    queryFn: () => resourceApi<Rec>(def).detail(id),
+    staleTime: 0,
+  };
+}

@@ -1,0 +1,72 @@
+import { noticeResource, paramResource } from '@console/contract';
+import type { ProColumns } from '@ant-design/pro-components';
+import dayjs from 'dayjs';
+import { describe, expect, it } from 'vitest';
+import { applyColumnsOverride, buildColumns, rangeKey } from './columns';
+
+const labels = { rangeStart: 'start', rangeEnd: 'end' };
+const dicts = { notice: [{ id: '1', code: 'notice', dictKey: '1', dictValue: '发布通知', sort: 1, remark: '' }] };
+
+type Search = { transform?: (value: unknown) => Record<string, unknown> };
+function transformOf(column: ProColumns<unknown> | undefined): Search['transform'] {
+  return (column?.search as Search | undefined)?.transform;
+}
+
+describe('buildColumns', () => {
+  const columns = buildColumns<unknown>(noticeResource, { lang: 'zh', dicts }, labels);
+  const byKey = (key: string) => columns.find((c) => c.key === key);
+
+  it('lists the listed fields and createTime, in definition order', () => {
+    const shown = columns.filter((c) => !c.hideInTable).map((c) => c.key);
+    expect(shown).toEqual(['title', 'category', 'releaseTime', 'createTime']);
+  });
+
+  it('searches like fields by their plain key and equal fields by <field>_equal', () => {
+    expect(byKey('title')?.hideInSearch).toBe(false);
+    expect(transformOf(byKey('title'))).toBeUndefined();
+    expect(transformOf(byKey('category'))?.('1')).toEqual({ category_equal: '1' });
+    expect(byKey('releaseTime')?.hideInSearch).toBe(true);
+  });
+
+  it('offers dictionary fields as a select of their dictionary', () => {
+    const category = byKey('category');
+    expect(category?.valueType).toBe('select');
+    expect((category?.fieldProps as { options: unknown }).options).toEqual([{ label: '发布通知', value: 1 }]);
+  });
+
+  it('searches createTime by a day range sent as _datege / _datele covering whole days', () => {
+    const range = byKey(rangeKey('createTime'));
+    expect(range?.hideInTable).toBe(true);
+    expect(transformOf(range)?.(['2026-01-02', '2026-01-05'])).toEqual({
+      createTime_datege: '2026-01-02 00:00:00',
+      createTime_datele: '2026-01-05 23:59:59',
+    });
+    expect(transformOf(range)?.([dayjs('2026-03-01 15:00:00'), dayjs('2026-03-01 16:00:00')])).toEqual({
+      createTime_datege: '2026-03-01 00:00:00',
+      createTime_datele: '2026-03-01 23:59:59',
+    });
+    expect(transformOf(range)?.(undefined)).toEqual({});
+  });
+
+  it('labels columns in the UI language', () => {
+    const en = buildColumns<unknown>(paramResource, { lang: 'en', dicts: {} }, labels);
+    expect(en.find((c) => c.key === 'paramName')?.title).toBe('Parameter name');
+  });
+});
+
+describe('applyColumnsOverride', () => {
+  const columns = buildColumns<unknown>(paramResource, { lang: 'zh', dicts: {} }, labels);
+  const ctx = { lang: 'zh' as const, dicts: {} };
+
+  it('patches and drops columns by key', () => {
+    const out = applyColumnsOverride(columns, { paramName: { width: 99 }, paramValue: false }, ctx);
+    expect(out.find((c) => c.key === 'paramName')?.width).toBe(99);
+    expect(out.some((c) => c.key === 'paramValue')).toBe(false);
+    expect(out).toHaveLength(columns.length - 1);
+  });
+
+  it('hands the whole list to a function', () => {
+    const out = applyColumnsOverride(columns, (cols) => [...cols, { key: 'extra', title: 'Extra' }], ctx);
+    expect(out.at(-1)?.key).toBe('extra');
+  });
+});

@@ -1,0 +1,82 @@
+import { t as text } from '@console/contract';
+import {
+  ProForm,
+  ProFormDateTimePicker,
+  ProFormDigit,
+  ProFormSelect,
+  ProFormText,
+  ProFormTextArea,
+} from '@ant-design/pro-components';
+import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
+import { WIRE_DATETIME } from './display';
+import { dictOptions } from './dictValues';
+import { RichTextEditor } from './RichTextEditor';
+import { fieldRules, VALIDATE_TRIGGER } from './rules';
+import type { FormFieldContext } from './types';
+
+
+/** The form item generated for a field, by its type (the caller sets the React key). */
+export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {
+  const { name, field: f } = ctx;
+  const label = text(f.label, ctx.lang);
+  const common = {
+    name,
+    label,
+    rules: fieldRules(f, label, ctx.lang, {
+      pleaseEnter: (l) => t('resource.pleaseEnter', { label: l }),
+      pleaseSelect: (l) => t('resource.pleaseSelect', { label: l }),
+      tooLong: (l, max) => t('resource.tooLong', { label: l, max }),
+    }),
+    validateTrigger: VALIDATE_TRIGGER,
+    tooltip: f.help ? text(f.help, ctx.lang) : undefined,
+  };
+  if (f.dict) {
+    return (
+      <ProFormSelect
+        {...common}
+        options={dictOptions(f, ctx.dicts)}
+        placeholder={t('resource.pleaseSelect', { label })}
+        fieldProps={{ showSearch: true, optionFilterProp: 'label' }}
+      />
+    );
+  }
+  switch (f.type) {
+    case 'string':
+    case 'id':
+      return <ProFormText {...common} placeholder={t('resource.pleaseEnter', { label })} fieldProps={{ maxLength: f.max }} />;
+    case 'text':
+      return (
+        <ProFormTextArea
+          {...common}
+          placeholder={t('resource.pleaseEnter', { label })}
+          fieldProps={{ maxLength: f.max, showCount: f.max !== undefined, autoSize: { minRows: 3, maxRows: 10 } }}
+        />
+      );
+    case 'richtext':
+      return (
+        <ProForm.Item {...common}>
+          <RichTextEditor placeholder={t('resource.pleaseEnter', { label })} />
+        </ProForm.Item>
+      );
+    case 'int':
+    case 'number':
+      return (
+        <ProFormDigit
+          {...common}
+          min={f.min}
+          max={f.max}
+          placeholder={t('resource.pleaseEnter', { label })}
+          fieldProps={{ precision: f.type === 'int' ? 0 : undefined }}
+        />
+      );
+    case 'datetime':
+      return (
+        <ProFormDateTimePicker
+          {...common}
+          placeholder={t('resource.pleaseSelect', { label })}
+          fieldProps={{ format: WIRE_DATETIME, style: { width: '100%' } }}
+        />
+      );
+  }
+}

@@ -1,0 +1,40 @@
+import { isRequired, t as text, type FieldDef, type Lang } from '@console/contract';
+import type { Rule } from 'antd/es/form';
+
+/** The UI strings the rules need (resource.* keys of the i18n resources). */
+export interface RuleMessages {
+  pleaseEnter: (label: string) => string;
+  pleaseSelect: (label: string) => string;
+  tooLong: (label: string, max: number) => string;
+}
+
+/** Errors show when a field is left (blur) and clear as soon as it is fixed (change). */
+export const VALIDATE_TRIGGER = ['onChange', 'onBlur'];
+
+/** Dictionary and time fields are picked rather than typed. */
+export function isChoice(f: FieldDef): boolean {
+  return f.dict !== undefined || f.type === 'datetime';
+}
+
+function isTypedText(f: FieldDef): boolean {
+  return f.dict === undefined && (f.type === 'string' || f.type === 'text' || f.type === 'richtext' || f.type === 'id');
+}
+
+/** The validation rules of a field: required (with its own message when it has one) and max length. */
+export function fieldRules(f: FieldDef, label: string, lang: Lang, messages: RuleMessages): Rule[] {
+  const rules: Rule[] = [];
+  if (isRequired(f)) {
+    const message =
+      typeof f.required === 'object'
+        ? text(f.required, lang)
+        : isChoice(f)
+          ? messages.pleaseSelect(label)
+          : messages.pleaseEnter(label);
+    // `whitespace` only on texts: any key besides `required` makes async-validator check the type (string)
+    rules.push(isTypedText(f) ? { required: true, whitespace: true, message } : { required: true, message });
+  }
+  if (f.max !== undefined && isTypedText(f)) {
+    rules.push({ type: 'string', max: f.max, message: messages.tooLong(label, f.max) });
+  }
+  return rules;
+}

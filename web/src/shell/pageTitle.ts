@@ -1,0 +1,37 @@
+import type { DataRouter } from 'react-router';
+import { i18n } from '../i18n';
+import { useSession } from '../store/session';
+import { useSettings } from '../store/settings';
+import { menuLabel, menuTrail } from './layout/menuTree';
+import { HOME_PATH } from './paths';
+
+/** Labels of the routes outside the server's menu. */
+const FIXED_LABELS: Record<string, () => string> = {
+  '/login': () => i18n.t('login.title'),
+  [HOME_PATH]: () => i18n.t('layout.home'),
+  '/403': () => '403',
+  '/404': () => '404',
+  '/500': () => '500',
+};
+
+/** A page's label in the UI language: fixed routes by path, the others by their menu entry. */
+export function pageLabel(pathname: string): string | undefined {
+  const fixed = FIXED_LABELS[pathname];
+  if (fixed) return fixed();
+  const node = menuTrail(useSession.getState().menu, pathname).at(-1);
+  return node ? menuLabel(node, useSettings.getState().lang) : undefined;
+}
+
+/**
+ * Keeps the document title on the current page's label (spec 2: the title comes from the tab label).
+ * It follows the router itself, so the title changes together with the URL, before the page renders.
+ */
+export function syncDocumentTitle(router: DataRouter): () => void {
+  const apply = () => {
+    const label = pageLabel(router.state.location.pathname);
+    if (label) document.title = label;
+  };
+  apply();
+  const stops = [router.subscribe(apply), useSettings.subscribe(apply), useSession.subscribe(apply)];
+  return () => stops.forEach((stop) => stop());
+}

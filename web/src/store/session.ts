@@ -1,0 +1,51 @@
+import type { MenuRoute, TokenResponse } from '@console/contract/envelope';
+import { create } from 'zustand';
+import { persist } from 'zustand/middleware';
+
+/** The access token with the moment it was obtained (ms since epoch); its age drives the refresh. */
+export interface StoredToken {
+  content: string;
+  datetime: number;
+}
+
+/** The token object minus the tokens themselves. */
+export type UserInfo = Omit<TokenResponse, 'access_token' | 'refresh_token'>;
+
+interface SessionState {
+  token: StoredToken | null;
+  refreshToken: string | null;
+  userInfo: UserInfo | null;
+  menu: MenuRoute[];
+  /** Stores a fresh token answer (sign-in or refresh): both tokens and the user info. */
+  setToken: (answer: TokenResponse) => void;
+  setMenu: (menu: MenuRoute[]) => void;
+  clear: () => void;
+}
+
+const SIGNED_OUT = { token: null, refreshToken: null, userInfo: null, menu: [] };
+
+export const useSession = create<SessionState>()(
+  persist(
+    (set) => ({
+      ...SIGNED_OUT,
+      setToken: ({ access_token, refresh_token, ...userInfo }) =>
+        set({ token: { content: access_token, datetime: Date.now() }, refreshToken: refresh_token, userInfo }),
+      setMenu: (menu) => set({ menu }),
+      clear: () => set(SIGNED_OUT),
+    }),
+    { name: 'saber-session', version: 1 },
+  ),
+);
+
+export function useSignedIn(): boolean {
+  return useSession((s) => s.token !== null);
+}
+
+/** Another tab signing in, refreshing or signing out changes localStorage: follow it. */
+export function followOtherTabs(): () => void {
+  const onStorage = (e: StorageEvent) => {
+    if (e.key === useSession.persist.getOptions().name) void useSession.persist.rehydrate();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
+}
