@@ -17,6 +17,13 @@ export interface BrowserHarness {
 /** One Chromium for the test file; a screenshot of the page is kept for every failed test. */
 export function useBrowser(): BrowserHarness {
   const h = { baseUrl: inject('baseUrl') } as BrowserHarness;
+  // requests still waiting for an answer, reported with a failed test's screenshot
+  const pending = new Map<unknown, string>();
+  const watch = (page: Page) => {
+    page.on('request', (r) => pending.set(r, `${new Date().toISOString()} ${r.method()} ${r.url()}`));
+    page.on('requestfinished', (r) => pending.delete(r));
+    page.on('requestfailed', (r) => pending.delete(r));
+  };
   let profile = '';
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -29,7 +36,9 @@ export function useBrowser(): BrowserHarness {
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });
+    h.context.on('page', watch);
     h.page = h.context.pages()[0] ?? (await h.context.newPage());
+    watch(h.page);
   });
   h.newPage = async () => {
     await h.page.close();
@@ -40,6 +49,7 @@ export function useBrowser(): BrowserHarness {
     if (ctx.task.result?.state !== 'fail') return;
     const name = ctx.task.name.replace(/[^\w\u4e00-\u9fa5-]+/g, '_').slice(0, 80);
     await h.page?.screenshot({ path: join(ARTIFACTS, `failed-${name}.png`) }).catch(() => undefined);
+    if (pending.size) console.error(`requests without an answer when "${ctx.task.name}" failed:\n${[...pending.values()].join('\n')}`);
   });
   afterAll(async () => {
     await h.context?.close();

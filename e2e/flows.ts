@@ -33,3 +33,16 @@ export function tableRows(page: Page) {
 export async function openMenu(page: Page, ...codes: string[]): Promise<void> {
   for (const code of codes) await page.getByTestId(`menu-${code}`).click();
 }
+
+/**
+ * Confirms the open confirmation dialog. A click that lands while the dialog is still zooming in can be
+ * lost, so wait for its opening animation to end first, then for the dialog to close.
+ */
+export async function confirm(page: Page): Promise<void> {
+  const dialog = page.locator('.ant-modal-confirm');
+  await dialog.waitFor();
+  await waitFor(page, 'the dialog to finish opening', async () =>
+    (await page.locator('.ant-modal-confirm.ant-zoom-appear, .ant-modal-confirm.ant-zoom-enter').count()) === 0);
+  await page.getByTestId('confirm-ok').click();
+  await dialog.waitFor({ state: 'detached' });
+}

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.js';
-import { openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
+import { confirm, openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
 
 const b = useBrowser();
 
@@ -92,7 +92,7 @@ describe('parameters screen', () => {
   it('deletes a row after confirmation', async () => {
     await tableRows(b.page).first().getByTestId('resource-row-delete').click();
     await b.page.getByText('确定将选择数据删除?').waitFor();
-    await b.page.getByTestId('confirm-ok').click();
+    await confirm(b.page);
     await toast(b.page, '删除成功');
     await waitFor(b.page, 'row gone', async () => (await tableRows(b.page).count()) === 0);
   });
@@ -105,7 +105,7 @@ describe('parameters screen', () => {
     await b.page.getByTestId('resource-table').locator('thead .ant-checkbox-input').check();
     await b.page.getByTestId('resource-batch-delete').click();
     await b.page.getByText('确定将选择数据删除?').waitFor();
-    await b.page.getByTestId('confirm-ok').click();
+    await confirm(b.page);
     await toast(b.page, '删除成功');
     await waitFor(b.page, 'rows gone', async () => (await tableRows(b.page).count()) === 0);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.js';
-import { signIn, toast, waitFor } from '../flows.js';
+import { confirm, signIn, toast, waitFor } from '../flows.js';
 
 const b = useBrowser();
 
@@ -69,7 +69,7 @@ describe('signing in and out', () => {
     await b.page.goto(`${b.baseUrl}/wel/index`);
     await b.page.getByTestId('user-menu').click();
     await b.page.getByTestId('logout').click();
-    await b.page.getByTestId('confirm-ok').click();
+    await confirm(b.page);
     await b.page.waitForURL('**/login');
     await b.page.goto(`${b.baseUrl}/wel/index`);
     await waitFor(b.page, 'redirect to /login', async () => b.page.url().includes('/login'));
