@@ -26,6 +26,8 @@ export interface Page<T> {
   size: number;
   current: number;
   pages: number;
+  /** false when total is an estimate: lists larger than the server's exact-count limit (10,000 by default) */
+  totalExact?: boolean;
 }
 
 /** Trees (`tree`, `lazy-tree`, `grant-tree`…) answer nodes of this shape. */

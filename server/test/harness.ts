@@ -32,13 +32,13 @@ export interface Harness {
 }
 
 /** Starts a server on a fresh copy of the seeded database for the test file, and stops it afterwards. */
-export function useServer(): Harness {
+export function useServer(env: Record<string, string> = {}): Harness {
   let db: TestDb;
   const h = {} as Harness;
   beforeAll(async () => {
     db = await createTestDb();
     const config = loadConfig(
-      { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: process.env.REDIS_URL ?? '' },
+      { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: process.env.REDIS_URL ?? '', ...env },
       { dataDir: db.dataDir },
     );
     h.server = await createServer(config);

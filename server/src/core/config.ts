@@ -23,6 +23,8 @@ export interface Config {
   workerId: number;
   /** trust X-Forwarded-For from a proxy in front */
   trustProxy: boolean;
+  /** list totals: exact up to `exact` rows, estimated above; substring matches up to `textMatch` from the trigram index */
+  listCount: { exact: number; textMatch: number };
 }
 
 interface Secrets {
@@ -51,6 +53,13 @@ function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv): Secrets {
   return secrets;
 }
 
+function positiveInt(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number, got ${raw}`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
@@ -74,6 +83,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     workerId: Number(env.WORKER_ID ?? Math.floor(Math.random() * 1024)) % 1024,
     trustProxy: env.TRUST_PROXY === 'true',
+    listCount: {
+      exact: positiveInt(env.LIST_EXACT_COUNT_LIMIT, 10_000, 'LIST_EXACT_COUNT_LIMIT'),
+      textMatch: positiveInt(env.LIST_TEXT_MATCH_LIMIT, 1_000, 'LIST_TEXT_MATCH_LIMIT'),
+    },
     ...overrides,
   };
 }

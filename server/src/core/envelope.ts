@@ -21,6 +21,8 @@ export function pageOf<T extends z.ZodType>(record: T) {
     size: z.number(),
     current: z.number(),
     pages: z.number(),
+    /** false when total is an estimate (lists larger than the exact-count limit) */
+    totalExact: z.boolean().optional(),
   });
 }
 

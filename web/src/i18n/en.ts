@@ -64,6 +64,8 @@ export const en: Messages = {
     view: 'View',
     delete: 'Delete',
     actions: 'Actions',
+    pageTotal: '{{from}}-{{to}} of {{total}} items',
+    pageTotalApprox: '{{from}}-{{to}} of about {{total}} items',
     deleteConfirm: 'Are you sure to delete the selected data?',
     selectAtLeastOne: 'Please select at least one record',
     added: 'Added',

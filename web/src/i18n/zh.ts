@@ -62,6 +62,8 @@ export const zh = {
     view: '查看',
     delete: '删除',
     actions: '操作',
+    pageTotal: '第 {{from}}-{{to}} 条/总共 {{total}} 条',
+    pageTotalApprox: '第 {{from}}-{{to}} 条/约 {{total}} 条',
     deleteConfirm: '确定将选择数据删除?',
     selectAtLeastOne: '请选择至少一条数据',
     added: '新增成功',

@@ -72,6 +72,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const [selected, setSelected] = useState<Rec[]>([]);
   const [form, setForm] = useState<FormState | null>(null);
   const [detailId, setDetailId] = useState<string | null>(null);
+  // the server estimates the totals of very large lists; the pager then says "about"
+  const [totalExact, setTotalExact] = useState(true);
 
   const reload = useCallback(() => void actionRef.current?.reload(), []);
   const clearSelection = useCallback(() => setSelected([]), []);
@@ -119,6 +121,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
     async (tableParams: TableParams, sort: SortState) => {
       try {
         const page = await api.list(buildListQuery(tableParams, sort));
+        setTotalExact(page.totalExact !== false);
         return { data: page.records, total: page.total, success: true };
       } catch {
         return { data: [], total: 0, success: false };
@@ -174,7 +177,13 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
         request={request}
         dateFormatter="string"
         scroll={{ x: 'max-content' }}
-        pagination={{ defaultPageSize: DEFAULT_PAGE_SIZE, pageSizeOptions: PAGE_SIZES.map(String), showSizeChanger: true }}
+        pagination={{
+          defaultPageSize: DEFAULT_PAGE_SIZE,
+          pageSizeOptions: PAGE_SIZES.map(String),
+          showSizeChanger: true,
+          showTotal: (total, [from, to]) =>
+            t(totalExact ? 'resource.pageTotal' : 'resource.pageTotalApprox', { from, to, total: total.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US') }),
+        }}
         rowSelection={{
           selectedRowKeys: selected.map((row) => row.id),
           onChange: (_keys, rows) => setSelected(rows.filter((row): row is Rec => row !== undefined)),

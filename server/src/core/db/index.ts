@@ -120,13 +120,13 @@ export interface TenantScope {
 
 /**
  * Runs fn in a transaction as the restricted role console_app with the tenant set, so PostgreSQL's
- * row-level security confines every statement to that tenant's rows.
+ * row-level security confines every statement to that tenant's rows. A platform operation that must
+ * cross tenants (allTenants) runs as console_platform instead.
  */
 export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('role', 'console_app', true),
-      set_config('app.tenant_id', ${scope.tenantId}, true),
-      set_config('app.all_tenants', ${scope.allTenants ? 'on' : 'off'}, true)`);
+    const role = scope.allTenants ? 'console_platform' : 'console_app';
+    await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true)`);
     return fn(tx);
   });
 }

@@ -196,8 +196,9 @@ export const notice = pgTable(
     ...auditColumns(),
   },
   (t) => [
-    index('ix_notice_tenant_time').on(t.tenantId, t.createTime.desc(), t.id.desc()).where(sql`is_deleted = 0`),
-    index('ix_notice_tenant_release').on(t.tenantId, t.releaseTime.desc()).where(sql`is_deleted = 0`),
+    // DESC NULLS FIRST mirrors ASC NULLS LAST, the defaults of ORDER BY, so one index serves both directions
+    index('ix_notice_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    index('ix_notice_tenant_release').on(t.tenantId, t.releaseTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_title_trgm').using('gin', sql`title gin_trgm_ops`),
   ],
 );
@@ -274,7 +275,7 @@ export const logUsual = pgTable(
     logId: varchar('log_id', { length: 100 }),
     logData: text('log_data'),
   },
-  (t) => [index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc())],
+  (t) => [index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
 );
 
 export const logApi = pgTable(
@@ -285,7 +286,7 @@ export const logApi = pgTable(
     title: varchar('title', { length: 255 }),
     status: integer('status'),
   },
-  (t) => [index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc())],
+  (t) => [index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
 );
 
 export const logError = pgTable(
@@ -299,7 +300,7 @@ export const logError = pgTable(
     fileName: varchar('file_name', { length: 1000 }),
     lineNumber: integer('line_number'),
   },
-  (t) => [index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc())],
+  (t) => [index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
 );
 
 /** Data steps (seeds, menus of new features) that ran once on this database. */

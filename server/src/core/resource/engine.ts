@@ -2,7 +2,7 @@ import {
   type FieldDef, isRequired, type Lang, MAX_IDS_PER_CALL, msg, permissionCodes, recordSchema,
   type ResourceDef, submitSchema, SYSTEM_FIELDS, t,
 } from '@console/contract';
-import { and, count, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import xss from 'xss';
@@ -15,6 +15,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.j
 import { isId, nextId } from '../ids.js';
 import { formatDateTime, parseDateTime } from '../time.js';
 import { describeIssues, type FieldLabels } from '../validation.js';
+import { scopeList } from './count.js';
 import { buildFilters, buildOrder, type ColumnMap } from './filters.js';
 
 type Row = Record<string, unknown>;
@@ -115,16 +116,17 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const user = requireUser(req);
     const q = req.query as z.output<typeof listQuery>;
     const { current, size, ascs, descs, ...filters } = q;
-    const where = and(...visible(user), ...buildFilters(def, columns, filters, req.lang));
+    const built = buildFilters(def, columns, filters, req.lang);
     const order = buildOrder(def, columns, ascs, descs, req.lang);
-    const { rows, total } = await run(user, async (tx) => {
-      const [{ total } = { total: 0 }] = await tx.select({ total: count() }).from(table).where(where);
-      const rows = total > (current - 1) * size
-        ? await tx.select().from(table).where(where).orderBy(...order).limit(size).offset((current - 1) * size)
+    const offset = (current - 1) * size;
+    const { rows, total, exact } = await run(user, async (tx) => {
+      const scope = await scopeList(tx, table, col('id'), visible(user), built, ctx.config.listCount, tenantScoped);
+      const rows = !scope.exact || scope.total > offset
+        ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset)
         : [];
-      return { rows: rows as Row[], total: Number(total) };
+      return { rows: rows as Row[], total: scope.total, exact: scope.exact };
     });
-    return ok({ records: rows.map(toRecord), total, size, current, pages: Math.ceil(total / size) }, req.lang);
+    return ok({ records: rows.map(toRecord), total, size, current, pages: Math.ceil(total / size), totalExact: exact }, req.lang);
   });
 
   // ---- detail ----

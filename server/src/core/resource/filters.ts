@@ -53,13 +53,32 @@ function isDayOnly(raw: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(raw.trim());
 }
 
+/** A substring condition that the text-match function can answer from a trigram index. */
+export interface TextMatch {
+  /** position of the condition in `conditions` */
+  index: number;
+  column: PgColumn;
+  /** the ILIKE pattern, wildcards escaped */
+  pattern: string;
+}
+
+export interface Filters {
+  conditions: SQL[];
+  textMatches: TextMatch[];
+}
+
 /**
  * Builds the WHERE conditions of a list from its query (api.md section 2). Unknown fields, wrong
  * operators and unparsable values are 400s naming the key; values are always bound parameters.
  */
-export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record<string, unknown>, lang: Lang): SQL[] {
+export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record<string, unknown>, lang: Lang): Filters {
   const fields = filterableFields(def);
   const out: SQL[] = [];
+  const textMatches: TextMatch[] = [];
+  const ilike = (col: PgColumn, pattern: string) => {
+    textMatches.push({ index: out.length, column: col, pattern });
+    out.push(sql`${col} ilike ${pattern}`);
+  };
   for (const [key, rawValue] of Object.entries(query)) {
     if ((RESERVED_QUERY_KEYS as readonly string[]).includes(key)) continue;
     if (key.endsWith('_ignore')) continue;
@@ -86,13 +105,13 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
         out.push(sql`${col} is not null`);
         break;
       case 'like':
-        out.push(sql`${col} ilike ${`%${escapeLike(value)}%`}`);
+        ilike(col, `%${escapeLike(value)}%`);
         break;
       case 'likeleft':
-        out.push(sql`${col} ilike ${`%${escapeLike(value)}`}`);
+        ilike(col, `%${escapeLike(value)}`);
         break;
       case 'likeright':
-        out.push(sql`${col} ilike ${`${escapeLike(value)}%`}`);
+        ilike(col, `${escapeLike(value)}%`);
         break;
       case 'notlike':
         out.push(sql`${col} not ilike ${`%${escapeLike(value)}%`}`);
@@ -106,7 +125,7 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
       }
       default: {
         if (op === 'default' && isText) {
-          out.push(sql`${col} ilike ${`%${escapeLike(value)}%`}`);
+          ilike(col, `%${escapeLike(value)}%`);
           break;
         }
         const v = parseValue(f, key, value, lang);
@@ -141,7 +160,7 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
       }
     }
   }
-  return out;
+  return { conditions: out, textMatches };
 }
 
 /** ORDER BY from ascs/descs, restricted to the resource's sortable fields; id breaks ties. */

@@ -1,0 +1,64 @@
+import { and, getTableName, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { Executor } from '../db/index.js';
+import type { Filters } from './filters.js';
+
+export interface CountLimits {
+  /** totals up to this many rows are counted exactly; above it they are estimated */
+  exact: number;
+  /** a substring filter whose matches are at most this many is answered from the trigram index */
+  textMatch: number;
+}
+
+export interface ListScope {
+  /** the WHERE condition of the list, possibly narrowed to the ids of a text match */
+  where: SQL | undefined;
+  total: number;
+  /** false when total is the planner's estimate (the list has more rows than the exact limit) */
+  exact: boolean;
+}
+
+/** Reads the planner's row estimate, which the driver answers as JSON text or parsed JSON. */
+function planRows(result: unknown): number {
+  const rows = (result as { rows?: Array<Record<string, unknown>> }).rows ?? [];
+  const raw = rows[0]?.['QUERY PLAN'];
+  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: { 'Plan Rows'?: number } }> | undefined;
+  return Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
+}
+
+/**
+ * Counts a list without scanning millions of rows. Exact totals come from a count bounded at
+ * `limits.exact + 1`; beyond that the total is PostgreSQL's estimate (never below the bound) and marked
+ * inexact. A substring filter on tenant data first asks app_text_match (trigram index, see migration
+ * 0003) for the matching ids: when they are few, the list is narrowed to exactly those ids.
+ */
+export async function scopeList(
+  tx: Executor,
+  table: PgTable,
+  idColumn: PgColumn,
+  base: SQL[],
+  filters: Filters,
+  limits: CountLimits,
+  useTextMatch: boolean,
+): Promise<ListScope> {
+  const conditions = [...base, ...filters.conditions];
+  const match = useTextMatch ? filters.textMatches[0] : undefined;
+  if (match) {
+    const found = await tx.execute(sql`select app_text_match(${getTableName(table)}::regclass, ${match.column.name}, ${match.pattern}, ${limits.textMatch + 1}) as id`);
+    const ids = ((found as unknown as { rows: Array<{ id: string | number | bigint }> }).rows).map((r) => String(r.id));
+    if (ids.length <= limits.textMatch) {
+      if (ids.length === 0) return { where: sql`false`, total: 0, exact: true };
+      const narrowed = [...conditions];
+      narrowed[base.length + match.index] = inArray(idColumn, ids);
+      const where = and(...narrowed);
+      const [row] = await tx.select({ n: sql<number>`count(*)` }).from(table).where(where);
+      return { where, total: Number(row?.n ?? 0), exact: true };
+    }
+  }
+  const where = and(...conditions);
+  const bounded = await tx.execute(sql`select count(*) as n from (select 1 from ${table} where ${where ?? sql`true`} limit ${limits.exact + 1}) s`);
+  const n = Number((bounded as unknown as { rows: Array<{ n: string | number }> }).rows[0]?.n ?? 0);
+  if (n <= limits.exact) return { where, total: n, exact: true };
+  const estimate = planRows(await tx.execute(sql`explain (format json) select 1 from ${table} where ${where ?? sql`true`}`));
+  return { where, total: Math.max(estimate, limits.exact + 1), exact: false };
+}

@@ -1,0 +1,56 @@
+import type { Page } from '@console/contract';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from './harness.js';
+
+// Small limits, so that a dozen rows exercise every counting path of a list of millions.
+const h = useServer({ LIST_EXACT_COUNT_LIMIT: '5', LIST_TEXT_MATCH_LIMIT: '3' });
+type Notice = { id: string; title: string; category: number };
+let demo: string;
+let platform: string;
+
+const list = (query: Record<string, string | number>, token = demo) =>
+  h.call<Page<Notice>>('GET', '/api/blade-desk/notice/list', { token, query });
+
+beforeAll(async () => {
+  demo = (await h.login('541742', 'admin', 'admin')).access_token;
+  platform = (await h.login('000000', 'admin', 'admin')).access_token;
+  for (let i = 1; i <= 12; i++) {
+    const title = i <= 4 ? `zeta 报告 ${i}` : i <= 6 ? `omega ${i}` : `alpha ${i}`;
+    await h.call('POST', '/api/blade-desk/notice/submit', { token: demo, body: { title, category: (i % 3) + 1, releaseTime: '2026-01-01 00:00:00' } });
+  }
+  await h.call('POST', '/api/blade-desk/notice/submit', { token: platform, body: { title: 'omega platform', category: 1, releaseTime: '2026-01-01 00:00:00' } });
+});
+
+describe('list totals', () => {
+  it('estimates the total of a list larger than the exact limit, and says so', async () => {
+    const res = await list({ size: 10 });
+    expect(res.body.data.totalExact).toBe(false);
+    expect(res.body.data.total).toBeGreaterThanOrEqual(6);
+    expect(res.body.data.records).toHaveLength(10);
+    const page2 = await list({ size: 10, current: 2 });
+    expect(page2.body.data.records).toHaveLength(2);
+  });
+
+  it('counts exactly when the rows are few, through the bounded count', async () => {
+    const res = await list({ title: 'zeta' });
+    expect(res.body.data).toMatchObject({ total: 4, totalExact: true });
+    expect(res.body.data.records.map((r) => r.title).sort()).toEqual(['zeta 报告 1', 'zeta 报告 2', 'zeta 报告 3', 'zeta 报告 4']);
+  });
+
+  it('answers a small substring match from the text-match function, exactly, and only for the caller\'s tenant', async () => {
+    const res = await list({ title: 'omega' });
+    expect(res.body.data).toMatchObject({ total: 2, totalExact: true });
+    expect(res.body.data.records.every((r) => r.title.startsWith('omega ') && !r.title.includes('platform'))).toBe(true);
+    const combined = await list({ title: 'omega', category_equal: 1 });
+    expect(combined.body.data.records.map((r) => r.title)).toEqual(['omega 6']);
+    expect((await list({ title: 'nothing-like-this' })).body.data).toMatchObject({ total: 0, totalExact: true, records: [] });
+    expect((await list({ title_likeright: 'omega' })).body.data.total).toBe(2);
+    expect((await list({ title_likeleft: '报告 3' })).body.data.total).toBe(1);
+  });
+
+  it('keeps counting a filter the text-match function does not serve', async () => {
+    const res = await list({ title_notlike: 'alpha' });
+    expect(res.body.data).toMatchObject({ total: 6, totalExact: false });
+    expect(res.body.data.records).toHaveLength(6);
+  });
+});
