@@ -1,6 +1,7 @@
 import { NotificationOutlined } from '@ant-design/icons';
 import { noticeResource, type Page } from '@console/contract';
 import { useQuery } from '@tanstack/react-query';
+import { resourceKeys } from '../../resource/api';
 import { Card, List, Space, Tag, Typography } from 'antd';
 import { useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -32,9 +33,10 @@ export function HomePage() {
   const [openId, setOpenId] = useState<string | null>(null);
   const closeNotice = useCallback(() => setOpenId(null), []);
 
-  // Silent: a user without access to notices still gets a working home page.
+  // Silent: a user without access to notices still gets a working home page. Keyed under the notice
+  // resource, so adding or deleting a notice on its list page refreshes this feed too.
   const notices = useQuery({
-    queryKey: ['home', 'notices', lang],
+    queryKey: [...resourceKeys.all(noticeResource.path), 'latest', lang],
     queryFn: () => request<Page<Notice>>(`${noticeResource.path}/list`, { query: LATEST_NOTICES, silent: true }),
   });
 
