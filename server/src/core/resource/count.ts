@@ -30,7 +30,8 @@ function planRows(result: unknown): number {
  * Counts a list without scanning millions of rows. Exact totals come from a count bounded at
  * `limits.exact + 1`; beyond that the total is PostgreSQL's estimate (never below the bound) and marked
  * inexact. A substring filter on tenant data first asks app_text_match (trigram index, see migration
- * 0003) for the matching ids: when they are few, the list is narrowed to exactly those ids.
+ * 0003) for the matching ids: when they are at most `limits.textMatch`, the list is narrowed to exactly
+ * those ids and counted exactly; when there are more, the total is estimated.
  */
 export async function scopeList(
   tx: Executor,
@@ -54,11 +55,26 @@ export async function scopeList(
       const [row] = await tx.select({ n: sql<number>`count(*)` }).from(table).where(where);
       return { where, total: Number(row?.n ?? 0), exact: true };
     }
+    // More matches than the limit: counting them would scan the tenant's rows, so estimate at once. With
+    // the substring as the only filter, the owner-side estimate sees the trigram statistics.
+    const where = and(...conditions);
+    const guess = filters.conditions.length === 1
+      ? await textMatchEstimate(tx, table, match.column, match.pattern)
+      : await estimate(tx, table, where);
+    return { where, total: Math.max(guess, limits.textMatch + 1), exact: false };
   }
   const where = and(...conditions);
   const bounded = await tx.execute(sql`select count(*) as n from (select 1 from ${table} where ${where ?? sql`true`} limit ${limits.exact + 1}) s`);
   const n = Number((bounded as unknown as { rows: Array<{ n: string | number }> }).rows[0]?.n ?? 0);
   if (n <= limits.exact) return { where, total: n, exact: true };
-  const estimate = planRows(await tx.execute(sql`explain (format json) select 1 from ${table} where ${where ?? sql`true`}`));
-  return { where, total: Math.max(estimate, limits.exact + 1), exact: false };
+  return { where, total: Math.max(await estimate(tx, table, where), limits.exact + 1), exact: false };
+}
+
+async function textMatchEstimate(tx: Executor, table: PgTable, column: PgColumn, pattern: string): Promise<number> {
+  const res = await tx.execute(sql`select app_text_match_estimate(${getTableName(table)}::regclass, ${column.name}, ${pattern}) as n`);
+  return Number((res as unknown as { rows: Array<{ n: string | number }> }).rows[0]?.n ?? 0);
+}
+
+async function estimate(tx: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+  return planRows(await tx.execute(sql`explain (format json) select 1 from ${table} where ${where ?? sql`true`}`));
 }
