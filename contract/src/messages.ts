@@ -59,6 +59,11 @@ export const messages = {
   passwordRequired: { zh: '请输入密码', en: 'Please enter the password' },
   passwordNotMd5: { zh: '密码格式错误 (应为 MD5)', en: 'The password must be sent as an MD5 hex digest' },
   cacheCleared: { zh: '清除完毕', en: 'Cache cleared' },
+  oldPasswordWrong: { zh: '原密码不正确', en: 'The current password is wrong' },
+  passwordsDiffer: { zh: '两次输入的密码不一致', en: 'The two passwords do not match' },
+  passwordUnchanged: { zh: '新密码不能与原密码相同', en: 'The new password must differ from the current one' },
+  phoneInvalid: { zh: '手机号码格式不正确', en: 'The phone number is not valid' },
+  emailInvalid: { zh: '邮箱格式不正确', en: 'The email address is not valid' },
   logsSaved: { zh: '发送成功!', en: 'Sent!' },
 } as const satisfies Record<string, I18nText>;
 

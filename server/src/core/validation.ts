@@ -62,6 +62,7 @@ function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLab
       return msg('badEnum', lang, { field: label });
     case 'custom':
       if ((issue.params as { kind?: string } | undefined)?.kind === 'datetime') return msg('badDate', lang, { field: label });
+      if ((issue.params as { kind?: string } | undefined)?.kind === 'md5') return msg('passwordNotMd5', lang);
       return msg('badType', lang, { field: label });
     case 'invalid_format':
       if (issue.format === 'regex' && typeof issue.input === 'string' && /^\s*$/.test(issue.input)) {

@@ -1,0 +1,173 @@
+import { msg } from '@console/contract';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireUser } from '../../core/access.js';
+import { hashPassword, isMd5Hex, verifyPassword } from '../../core/auth/index.js';
+import type { AppContext, AuthUser } from '../../core/context.js';
+import { type Executor, inTenant, schema } from '../../core/db/index.js';
+import { ok } from '../../core/envelope.js';
+import { AppError, badRequest, notFound } from '../../core/errors.js';
+import { formatDateTime, parseDateTime } from '../../core/time.js';
+
+/** The signed-in user's own profile, departments and roles: what the shell's dialogs need. */
+
+const PHONE = /^1\d{10}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const md5Field = z.string().trim().toLowerCase().refine(isMd5Hex, { params: { kind: 'md5' } });
+
+const profileLabels = {
+  realName: { zh: '姓名', en: 'Real name' },
+  name: { zh: '昵称', en: 'Nickname' },
+  phone: { zh: '手机号码', en: 'Phone' },
+  email: { zh: '邮箱', en: 'Email' },
+  avatar: { zh: '头像', en: 'Avatar' },
+  sex: { zh: '性别', en: 'Sex' },
+  birthday: { zh: '生日', en: 'Birthday' },
+  oldPassword: { zh: '原密码', en: 'Current password' },
+  newPassword: { zh: '新密码', en: 'New password' },
+  newPassword1: { zh: '确认密码', en: 'Confirm password' },
+};
+
+const updateInfoBody = z.object({
+  realName: z.string().trim().min(1).max(64).optional(),
+  name: z.string().trim().max(64).nullish(),
+  phone: z.string().trim().max(32).nullish(),
+  email: z.string().trim().max(128).nullish(),
+  avatar: z.string().trim().max(1000).nullish(),
+  sex: z.coerce.number().int().min(1).max(3).nullish(),
+  birthday: z.string().trim().max(32).nullish(),
+}).strict();
+
+async function loadSelf(tx: Executor, user: AuthUser) {
+  const [row] = await tx.select().from(schema.user)
+    .where(and(eq(schema.user.id, user.userId), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0)));
+  if (!row) throw notFound();
+  return row;
+}
+
+function split(list: string): string[] {
+  return list.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const run = <T>(user: AuthUser, fn: (tx: Executor) => Promise<T>) => inTenant(ctx.db, { tenantId: user.tenantId }, fn);
+
+  for (const prefix of ['/api/blade-system/user', '/api/blade-user']) {
+    app.get(`${prefix}/info`, {
+      config: { access: { permission: null } },
+      schema: { tags: ['blade-system'], summary: 'The signed-in user\'s profile (never the password)' },
+    }, async (req) => {
+      const user = requireUser(req);
+      const u = await run(user, (tx) => loadSelf(tx, user));
+      return ok({
+        id: u.id, tenantId: u.tenantId, account: u.account, name: u.name ?? '', realName: u.realName ?? '',
+        avatar: u.avatar ?? '', email: u.email ?? '', phone: u.phone ?? '', sex: u.sex, birthday: formatDateTime(u.birthday),
+        roleId: u.roleId, deptId: u.deptId, postId: u.postId,
+      }, req.lang);
+    });
+
+    app.post(`${prefix}/update-info`, {
+      config: { access: { permission: null }, fieldLabels: profileLabels, title: 'update own profile' },
+      schema: { tags: ['blade-system'], summary: 'Change the signed-in user\'s own profile', body: updateInfoBody },
+    }, async (req) => {
+      const user = requireUser(req);
+      const body = req.body as z.output<typeof updateInfoBody>;
+      const fields: Record<string, string> = {};
+      if (body.phone && !PHONE.test(body.phone)) fields.phone = msg('phoneInvalid', req.lang);
+      if (body.email && !EMAIL.test(body.email)) fields.email = msg('emailInvalid', req.lang);
+      const birthday = body.birthday ? parseDateTime(body.birthday) : null;
+      if (body.birthday && !birthday) fields.birthday = msg('badDate', req.lang, { field: req.lang === 'zh' ? '生日' : 'Birthday' });
+      if (Object.keys(fields).length) throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
+      const changes: Partial<typeof schema.user.$inferInsert> = { updateUser: user.userId, updateTime: new Date() };
+      if (body.realName !== undefined) changes.realName = body.realName;
+      if (body.name !== undefined) changes.name = body.name || null;
+      if (body.phone !== undefined) changes.phone = body.phone || null;
+      if (body.email !== undefined) changes.email = body.email || null;
+      if (body.avatar !== undefined) changes.avatar = body.avatar || null;
+      if (body.sex !== undefined) changes.sex = body.sex ?? null;
+      if (body.birthday !== undefined) changes.birthday = birthday;
+      await run(user, async (tx) => {
+        await loadSelf(tx, user);
+        await tx.update(schema.user).set(changes)
+          .where(and(eq(schema.user.id, user.userId), eq(schema.user.tenantId, user.tenantId)));
+      });
+      return ok(true, req.lang);
+    });
+
+    const passwordBody = z.object({ oldPassword: md5Field, newPassword: md5Field, newPassword1: md5Field }).passthrough();
+    app.post(`${prefix}/update-password`, {
+      config: { access: { permission: null }, fieldLabels: profileLabels, title: 'change own password' },
+      schema: {
+        tags: ['blade-system'],
+        summary: 'Change the signed-in user\'s password (MD5 hex of each); every other session of the user is signed out',
+        body: passwordBody,
+      },
+    }, async (req) => {
+      const user = requireUser(req);
+      const { oldPassword, newPassword, newPassword1 } = req.body as z.output<typeof passwordBody>;
+      if (newPassword !== newPassword1) throw badRequest('passwordsDiffer', undefined, { newPassword1: msg('passwordsDiffer', req.lang) });
+      if (newPassword === oldPassword) throw badRequest('passwordUnchanged', undefined, { newPassword: msg('passwordUnchanged', req.lang) });
+      const revoked = await run(user, async (tx) => {
+        const self = await loadSelf(tx, user);
+        if (!(await verifyPassword(self.password, oldPassword))) {
+          throw badRequest('oldPasswordWrong', undefined, { oldPassword: msg('oldPasswordWrong', req.lang) });
+        }
+        await tx.update(schema.user)
+          .set({ password: await hashPassword(newPassword), updateUser: user.userId, updateTime: new Date() })
+          .where(eq(schema.user.id, user.userId));
+        return ctx.sessions.revokeUserSessions(tx, user.userId, user.sessionId, 'password-changed');
+      });
+      for (const sid of revoked) await ctx.sessions.publishRevoked(sid);
+      ctx.logs.usual(req, user.tenantId, 'info', 'password-changed', `other sessions signed out: ${revoked.length}`);
+      return ok(true, req.lang);
+    });
+  }
+
+  // Options of the "switch department / role" dialog: the ones the signed-in user holds.
+  app.get('/api/blade-system/dept/select', {
+    config: { access: { permission: null } },
+    schema: { tags: ['blade-system'], summary: 'The departments the signed-in user belongs to' },
+  }, async (req) => {
+    const user = requireUser(req);
+    const rows = await run(user, async (tx) => {
+      const ids = split((await loadSelf(tx, user)).deptId);
+      if (!ids.length) return [];
+      return tx.select({ id: schema.dept.id, deptName: schema.dept.deptName, parentId: schema.dept.parentId }).from(schema.dept)
+        .where(and(inArray(schema.dept.id, ids), eq(schema.dept.tenantId, user.tenantId), eq(schema.dept.isDeleted, 0)));
+    });
+    return ok(rows, req.lang);
+  });
+
+  app.get('/api/blade-system/role/select', {
+    config: { access: { permission: null } },
+    schema: { tags: ['blade-system'], summary: 'The roles the signed-in user holds' },
+  }, async (req) => {
+    const user = requireUser(req);
+    const rows = await run(user, async (tx) => {
+      const ids = split((await loadSelf(tx, user)).roleId);
+      if (!ids.length) return [];
+      return tx.select({ id: schema.role.id, roleName: schema.role.roleName, roleAlias: schema.role.roleAlias }).from(schema.role)
+        .where(and(inArray(schema.role.id, ids), eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
+    });
+    return ok(rows, req.lang);
+  });
+
+  // The login page hides the tenant field when the site's domain belongs to a tenant.
+  app.get('/api/blade-system/tenant/info', {
+    config: { access: { public: true } },
+    schema: {
+      tags: ['blade-system'],
+      summary: 'The tenant bound to a domain (public; {} when none)',
+      querystring: z.object({ domain: z.string().trim().max(255).optional() }).passthrough(),
+    },
+  }, async (req) => {
+    const raw = (req.query as { domain?: string }).domain ?? '';
+    const host = raw.replace(/^https?:\/\//i, '').replace(/\/.*$/, '').toLowerCase();
+    if (!host) return ok({}, req.lang);
+    const [t] = await ctx.db.select().from(schema.tenant)
+      .where(and(eq(schema.tenant.domain, host), eq(schema.tenant.isDeleted, 0), eq(schema.tenant.status, 1)));
+    return ok(t ? { tenantId: t.tenantId, tenantName: t.tenantName, domain: t.domain, backgroundUrl: t.backgroundUrl ?? '' } : {}, req.lang);
+  });
+}
