@@ -26,6 +26,8 @@ export interface DbResult {
   date: string;
   /** git revision of the code measured */
   revision: string;
+  /** 1-minute load average at the start and end of the list measurements */
+  load: [number, number];
 }
 
 const ms = (v: number) => v.toFixed(1);
@@ -49,7 +51,9 @@ export function renderSection(r: DbResult): string {
     '',
     `${r.engine}. Run ${r.date} on revision ${r.revision}. Data: ${r.rows.toLocaleString('en')} notices for tenant 541742 and `
       + `${r.otherRows.toLocaleString('en')} for each of 9 other tenants. ${r.calls} calls per case, one after the other, `
-      + `after 20 warm-up calls; ${r.transport}. Times in ms.`,
+      + `after 20 warm-up calls; ${r.transport}. Load average (1 min) ${r.load[0].toFixed(2)} at the start of the list `
+      + `measurements, ${r.load[1].toFixed(2)} at the end (the bench alone keeps it near 1 on 2 vCPUs; well above that, `
+      + 'other work shared the machine). Times in ms.',
     '',
     '| case | rows matched | API median | API p95 | SQL median | SQL p95 | ratio (median) | ratio (p95) | p95 < 50 ms | ratio < 2 |',
     '|---|---:|---:|---:|---:|---:|---:|---:|:-:|:-:|',

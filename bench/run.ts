@@ -16,7 +16,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -65,6 +65,9 @@ const plan: SeedPlan = { rows: int('rows', opt.rows, 10_000, 3_000_000), otherRo
 const calls = int('calls', opt.calls, 1, 10_000);
 const starts = int('starts', opt.starts, 0, 20);
 const log = (s: string) => console.log(s);
+/** 1-minute load average when the list measurements start and end: above ~1 means something else ran */
+let loadBefore = 0;
+let loadAfter = 0;
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
@@ -86,6 +89,7 @@ const startServer = (env: Record<string, string>, dataDir: string) => createServ
 
 /** The list cases over HTTP, then the same statements directly. */
 async function measureCases(server: Server, runSql: SqlRunner): Promise<CaseResult[]> {
+  loadBefore = loadavg()[0]!;
   const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const token = await signIn(base);
   const out: CaseResult[] = [];
@@ -106,6 +110,7 @@ async function measureCases(server: Server, runSql: SqlRunner): Promise<CaseResu
     log(`  ${c.name.padEnd(34)} ${String(matched).padStart(8)} rows  API ${api.median.toFixed(1)} / ${api.p95.toFixed(1)} ms`
       + `  SQL ${sql.median.toFixed(1)} / ${sql.p95.toFixed(1)} ms  (median / p95)`);
   }
+  loadAfter = loadavg()[0]!;
   return out;
 }
 
@@ -173,7 +178,7 @@ async function benchPostgres(mainJs: string): Promise<DbResult> {
     await client.end();
     const runs = await measureStarts(mainJs, { DATABASE_URL: url, DATA_DIR: dataDir });
     return {
-      db: 'postgres', engine, ...plan, calls, cases, starts: runs, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', revision: revision(),
+      db: 'postgres', engine, ...plan, calls, cases, starts: runs, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', revision: revision(), load: [loadBefore, loadAfter],
       transport: 'HTTP over loopback: fetch() to the in-process server (createServer + app.listen on 127.0.0.1), one keep-alive connection; SQL: the same statements (tenant transaction, bounded count or text match, page) through a direct pg.Client, no HTTP',
     };
   } finally {
@@ -223,7 +228,7 @@ async function benchPglite(mainJs: string): Promise<DbResult> {
     server = undefined;
     const runs = await measureStarts(mainJs, { DATABASE_URL: '', DATA_DIR: dataDir });
     return {
-      db: 'pglite', engine, ...plan, calls, cases, starts: runs, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', revision: revision(),
+      db: 'pglite', engine, ...plan, calls, cases, starts: runs, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', revision: revision(), load: [loadBefore, loadAfter],
       transport: 'HTTP over loopback: fetch() to the in-process server (createServer + app.listen on 127.0.0.1), one keep-alive connection; SQL: the same statements (tenant transaction, bounded count or text match, page) on the server\'s own PGlite instance, no HTTP',
     };
   } finally {
