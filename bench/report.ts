@@ -52,8 +52,8 @@ export function renderSection(r: DbResult): string {
     `${r.engine}. Run ${r.date} on revision ${r.revision}. Data: ${r.rows.toLocaleString('en')} notices for tenant 541742 and `
       + `${r.otherRows.toLocaleString('en')} for each of 9 other tenants. ${r.calls} calls per case, one after the other, `
       + `after 20 warm-up calls; ${r.transport}. Load average (1 min) ${r.load[0].toFixed(2)} at the start of the list `
-      + `measurements, ${r.load[1].toFixed(2)} at the end (the bench alone keeps it near 1 on 2 vCPUs; well above that, `
-      + 'other work shared the machine). Times in ms.',
+      + `measurements, ${r.load[1].toFixed(2)} at the end (the bench itself accounts for up to about 2: `
+      + 'a Node thread and a database backend busy in turn; above that, other work shared the 2 vCPUs). Times in ms.',
     '',
     '| case | rows matched | API median | API p95 | SQL median | SQL p95 | ratio (median) | ratio (p95) | p95 < 50 ms | ratio < 2 |',
     '|---|---:|---:|---:|---:|---:|---:|---:|:-:|:-:|',
