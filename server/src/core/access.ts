@@ -6,6 +6,7 @@ import { sha256Hex } from './auth/index.js';
 import type { AppContext, AuthUser, ClientInfo } from './context.js';
 import { schema } from './db/index.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
+import { splitList } from './ids.js';
 
 const CLIENT_CACHE_MS = 60_000;
 
@@ -54,7 +55,7 @@ export class ClientVerifier {
     if (a.length !== b.length || !timingSafeEqual(a, b)) return null;
     return {
       clientId: row.clientId,
-      grantTypes: row.authorizedGrantTypes.split(',').map((s) => s.trim()).filter(Boolean),
+      grantTypes: splitList(row.authorizedGrantTypes),
       accessTokenValidity: row.accessTokenValidity,
       refreshTokenValidity: row.refreshTokenValidity,
     };
@@ -98,8 +99,8 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
       tenantId: claims.tenant_id,
       userId: claims.user_id,
       deptId: claims.dept_id,
-      roleIds: claims.role_id ? claims.role_id.split(',') : [],
-      roleAliases: claims.role_name ? claims.role_name.split(',') : [],
+      roleIds: splitList(claims.role_id),
+      roleAliases: splitList(claims.role_name),
       account: claims.account,
       userName: claims.user_name,
       clientId: claims.client_id,

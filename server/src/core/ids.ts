@@ -29,3 +29,8 @@ export const ID_PATTERN = /^\d{1,19}$/;
 export function isId(v: unknown): v is string {
   return typeof v === 'string' && ID_PATTERN.test(v) && BigInt(v) <= 9223372036854775807n;
 }
+
+/** The items of a comma-joined list column (role_id, dept_id, grant types…), trimmed, blanks dropped. */
+export function splitList(list: string | null | undefined): string[] {
+  return (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+}

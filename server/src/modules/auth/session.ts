@@ -7,6 +7,7 @@ import type { AppContext } from '../../core/context.js';
 import { inTenant, schema } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { notFound } from '../../core/errors.js';
+import { splitList } from '../../core/ids.js';
 import { formatDateTime } from '../../core/time.js';
 
 const webErrorRecord = z.object({
@@ -68,7 +69,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
       const [tenant] = await tx.select({ tenantName: schema.tenant.tenantName }).from(schema.tenant)
         .where(eq(schema.tenant.tenantId, user.tenantId));
       const heldRoles = roles.filter((r) => user.roleIds.includes(r.id));
-      const userDepts = u.deptId.split(',').filter(Boolean);
+      const userDepts = splitList(u.deptId);
       return {
         userId: u.id, tenantId: u.tenantId, tenantName: tenant?.tenantName ?? '', account: u.account,
         name: u.name ?? '', realName: u.realName ?? '', avatar: u.avatar ?? '', email: u.email ?? '', phone: u.phone ?? '',

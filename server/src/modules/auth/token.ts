@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isMd5Hex, verifyDecoy, verifyPassword } from '../../core/auth/index.js';
 import type { AppContext, ClientInfo } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
+import { splitList } from '../../core/ids.js';
 import { consumeCaptcha } from './captcha.js';
 
 export const MAX_FAILED_SIGN_INS = 5;
@@ -40,14 +41,10 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return s?.trim() || undefined;
 }
 
-function split(list: string): string[] {
-  return list.split(',').map((s) => s.trim()).filter(Boolean);
-}
-
 /** Picks the active department and roles: all held ones, or the one asked for (switch mode) if held. */
 function activeIdentity(user: UserRow, deptId: string | undefined, roleId: string | undefined) {
-  const depts = split(user.deptId);
-  const roles = split(user.roleId);
+  const depts = splitList(user.deptId);
+  const roles = splitList(user.roleId);
   if (deptId && !depts.includes(deptId)) throw new OAuthError(400, 'invalid_request', 'deptNotHeld');
   if (roleId && !roles.includes(roleId)) throw new OAuthError(400, 'invalid_request', 'roleNotHeld');
   return { deptId: deptId ?? depts[0] ?? '', roleIds: roleId ? [roleId] : roles };

@@ -8,6 +8,7 @@ import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
+import { splitList } from '../../core/ids.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
 
 /** The signed-in user's own profile, departments and roles: what the shell's dialogs need. */
@@ -45,10 +46,6 @@ async function loadSelf(tx: Executor, user: AuthUser) {
     .where(and(eq(schema.user.id, user.userId), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0)));
   if (!row) throw notFound();
   return row;
-}
-
-function split(list: string): string[] {
-  return list.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -132,7 +129,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
   }, async (req) => {
     const user = requireUser(req);
     const rows = await run(user, async (tx) => {
-      const ids = split((await loadSelf(tx, user)).deptId);
+      const ids = splitList((await loadSelf(tx, user)).deptId);
       if (!ids.length) return [];
       return tx.select({ id: schema.dept.id, deptName: schema.dept.deptName, parentId: schema.dept.parentId }).from(schema.dept)
         .where(and(inArray(schema.dept.id, ids), eq(schema.dept.tenantId, user.tenantId), eq(schema.dept.isDeleted, 0)));
@@ -146,7 +143,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
   }, async (req) => {
     const user = requireUser(req);
     const rows = await run(user, async (tx) => {
-      const ids = split((await loadSelf(tx, user)).roleId);
+      const ids = splitList((await loadSelf(tx, user)).roleId);
       if (!ids.length) return [];
       return tx.select({ id: schema.role.id, roleName: schema.role.roleName, roleAlias: schema.role.roleAlias }).from(schema.role)
         .where(and(inArray(schema.role.id, ids), eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
