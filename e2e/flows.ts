@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
 /** Waits for a condition in the page, failing with a readable message. */
 export async function waitFor(page: Page, what: string, fn: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -10,13 +10,28 @@ export async function waitFor(page: Page, what: string, fn: () => Promise<boolea
   throw new Error(`timed out after ${ms} ms waiting for: ${what}`);
 }
 
+/**
+ * Signs in from a fresh /login entry and waits for the home page. (Going to /login from /login would
+ * reload it and keep the page the route guard remembered there, and sign-in would return to that page.)
+ */
 export async function signIn(page: Page, baseUrl: string, tenant = '000000', user = 'admin', password = 'admin'): Promise<void> {
+  const visited: string[] = [];
+  const onNavigated = (frame: Frame) => { if (frame === page.mainFrame()) visited.push(frame.url()); };
+  page.on('framenavigated', onNavigated);
+  await page.goto('about:blank');
   await page.goto(`${baseUrl}/login`);
   await page.getByTestId('login-tenant').fill(tenant);
   await page.getByTestId('login-username').fill(user);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/wel/index');
+  try {
+    await page.waitForURL('**/wel/index', { timeout: 15_000 });
+  } catch (e) {
+    const shown = await page.locator('.ant-message-notice, .ant-form-item-explain-error').allInnerTexts().catch(() => []);
+    throw new Error(`sign-in as ${tenant}/${user} did not reach /wel/index: went ${visited.join(' → ')}, showing ${JSON.stringify(shown)}`, { cause: e });
+  } finally {
+    page.off('framenavigated', onNavigated);
+  }
   await page.getByTestId('side-menu').waitFor();
 }
 

@@ -32,13 +32,13 @@ async function waitUntilUp(url: string, child: ChildProcess, ms: number): Promis
   throw new Error(`the server did not answer within ${ms} ms`);
 }
 
-/** Starts the built product (server + console) once for all browser tests, on a fresh database. */
+/** Starts the built product (server + console) once for all browser tests, on a fresh database, in switch mode. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = await mkdtemp(join(tmpdir(), 'console-e2e-'));
   const port = await freePort();
   const child = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn', WEB_DIR: join(root, 'web/dist') },
+    env: { ...process.env, SWITCH_MODE: 'true', REDIS_PREFIX: `console-e2e:${process.pid}:`, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn', WEB_DIR: join(root, 'web/dist') },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const baseUrl = `http://127.0.0.1:${port}`;

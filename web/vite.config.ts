@@ -1,5 +1,33 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, loadEnv } from 'vite';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
+
+/** The version this bundle is built as: BUILD_VERSION (as for the server's /version.json), else the package's. */
+function buildVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  return process.env.BUILD_VERSION ?? pkg.version;
+}
+
+const ANTD_BUTTON_TOKEN = /[\\/]antd[\\/]es[\\/]button[\\/]style[\\/]token\.js$/;
+
+/**
+ * antd's Button style takes `isBright` from the colour picker's presets panel, a module that also imports
+ * Collapse and the picker itself: all of it then loaded with the first Button of every page (~6 KB gzip).
+ * Its import there resolves to a copy of that one function (src/vendor/antdIsBright.ts, unit-tested against
+ * antd's own).
+ */
+function antdButtonIsBright(): Plugin {
+  const copy = fileURLToPath(new URL('./src/vendor/antdIsBright.ts', import.meta.url));
+  return {
+    name: 'antd-button-is-bright',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source === '../../color-picker/components/ColorPresets' && importer && ANTD_BUTTON_TOKEN.test(importer)) return copy;
+      return null;
+    },
+  };
+}
 
 export default defineConfig(({ mode }) => {
   // The API server that the dev server and `vite preview` forward to (CONSOLE_API_URL overrides it).
@@ -7,9 +35,19 @@ export default defineConfig(({ mode }) => {
   const proxy = {
     '/api': { target: apiTarget },
     '/version.json': { target: apiTarget },
+    '/sc': { target: apiTarget },
+    '/tc': { target: apiTarget },
+    '/files': { target: apiTarget },
   };
   return {
-    plugins: [react()],
+    plugins: [react(), antdButtonIsBright()],
+    resolve: {
+      alias: [
+        // antd's resize observers: the browser's own ResizeObserver instead of the polyfill's copy of it
+        { find: /^resize-observer-polyfill$/, replacement: fileURLToPath(new URL('./src/vendor/nativeResizeObserver.ts', import.meta.url)) },
+      ],
+    },
+    define: { __BUILD_VERSION__: JSON.stringify(buildVersion()) },
     server: { host: '127.0.0.1', port: 5173, proxy },
     preview: { host: '127.0.0.1', port: 4173, proxy },
     build: {
@@ -18,6 +56,20 @@ export default defineConfig(({ mode }) => {
       target: 'es2022',
       // The table pages' chunk (antd + ProComponents) is large by nature; it loads lazily with them.
       chunkSizeWarningLimit: 1200,
+      rolldownOptions: {
+        treeshake: {
+          // rc-field-form's index attaches Field, List, useForm… to its default export at load time, so any
+          // import of it (antd's ContextIsolator, used by Dropdown/Tooltip/Modal, only wants FormProvider)
+          // kept the whole form engine and async-validator (~14 KB gzip) on every page. Those assignments
+          // only touch the index's own object: when nothing of the index itself is used, it can go.
+          // The colour picker's index is a plain barrel: antd's colour helpers (Button's style uses them)
+          // then reach the Color class without the picker component.
+          moduleSideEffects: [
+            { test: /[\\/]rc-field-form[\\/]es[\\/]index\.js$/, sideEffects: false },
+            { test: /[\\/]@rc-component[\\/]color-picker[\\/]es[\\/]index\.js$/, sideEffects: false },
+          ],
+        },
+      },
     },
   };
 });

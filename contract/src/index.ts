@@ -5,3 +5,4 @@ export * from './filters.js';
 export * from './resource.js';
 export * from './resources/index.js';
 export * from './paths.js';
+export * from './shell.js';

@@ -65,6 +65,19 @@ export const messages = {
   phoneInvalid: { zh: '手机号码格式不正确', en: 'The phone number is not valid' },
   emailInvalid: { zh: '邮箱格式不正确', en: 'The email address is not valid' },
   logsSaved: { zh: '发送成功!', en: 'Sent!' },
+  fileRequired: { zh: '请选择要上传的文件', en: 'Please choose a file to upload' },
+  fileTooLarge: { zh: '文件不能超过 {max}', en: 'The file must not exceed {max}' },
+  fileEmpty: { zh: '文件内容为空', en: 'The file is empty' },
+  avatarType: { zh: '头像只能是 jpg 或 png 格式', en: 'The avatar must be a jpg or png image' },
+  fileNotMultipart: { zh: '请以 multipart/form-data 上传文件, 字段名 file', en: 'Upload the file as multipart/form-data in the field "file"' },
+  tooManyRequests: { zh: '请求过于频繁, 请 {seconds} 秒后再试', en: 'Too many requests; try again in {seconds} seconds' },
+  tenantUnknown: { zh: '租户不存在或已停用', en: 'The tenant does not exist or is disabled' },
+  accountTaken: { zh: '账号「{account}」已被注册', en: 'The account "{account}" is already taken' },
+  accountFormat: { zh: '账号只能包含字母、数字、下划线、点和横线, 长度 2 到 64', en: 'The account may contain letters, digits, "_", "." and "-", 2 to 64 characters' },
+  registeredPending: { zh: '注册成功, 请等待管理员审核', en: 'Registered; the account awaits an administrator\'s approval' },
+  oauthUnknown: { zh: '第三方账号不存在 (未配置第三方登录)', en: 'Unknown third-party account (no third-party sign-in is configured)' },
+  tenantFull: { zh: '租户账号数量已达上限', en: 'The tenant has reached its number of accounts' },
+  agreementNotFound: { zh: '协议不存在或尚未发布', en: 'The agreement does not exist or is not published' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;

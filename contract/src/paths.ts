@@ -10,6 +10,19 @@ export const API = {
   topMenu: '/api/blade-system/menu/top-menu',
   dictionary: '/api/blade-system/dict/dictionary',
   version: '/version.json',
+  userProfile: '/api/blade-system/user/info',
+  updateProfile: '/api/blade-system/user/update-info',
+  updatePassword: '/api/blade-system/user/update-password',
+  deptSelect: '/api/blade-system/dept/select',
+  roleSelect: '/api/blade-system/role/select',
+  tenantByDomain: '/api/blade-system/tenant/info',
+  registerGuest: '/api/blade-user/register-guest',
+  agreement: '/api/app/pub/get-agreement',
+  consoleConfig: '/api/app/pub/console-config',
+  putFile: '/api/blade-resource/oss/endpoint/put-file',
+  serverStatus: '/sc/ymy-ipc/back/check-server-status',
+  dashboard: '/api/blade-desk/dashboard/overview',
+  noticeList: '/api/blade-desk/notice/list',
 } as const;
 
 /** The OAuth client the console identifies as (sent as Basic auth on every call). */

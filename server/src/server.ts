@@ -10,9 +10,12 @@ import { openDatabase } from './core/db/index.js';
 import { setWorkerId } from './core/ids.js';
 import { type Kv, memoryKv, redisKv } from './core/kv.js';
 import { Logs } from './core/logs.js';
+import { defaultStorage } from './core/storage/index.js';
 import { setTimeZone } from './core/time.js';
+import { appModule } from './modules/app/index.js';
 import { authModule } from './modules/auth/index.js';
 import { deskModule } from './modules/desk/index.js';
+import { resourceModule } from './modules/resource/index.js';
 import { systemModule } from './modules/system/index.js';
 import { runDataSteps } from './seed/runner.js';
 import { DATA_STEPS } from './seed/steps.js';
@@ -40,7 +43,7 @@ export async function createServer(config: Config): Promise<Server> {
   let kv: Kv | undefined;
   try {
     await runDataSteps(database.db, DATA_STEPS);
-    kv = config.redisUrl ? await redisKv(config.redisUrl) : memoryKv();
+    kv = config.redisUrl ? await redisKv(config.redisUrl, config.redisPrefix) : memoryKv();
     const sessions = new Sessions(database.db, kv);
     const permissions = new Permissions(database.db, kv);
     await sessions.start();
@@ -49,14 +52,17 @@ export async function createServer(config: Config): Promise<Server> {
     const logs = new Logs(database.db, (e) => app?.log.error({ err: e }, 'log write failed'));
     const ctx: AppContext = {
       config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, logs,
+      storage: defaultStorage(config.dataDir), version: readVersion(),
     };
     app = await buildApp(ctx, {
-      version: readVersion(),
+      version: ctx.version,
       routes: async (a, c, extras) => {
         a.decorate('clients', extras.clients);
         await authModule(a, c);
         await systemModule(a, c);
         await deskModule(a, c);
+        await appModule(a, c);
+        await resourceModule(a, c);
       },
     });
     await app.ready();

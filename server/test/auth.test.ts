@@ -4,7 +4,8 @@ import { inTenant, schema } from '../src/core/db/index.js';
 import { setCaptchaGenerator } from '../src/modules/auth/captcha.js';
 import { md5, useServer } from './harness.js';
 
-const h = useServer();
+// switch mode on: the Dept-Id / Role-Id tests need it (console-modes.test.ts covers it off)
+const h = useServer({ SWITCH_MODE: 'true' });
 
 describe('password grant', () => {
   it('signs in with the seeded admin and answers the OAuth2 token object', async () => {
@@ -13,10 +14,12 @@ describe('password grant', () => {
     expect(t.access_token.split('.')).toHaveLength(3);
     expect(t.refresh_token).toMatch(/^[\w-]{40,}$/);
     expect(t.expires_in).toBe(3600);
-    expect(t).toMatchObject({ tenant_id: '000000', account: 'admin', role_name: 'administrator', real_name: '管理员', client_id: 'saber' });
+    // the platform admin holds two roles (administrator, user) and two departments (seed 0005)
+    expect(t).toMatchObject({ tenant_id: '000000', account: 'admin', role_name: 'administrator,user', real_name: '管理员', client_id: 'saber' });
+    expect(t.role_id.split(',')).toHaveLength(2);
     expect(t.user_id).toMatch(/^\d+$/);
     const info = await h.call<{ account: string; roleAlias: string; tenantName: string }>('GET', '/api/blade-auth/oauth/user-info', { token: t.access_token });
-    expect(info.body.data).toMatchObject({ account: 'admin', roleAlias: 'administrator', tenantName: '管理组' });
+    expect(info.body.data).toMatchObject({ account: 'admin', roleAlias: 'administrator,user', tenantName: '管理组' });
     expect(JSON.stringify(info.body)).not.toMatch(/argon2/);
   });
 
@@ -103,6 +106,10 @@ describe('password grant', () => {
     const t = await h.login('000000', 'admin', 'admin');
     const ok = await h.login('000000', 'admin', 'admin', { 'dept-id': t.dept_id, 'role-id': t.role_id });
     expect(ok.role_id).toBe(t.role_id);
+    const [administrator, user] = t.role_id.split(',');
+    const narrowed = await h.login('000000', 'admin', 'admin', { 'role-id': user! });
+    expect(narrowed).toMatchObject({ role_id: user, role_name: 'user' });
+    expect((await h.login('000000', 'admin', 'admin', { 'role-id': administrator! })).role_name).toBe('administrator');
     const bad = await h.tokenRequest(
       { grant_type: 'password', tenantId: '000000', username: 'admin', password: md5('admin') },
       { 'role-id': '123' },

@@ -38,7 +38,7 @@ export function useServer(env: Record<string, string> = {}): Harness {
   beforeAll(async () => {
     db = await createTestDb();
     const config = loadConfig(
-      { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: process.env.REDIS_URL ?? '', ...env },
+      { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: process.env.REDIS_URL ?? '', REDIS_PREFIX: `console-test:${nextId()}:`, ...env },
       { dataDir: db.dataDir },
     );
     h.server = await createServer(config);

@@ -1,4 +1,4 @@
-import type { DictItem, MenuButton, MenuRoute } from '@console/contract';
+import type { DictItem, MenuButton, MenuRoute, TopMenu } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from './harness.js';
 
@@ -36,11 +36,22 @@ describe('menus', () => {
     expect(codes(vb.body.data).filter((c) => c.includes('_'))).toEqual(['notice_view']);
   });
 
-  it('answers the top menus and limits routes to a top menu', async () => {
-    const top = await h.call<unknown[]>('GET', '/api/blade-system/menu/top-menu', { token: platform });
-    expect(top.body.data).toEqual([]);
-    const limited = await h.call<MenuRoute[]>('GET', '/api/blade-system/menu/routes', { token: platform, query: { topMenuId: '1' } });
-    expect(limited.body.data).toEqual([]);
+  it('answers the top menus holding the caller\'s menus, and limits routes to a top menu\'s subtree', async () => {
+    const top = await h.call<TopMenu[]>('GET', '/api/blade-system/menu/top-menu', { token: platform });
+    expect(top.body.data.map((m) => m.code)).toEqual(['workbench', 'system']);
+    const en = await h.call<TopMenu[]>('GET', '/api/blade-system/menu/top-menu', { token: platform, lang: 'en' });
+    expect(en.body.data.map((m) => m.name)).toEqual(['Workbench', 'System']);
+    const system = top.body.data[1]!;
+    const limited = await h.call<MenuRoute[]>('GET', '/api/blade-system/menu/routes', { token: platform, query: { topMenuId: system.id } });
+    expect(limited.body.data.map((m) => m.code)).toEqual(['system']);
+    expect(limited.body.data[0]!.children?.map((m) => m.code)).toContain('param');
+    // the demo tenant's admin holds only the workbench menus: the system top menu is not offered
+    const demoTop = await h.call<TopMenu[]>('GET', '/api/blade-system/menu/top-menu', { token: demo });
+    expect(demoTop.body.data.map((m) => m.code)).toEqual(['workbench']);
+    const foreign = await h.call<MenuRoute[]>('GET', '/api/blade-system/menu/routes', { token: demo, query: { topMenuId: system.id } });
+    expect(foreign.body.data).toEqual([]);
+    const unknown = await h.call<MenuRoute[]>('GET', '/api/blade-system/menu/routes', { token: platform, query: { topMenuId: '1' } });
+    expect(unknown.body.data).toEqual([]);
     expect((await h.call('GET', '/api/blade-system/menu/routes', { token: platform, query: { topMenuId: 'x' } })).status).toBe(400);
   });
 });

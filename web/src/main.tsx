@@ -7,12 +7,16 @@ import { App } from './App';
 import './i18n';
 import { router } from './router';
 import { syncDocumentTitle } from './shell/pageTitle';
+import { followThemeSettings } from './shell/theme/documentTheme';
+import { installErrorCapture } from './shell/tools/errorCapture';
 import { followOtherTabs } from './store/session';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
+installErrorCapture();
 followOtherTabs();
+followThemeSettings();
 syncDocumentTitle(router);
 createRoot(container).render(
   <StrictMode>

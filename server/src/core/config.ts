@@ -10,6 +10,8 @@ export interface Config {
   /** PostgreSQL connection string; when absent the embedded PGlite database in dataDir/pglite is used */
   databaseUrl?: string;
   redisUrl?: string;
+  /** key prefix in Redis, so several deployments (or test runs) can share one server */
+  redisPrefix: string;
   /** key that signs access tokens (HS256) */
   jwtSecret: string;
   /** key for secrets at rest (AES-256-GCM), 32 bytes */
@@ -25,6 +27,8 @@ export interface Config {
   trustProxy: boolean;
   /** list totals: exact up to `exact` rows, estimated above; substring matches up to `textMatch` from the trigram index */
   listCount: { exact: number; textMatch: number };
+  /** console switches served by `GET /api/app/pub/console-config` (spec 9: captcha off, switch off, tenant on) */
+  console: { switchMode: boolean; captchaMode: boolean; tenantMode: boolean; defaultTenantId: string };
 }
 
 interface Secrets {
@@ -53,6 +57,13 @@ function loadSecrets(dataDir: string, env: NodeJS.ProcessEnv): Secrets {
   return secrets;
 }
 
+function flag(raw: string | undefined, fallback: boolean, name: string): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`${name} must be true or false, got ${raw}`);
+}
+
 function positiveInt(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw === '') return fallback;
   const n = Number(raw);
@@ -75,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    redisPrefix: env.REDIS_PREFIX || 'console:',
     jwtSecret: secrets.jwtSecret,
     encryptionKey: Buffer.from(secrets.encryptionKey, 'hex'),
     timeZone: env.TZ_DISPLAY ?? 'Asia/Shanghai',
@@ -86,6 +98,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     listCount: {
       exact: positiveInt(env.LIST_EXACT_COUNT_LIMIT, 10_000, 'LIST_EXACT_COUNT_LIMIT'),
       textMatch: positiveInt(env.LIST_TEXT_MATCH_LIMIT, 1_000, 'LIST_TEXT_MATCH_LIMIT'),
+    },
+    console: {
+      switchMode: flag(env.SWITCH_MODE, false, 'SWITCH_MODE'),
+      captchaMode: flag(env.CAPTCHA_MODE, false, 'CAPTCHA_MODE'),
+      tenantMode: flag(env.TENANT_MODE, true, 'TENANT_MODE'),
+      defaultTenantId: env.DEFAULT_TENANT_ID ?? '000000',
     },
     ...overrides,
   };

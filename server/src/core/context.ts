@@ -1,3 +1,4 @@
+import type { FileStorage } from './storage/index.js';
 import type { Lang } from '@console/contract';
 import type { Config } from './config.js';
 import type { Permissions } from './auth/permissions.js';
@@ -18,6 +19,9 @@ export interface AppContext {
   sessions: Sessions;
   permissions: Permissions;
   logs: Logs;
+  storage: FileStorage;
+  /** the build's version, as /version.json answers */
+  version: string;
 }
 
 /** The signed-in caller, from a verified access token. */

@@ -9,6 +9,10 @@ export interface Kv {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlSeconds: number): Promise<void>;
   del(key: string): Promise<void>;
+  /** Adds 1 and answers the new count with the seconds left; the window starts at the first hit. */
+  hit(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }>;
+  /** The count of a `hit` window without adding to it; null when no window is open. */
+  peek(key: string): Promise<{ count: number; resetSeconds: number } | null>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -33,6 +37,20 @@ export function memoryKv(): Kv {
     },
     async del(key) {
       values.delete(key);
+    },
+    async hit(key, windowSeconds) {
+      const now = Date.now();
+      const e = values.get(key);
+      const live = e && e.expires > now ? e : { value: '0', expires: now + windowSeconds * 1000 };
+      live.value = String(Number(live.value) + 1);
+      values.set(key, live);
+      return { count: Number(live.value), resetSeconds: Math.ceil((live.expires - now) / 1000) };
+    },
+    async peek(key) {
+      const now = Date.now();
+      const e = values.get(key);
+      if (!e || e.expires <= now) return null;
+      return { count: Number(e.value), resetSeconds: Math.ceil((e.expires - now) / 1000) };
     },
     async publish(channel, message) {
       for (const h of handlers.get(channel) ?? []) h(message);
@@ -63,6 +81,16 @@ export async function redisKv(url: string, prefix = 'console:'): Promise<Kv> {
     },
     async del(key) {
       await cmd.del(prefix + key);
+    },
+    async hit(key, windowSeconds) {
+      const k = prefix + key;
+      const [[, count], , [, ttl]] = (await cmd.multi().incr(k).expire(k, windowSeconds, 'NX').ttl(k).exec()) as [[null, number], unknown, [null, number]];
+      return { count, resetSeconds: ttl > 0 ? ttl : windowSeconds };
+    },
+    async peek(key) {
+      const k = prefix + key;
+      const [[, value], [, ttl]] = (await cmd.multi().get(k).ttl(k).exec()) as [[null, string | null], [null, number]];
+      return value === null ? null : { count: Number(value), resetSeconds: ttl > 0 ? ttl : 1 };
     },
     async publish(channel, message) {
       await cmd.publish(prefix + channel, message);

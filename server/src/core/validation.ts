@@ -1,5 +1,6 @@
+import { isMd5Hex } from './auth/passwords.js';
 import { type FieldDef, type I18nText, type Lang, isRequired, msg, t } from '@console/contract';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Labels (and required messages) of the fields a route accepts, for readable validation messages. */
 export type FieldLabels = Record<string, Pick<FieldDef, 'label' | 'required'> | I18nText>;
@@ -73,3 +74,6 @@ function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLab
       return msg('badType', lang, { field: label });
   }
 }
+
+/** A password field as the console sends it: the hex MD5 of what the user typed. */
+export const md5Field = () => z.string().trim().toLowerCase().refine(isMd5Hex, { params: { kind: 'md5' } });

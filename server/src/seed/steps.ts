@@ -1,7 +1,9 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { CONSOLE_CLIENT, noticeResource, paramResource, PLATFORM_TENANT } from '@console/contract';
 import { hashPassword, md5Hex, sha256Hex } from '../core/auth/index.js';
 import { type Tx, schema } from '../core/db/index.js';
-import { nextId } from '../core/ids.js';
+import { nextId, splitList } from '../core/ids.js';
+import { DEFAULT_AGREEMENTS } from './agreements.js';
 import { ensureMenus, grantToRoles, type MenuSeed, standardButtons } from './menus.js';
 import type { DataStep } from './runner.js';
 
@@ -97,6 +99,54 @@ export const DATA_STEPS: DataStep[] = [
       const notice = ['desk', 'notice', 'notice_add', 'notice_edit', 'notice_delete', 'notice_view'].map((c) => ids.get(c)!);
       await grantToRoles(tx, notice, ['admin'], [DEMO_TENANT]);
       await grantToRoles(tx, ['desk', 'notice', 'notice_view'].map((c) => ids.get(c)!), ['user'], [PLATFORM_TENANT]);
+    },
+  },
+  {
+    name: '0003-default-agreements',
+    async run(tx) {
+      const publishTime = new Date();
+      await tx.insert(schema.agreement).values(DEFAULT_AGREEMENTS.map((a) => ({ id: nextId(), ...a, version: '1.0', publishTime })));
+    },
+  },
+  {
+    // Top menus (spec 2 "top-menu"): each names a root menu and shows its whole subtree.
+    name: '0004-top-menus',
+    async run(tx) {
+      const roots = await tx.select({ id: schema.menu.id, code: schema.menu.code }).from(schema.menu)
+        .where(and(inArray(schema.menu.code, ['desk', 'system']), eq(schema.menu.parentId, '0'), eq(schema.menu.isDeleted, 0)));
+      const tops = [
+        { code: 'workbench', name: '工作台', nameEn: 'Workbench', source: 'DesktopOutlined', root: 'desk', sort: 1 },
+        { code: 'system', name: '系统管理', nameEn: 'System', source: 'SettingOutlined', root: 'system', sort: 2 },
+      ];
+      for (const top of tops) {
+        const root = roots.find((r) => r.code === top.root);
+        if (!root) continue;
+        const id = nextId();
+        await tx.insert(schema.topMenu).values({ id, code: top.code, name: top.name, nameEn: top.nameEn, source: top.source, sort: top.sort });
+        await tx.insert(schema.topMenuSetting).values({ topMenuId: id, menuId: root.id });
+      }
+    },
+  },
+  {
+    // The platform's admin works in two departments with two roles, so "switch department/role" has
+    // something to switch to out of the box (spec 2 dialogs).
+    name: '0005-platform-admin-second-post',
+    async run(tx) {
+      await tx.execute(sql`select set_config('app.tenant_id', ${PLATFORM_TENANT}, true)`);
+      const [admin] = await tx.select().from(schema.user)
+        .where(and(eq(schema.user.tenantId, PLATFORM_TENANT), eq(schema.user.account, 'admin'), eq(schema.user.isDeleted, 0)));
+      const [userRole] = await tx.select().from(schema.role)
+        .where(and(eq(schema.role.tenantId, PLATFORM_TENANT), eq(schema.role.roleAlias, 'user'), eq(schema.role.isDeleted, 0)));
+      const [ops] = await tx.select().from(schema.dept)
+        .where(and(eq(schema.dept.tenantId, PLATFORM_TENANT), eq(schema.dept.parentId, '0'), eq(schema.dept.isDeleted, 0)));
+      if (!admin || !userRole || !ops) return;
+      const deptId = nextId();
+      await tx.insert(schema.dept).values({
+        id: deptId, tenantId: PLATFORM_TENANT, parentId: ops.id, ancestors: `0,${ops.id}`, deptName: '研发中心', fullName: '研发中心', sort: 2,
+      });
+      const roleIds = [...new Set([...splitList(admin.roleId), userRole.id])].join(',');
+      const deptIds = [...new Set([...splitList(admin.deptId), deptId])].join(',');
+      await tx.update(schema.user).set({ roleId: roleIds, deptId: deptIds }).where(eq(schema.user.id, admin.id));
     },
   },
 ];

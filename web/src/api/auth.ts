@@ -1,41 +1,40 @@
-import type { MenuButton, MenuRoute, TokenResponse } from '@console/contract/envelope';
+import type { MenuButton, MenuRoute, TokenResponse, TopMenu } from '@console/contract/envelope';
 import { API } from '@console/contract/paths';
-import { md5 } from 'js-md5';
 import type { UserInfo } from '../store/session';
 import { request, requestBare } from './client';
 
-/** The calls of sign-in, token refresh, sign-out and the navigation data loaded after sign-in. */
+/** The calls of token refresh, sign-out and the navigation data loaded after sign-in (sign-in itself: passwordGrant.ts). */
 
-export interface PasswordCredentials {
-  tenantId: string;
-  username: string;
-  /** as typed; only its MD5 hex digest leaves the browser */
-  password: string;
+/** The department and role to act as (switch mode); without one the token keeps the current ones. */
+export interface Identity {
+  deptId: string;
+  roleId: string;
 }
 
-export function passwordGrant({ tenantId, username, password }: PasswordCredentials): Promise<TokenResponse> {
-  return requestBare<TokenResponse>(API.token, {
-    method: 'POST',
-    headers: { 'Tenant-Id': tenantId },
-    form: { grant_type: 'password', tenantId, username, password: md5(password), scope: 'all', type: 'account' },
-  });
-}
-
-/** Refresh tokens are single-use: the answer carries the next one. */
-export function refreshGrant(refreshToken: string, user: UserInfo): Promise<TokenResponse> {
-  return requestBare<TokenResponse>(API.token, {
-    method: 'POST',
-    headers: { 'Tenant-Id': user.tenant_id },
-    form: {
-      grant_type: 'refresh_token',
-      refresh_token: refreshToken,
-      tenantId: user.tenant_id,
-      deptId: user.dept_id,
-      roleId: user.role_id,
-      scope: 'all',
-    },
-    silent: true,
-  });
+/**
+ * Refresh tokens are single-use: the answer carries the next one. The department and role go both as
+ * parameters and as the Dept-Id / Role-Id headers. A token that was issued for every role the user holds
+ * names them all (`a,b`); the server takes one role id, so none is sent then and all are kept.
+ */
+export function refreshGrant(refreshToken: string, user: UserInfo, identity?: Identity): Promise<TokenResponse> {
+  const deptId = identity?.deptId ?? user.dept_id;
+  const roleId = identity?.roleId ?? (user.role_id.includes(',') ? '' : user.role_id);
+  const headers: Record<string, string> = { 'Tenant-Id': user.tenant_id };
+  const form: Record<string, string> = {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    tenantId: user.tenant_id,
+    scope: 'all',
+  };
+  if (deptId) {
+    form.deptId = deptId;
+    headers['Dept-Id'] = deptId;
+  }
+  if (roleId) {
+    form.roleId = roleId;
+    headers['Role-Id'] = roleId;
+  }
+  return requestBare<TokenResponse>(API.token, { method: 'POST', headers, form, silent: true });
 }
 
 /** Revokes the session on the server; failures do not matter, local state is cleared anyway. */
@@ -43,8 +42,14 @@ export function revokeSession(): Promise<unknown> {
   return request<unknown>(API.logout, { silent: true });
 }
 
-export function fetchMenuRoutes(): Promise<MenuRoute[]> {
-  return request<MenuRoute[]>(API.menuRoutes);
+/** The user's menu tree; with a top menu, only the part of the tree that top menu covers. */
+export function fetchMenuRoutes(topMenuId?: string): Promise<MenuRoute[]> {
+  return request<MenuRoute[]>(API.menuRoutes, topMenuId ? { query: { topMenuId } } : {});
+}
+
+/** Silent: the top menu is optional chrome; without it the sidebar simply shows the whole menu. */
+export function fetchTopMenus(): Promise<TopMenu[]> {
+  return request<TopMenu[]>(API.topMenu, { silent: true });
 }
 
 export function fetchMenuButtons(): Promise<MenuButton[]> {

@@ -22,6 +22,8 @@ export interface RequestOptions {
   json?: unknown;
   /** sent as an x-www-form-urlencoded body (keeps secrets out of URLs and access logs) */
   form?: Record<string, string>;
+  /** sent as a multipart/form-data body (file uploads); the browser writes its Content-Type */
+  multipart?: FormData;
   headers?: Record<string, string>;
   /** do not toast a failure; the caller reports it */
   silent?: boolean;
@@ -74,6 +76,7 @@ function headersFor(opts: RequestOptions): Record<string, string> {
 }
 
 function bodyOf(opts: RequestOptions): BodyInit | undefined {
+  if (opts.multipart) return opts.multipart;
   if (opts.form) return new URLSearchParams(opts.form);
   if (opts.json !== undefined) return JSON.stringify(opts.json);
   return undefined;
@@ -88,14 +91,19 @@ function failureText(payload: Payload): string {
   return i18n.t('api.unknownError');
 }
 
-function fail(opts: RequestOptions, message: string, code: number, data?: unknown): never {
-  if (code === 401) clearLocalSession();
-  if (!opts.silent) toastError(message);
+function fail(opts: RequestOptions, sentWith: string | null, message: string, code: number, data?: unknown): never {
+  // A 401 to a call sent with another token (one answered after the user signed in again, or after a
+  // refresh) says nothing about the current session: it neither ends it nor is worth a toast.
+  const stale = code === 401 && (useSession.getState().token?.content ?? null) !== sentWith;
+  if (code === 401 && !stale) clearLocalSession();
+  if (!opts.silent && !stale) toastError(message);
   throw new ApiError(message, code, data);
 }
 
 /** Sends a call and returns its JSON answer when its code is 200. */
 async function send(path: string, opts: RequestOptions): Promise<Payload> {
+  const sentWith = useSession.getState().token?.content ?? null;
+  const failed = (message: string, code: number, data?: unknown) => fail(opts, sentWith, message, code, data);
   let res: Response;
   try {
     res = await fetch(buildUrl(path, opts.query), {
@@ -107,20 +115,20 @@ async function send(path: string, opts: RequestOptions): Promise<Payload> {
     });
   } catch (err) {
     if (opts.signal?.aborted) throw err;
-    return fail(opts, i18n.t('api.networkError'), 0);
+    return failed(i18n.t('api.networkError'), 0);
   }
   if (res.status < ANSWER_STATUS.min || res.status > ANSWER_STATUS.max) {
-    return fail(opts, res.statusText || i18n.t('api.unknownError'), res.status);
+    return failed(res.statusText || i18n.t('api.unknownError'), res.status);
   }
   let payload: unknown;
   try {
     payload = await res.json();
   } catch {
-    return fail(opts, res.ok ? i18n.t('api.badResponse') : res.statusText || i18n.t('api.unknownError'), res.status);
+    return failed(res.ok ? i18n.t('api.badResponse') : res.statusText || i18n.t('api.unknownError'), res.status);
   }
-  if (!isPayload(payload)) return fail(opts, i18n.t('api.badResponse'), res.status);
+  if (!isPayload(payload)) return failed(i18n.t('api.badResponse'), res.status);
   const code = typeof payload.code === 'number' ? payload.code : res.status;
-  if (code !== 200) return fail(opts, failureText(payload), code, payload.data);
+  if (code !== 200) return failed(failureText(payload), code, payload.data);
   return payload;
 }
 

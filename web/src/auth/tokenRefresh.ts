@@ -9,10 +9,17 @@ export const REFRESH_CHECK_MS = 10_000;
 export const TOKEN_REFRESH_AGE_S = 3000;
 
 let inFlight: Promise<void> | null = null;
+let tokenQueue: Promise<unknown> = Promise.resolve();
 
-/** Runs `task` under a lock shared by every tab of this origin (refresh tokens are single-use). */
-function withTabLock(task: () => Promise<void>): Promise<void> {
-  return navigator.locks ? navigator.locks.request('saber-token-refresh', task) : task();
+/**
+ * Runs token work (refresh, department/role switch) one at a time, in this tab and across every tab of
+ * this origin: refresh tokens are single-use.
+ */
+export function withTokenLock<T>(task: () => Promise<T>): Promise<T> {
+  const run = (): Promise<T> => (navigator.locks ? navigator.locks.request('saber-token-refresh', task) : task());
+  const result = tokenQueue.then(run, run);
+  tokenQueue = result.catch(() => undefined);
+  return result;
 }
 
 async function refreshIfStale(): Promise<void> {
@@ -34,7 +41,7 @@ async function refreshIfStale(): Promise<void> {
 
 /** Refreshes the tokens when they are due; concurrent calls share one refresh. */
 export function refreshTokenIfDue(): Promise<void> {
-  inFlight ??= withTabLock(refreshIfStale).finally(() => {
+  inFlight ??= withTokenLock(refreshIfStale).finally(() => {
     inFlight = null;
   });
   return inFlight;

@@ -1,4 +1,8 @@
+import { chromeEn } from './chrome';
+import { tabsEn } from './tabs';
+import { pagesEn } from './pages';
 import type { Messages } from './zh';
+import { toolsEn } from './tools';
 
 /** English UI strings. */
 export const en: Messages = {
@@ -25,6 +29,9 @@ export const en: Messages = {
     usernameRequired: 'Please enter the user name',
     passwordRequired: 'Please enter the password',
     submit: 'Sign in',
+    captcha: 'Captcha',
+    captchaRequired: 'Please enter the captcha',
+    captchaRefresh: 'Hard to read? Show another',
   },
   layout: {
     home: 'Home',
@@ -77,6 +84,7 @@ export const en: Messages = {
     rangeStart: 'Start date',
     rangeEnd: 'End date',
   },
+  chrome: chromeEn,
   richText: {
     bold: 'Bold',
     italic: 'Italic',
@@ -89,4 +97,7 @@ export const en: Messages = {
     linkPlaceholder: 'https://',
     apply: 'Apply',
   },
+  tools: toolsEn,
+  tabs: tabsEn,
+  pages: pagesEn,
 };

@@ -1,3 +1,8 @@
+import { chromeZh } from './chrome';
+import { toolsZh } from './tools';
+import { tabsZh } from './tabs';
+import { pagesZh } from './pages';
+
 /** Chinese UI strings (the default language). en.ts mirrors this shape exactly. */
 export const zh = {
   app: {
@@ -23,6 +28,9 @@ export const zh = {
     usernameRequired: '请输入用户名',
     passwordRequired: '请输入密码',
     submit: '登录',
+    captcha: '验证码',
+    captchaRequired: '请输入验证码',
+    captchaRefresh: '看不清? 换一张',
   },
   layout: {
     home: '首页',
@@ -75,6 +83,7 @@ export const zh = {
     rangeStart: '开始日期',
     rangeEnd: '结束日期',
   },
+  chrome: chromeZh,
   richText: {
     bold: '加粗',
     italic: '斜体',
@@ -87,6 +96,9 @@ export const zh = {
     linkPlaceholder: 'https://',
     apply: '应用',
   },
+  tools: toolsZh,
+  tabs: tabsZh,
+  pages: pagesZh,
 };
 
 export type Messages = typeof zh;

@@ -1,8 +1,9 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy } from '../shell/chunkLoad';
 
 /**
  * Menu path → page. Each page is its own chunk, loaded when first visited. A menu entry whose path
- * is not here routes to /404.
+ * is not here routes to /404. `lazy` is React's, with the 120 s ChunkLoadError guard.
  */
 const pages: Readonly<Record<string, LazyExoticComponent<ComponentType>>> = {
   '/desk/notice': lazy(() => import('./desk/NoticePage').then((m) => ({ default: m.NoticePage }))),

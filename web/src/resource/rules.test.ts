@@ -1,6 +1,6 @@
 import { noticeResource, paramResource, type FieldDef } from '@console/contract';
 import { describe, expect, it } from 'vitest';
-import { fieldRules, type RuleMessages } from './rules';
+import { differentFrom, fieldRules, type RuleMessages, sameAs } from './rules';
 
 const messages: RuleMessages = {
   pleaseEnter: (label) => `enter ${label}`,
@@ -34,5 +34,29 @@ describe('fieldRules', () => {
   it('limits the length of texts', () => {
     const rules = fieldRules(paramResource.fields.remark, 'Remark', 'en', messages);
     expect(rules).toEqual([{ type: 'string', max: 500, message: 'Remark > 500' }]);
+  });
+});
+
+describe('field comparison rules', () => {
+  const form = (values: Record<string, string>) => ({ getFieldValue: (name: string) => values[name] }) as never;
+  const check = async (rule: ReturnType<typeof sameAs>, values: Record<string, string>, value: string) => {
+    const made = typeof rule === 'function' ? rule(form(values)) : rule;
+    try {
+      await made.validator?.({} as never, value, () => undefined);
+      return 'ok';
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+
+  it('sameAs passes a match or an empty field and names a mismatch', async () => {
+    expect(await check(sameAs('password', '两次密码输入不一致'), { password: 'a1' }, 'a1')).toBe('ok');
+    expect(await check(sameAs('password', '两次密码输入不一致'), { password: 'a1' }, '')).toBe('ok');
+    expect(await check(sameAs('password', '两次密码输入不一致'), { password: 'a1' }, 'a2')).toBe('两次密码输入不一致');
+  });
+
+  it('differentFrom refuses the same value', async () => {
+    expect(await check(differentFrom('oldPassword', '新密码不能与原密码相同'), { oldPassword: 'x' }, 'x')).toBe('新密码不能与原密码相同');
+    expect(await check(differentFrom('oldPassword', '新密码不能与原密码相同'), { oldPassword: 'x' }, 'y')).toBe('ok');
   });
 });

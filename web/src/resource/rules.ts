@@ -38,3 +38,21 @@ export function fieldRules(f: FieldDef, label: string, lang: Lang, messages: Rul
   }
   return rules;
 }
+
+/** The field must equal another one (a password confirmation); checked once both have a value. */
+export function sameAs(other: string, message: string): Rule {
+  return ({ getFieldValue }) => ({
+    validator: async (_, value: unknown) => {
+      if (value && value !== getFieldValue(other)) throw new Error(message);
+    },
+  });
+}
+
+/** The field must differ from another one (a new password and the current one). */
+export function differentFrom(other: string, message: string): Rule {
+  return ({ getFieldValue }) => ({
+    validator: async (_, value: unknown) => {
+      if (value && value === getFieldValue(other)) throw new Error(message);
+    },
+  });
+}

@@ -19,6 +19,8 @@ interface SessionState {
   /** Stores a fresh token answer (sign-in or refresh): both tokens and the user info. */
   setToken: (answer: TokenResponse) => void;
   setMenu: (menu: MenuRoute[]) => void;
+  /** After the user edits their own profile: the header shows the new name and avatar at once. */
+  updateUserInfo: (patch: Partial<UserInfo>) => void;
   clear: () => void;
 }
 
@@ -31,6 +33,7 @@ export const useSession = create<SessionState>()(
       setToken: ({ access_token, refresh_token, ...userInfo }) =>
         set({ token: { content: access_token, datetime: Date.now() }, refreshToken: refresh_token, userInfo }),
       setMenu: (menu) => set({ menu }),
+      updateUserInfo: (patch) => set((s) => (s.userInfo ? { userInfo: { ...s.userInfo, ...patch } } : {})),
       clear: () => set(SIGNED_OUT),
     }),
     { name: 'saber-session', version: 1 },

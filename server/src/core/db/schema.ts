@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, tenantColumn, ts } from './columns.js';
 
 // ---------- platform-wide tables (no tenant_id) ----------
@@ -200,6 +200,48 @@ export const notice = pgTable(
     index('ix_notice_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_tenant_release').on(t.tenantId, t.releaseTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_title_trgm').using('gin', sql`title gin_trgm_ops`),
+  ],
+);
+
+/** Uploaded files (the file storage interface keeps the bytes; this is the register). */
+export const attach = pgTable(
+  'blade_attach',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    domainUrl: varchar('domain_url', { length: 255 }).notNull().default(''),
+    link: varchar('link', { length: 1000 }).notNull(),
+    /** storage key: tenant/yyyyMMdd/random.ext */
+    name: varchar('name', { length: 500 }).notNull(),
+    originalName: varchar('original_name', { length: 500 }).notNull(),
+    extension: varchar('extension', { length: 16 }).notNull(),
+    contentType: varchar('content_type', { length: 100 }).notNull(),
+    attachSize: bigint('attach_size', { mode: 'number' }).notNull(),
+    sha256: varchar('sha256', { length: 64 }).notNull(),
+    ...auditColumns(),
+  },
+  (t) => [
+    index('ix_attach_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    uniqueIndex('uq_attach_name').on(t.name),
+  ],
+);
+
+/** User agreement and privacy policy texts, per language and version (platform-wide, public). */
+export const agreement = pgTable(
+  'ymy_agreement',
+  {
+    id: id('id').primaryKey(),
+    type: varchar('type', { length: 16 }).notNull(),
+    language: varchar('language', { length: 8 }).notNull(),
+    title: varchar('title', { length: 255 }).notNull(),
+    content: text('content').notNull(),
+    version: varchar('version', { length: 32 }).notNull(),
+    publishTime: ts('publish_time'),
+    ...auditColumns(),
+  },
+  (t) => [
+    uniqueIndex('uq_agreement_version').on(t.type, t.language, t.version).where(sql`is_deleted = 0`),
+    index('ix_agreement_published').on(t.type, t.language, t.publishTime.desc().nullsLast()).where(sql`is_deleted = 0`),
   ],
 );
 

@@ -4,14 +4,14 @@ import {
 } from '@console/contract';
 import { and, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import xss from 'xss';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../access.js';
 import type { AppContext, AuthUser } from '../context.js';
 import { type Executor, inTenant } from '../db/index.js';
 import { envelopeOf, ok, pageOf } from '../envelope.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { sanitizeHtml } from '../html.js';
 import { isId, nextId } from '../ids.js';
 import { formatDateTime, parseDateTime } from '../time.js';
 import { describeIssues, type FieldLabels } from '../validation.js';
@@ -36,10 +36,6 @@ export interface MountedResource {
 const idsBody = z.object({ ids: z.string().optional() }).passthrough().nullish();
 
 /** Rich text is stored sanitised: tags and attributes outside the allow-list are stripped. */
-function sanitizeHtml(html: string): string {
-  return xss(html, { stripIgnoreTagBody: ['script', 'style'] });
-}
-
 function isDuplicateKey(e: unknown): boolean {
   let cur: unknown = e;
   for (let i = 0; i < 4 && cur; i++) {

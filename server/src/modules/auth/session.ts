@@ -8,6 +8,7 @@ import { inTenant, schema } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { notFound } from '../../core/errors.js';
 import { splitList } from '../../core/ids.js';
+import { limitByIp } from '../../core/rateLimit.js';
 import { formatDateTime } from '../../core/time.js';
 
 const webErrorRecord = z.object({
@@ -33,6 +34,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
 
   // The console posts its local error log here (spec 2 "Local error-log panel"). A signed-in caller's
   // records go to its tenant; without a valid token they go to the platform tenant.
+  // Anyone holding the console's client id can post here: a bound keeps the error log from being flooded.
+  const WEB_ERROR_UPLOADS_PER_ADDRESS = { name: 'web-error-upload', max: 20, windowSeconds: 60 };
   app.post('/api/blade-auth/oauth/logout', {
     config: { access: { client: true }, title: 'front-end error log upload' },
     schema: {
@@ -41,6 +44,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
       body: z.array(webErrorRecord).max(500),
     },
   }, async (req) => {
+    await limitByIp(ctx, req, WEB_ERROR_UPLOADS_PER_ADDRESS);
     const bearer = bearerOf(req);
     const claims = bearer ? await ctx.signer.verify(bearer.token) : null;
     if (claims && (await ctx.sessions.isActive(claims.tenant_id, claims.sid))) {

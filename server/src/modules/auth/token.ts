@@ -1,4 +1,4 @@
-import { type Lang, msg, type MessageKey, PLATFORM_TENANT, type TokenResponse } from '@console/contract';
+import { type Lang, msg, type MessageKey, type TokenResponse } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -6,10 +6,14 @@ import { isMd5Hex, verifyDecoy, verifyPassword } from '../../core/auth/index.js'
 import type { AppContext, ClientInfo } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { splitList } from '../../core/ids.js';
+import { failureBudget } from '../../core/rateLimit.js';
+import { usableTenant } from '../../core/tenants.js';
 import { consumeCaptcha } from './captcha.js';
 
 export const MAX_FAILED_SIGN_INS = 5;
 export const LOCK_MINUTES = 30;
+/** Wrong passwords (and attempts on locked accounts) one address may make in a quarter of an hour. */
+export const SIGN_IN_FAILURES_PER_ADDRESS = { name: 'sign-in-failures', max: 30, windowSeconds: 900 };
 
 /** An OAuth error answer: `{ error, error_description, code, success: false, msg }`. */
 class OAuthError extends Error {
@@ -41,24 +45,27 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return s?.trim() || undefined;
 }
 
-/** Picks the active department and roles: all held ones, or the one asked for (switch mode) if held. */
+/**
+ * Picks the active department and roles: all held ones, or the ones asked for (switch mode: one role,
+ * or a comma list such as a token's own role_id) if every one is held.
+ */
 function activeIdentity(user: UserRow, deptId: string | undefined, roleId: string | undefined) {
   const depts = splitList(user.deptId);
   const roles = splitList(user.roleId);
+  const asked = splitList(roleId);
   if (deptId && !depts.includes(deptId)) throw new OAuthError(400, 'invalid_request', 'deptNotHeld');
-  if (roleId && !roles.includes(roleId)) throw new OAuthError(400, 'invalid_request', 'roleNotHeld');
-  return { deptId: deptId ?? depts[0] ?? '', roleIds: roleId ? [roleId] : roles };
+  if (asked.some((r) => !roles.includes(r))) throw new OAuthError(400, 'invalid_request', 'roleNotHeld');
+  return { deptId: deptId ?? depts[0] ?? '', roleIds: asked.length ? [...new Set(asked)] : roles };
 }
 
 export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void {
+  // Spec 6: a department and role are asked for only in switch mode; otherwise a sign-in acts with all held roles.
+  const askedIdentity = (deptId: string | undefined, roleId: string | undefined) =>
+    ctx.config.console.switchMode ? { deptId, roleId } : { deptId: undefined, roleId: undefined };
+
   const tenantGate = async (tenantId: string) => {
-    const [t] = await ctx.db
-      .select()
-      .from(schema.tenant)
-      .where(and(eq(schema.tenant.tenantId, tenantId), eq(schema.tenant.isDeleted, 0)));
-    if (!t) throw new OAuthError(400, 'invalid_grant', 'tenantMissing');
-    if (t.status !== 1) throw new OAuthError(400, 'invalid_grant', 'tenantDisabled');
-    if (t.expireTime && t.expireTime.getTime() < Date.now()) throw new OAuthError(400, 'invalid_grant', 'tenantExpired');
+    const { problem } = await usableTenant(ctx.db, tenantId);
+    if (problem) throw new OAuthError(400, 'invalid_grant', problem);
   };
 
   const issue = async (
@@ -122,16 +129,20 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     };
   };
 
+  // Per-account lockout stops guessing one password; this stops one address guessing across accounts.
+  const signInFailures = failureBudget(ctx, SIGN_IN_FAILURES_PER_ADDRESS);
+
   const passwordGrant = async (req: FastifyRequest, client: ClientInfo, p: z.output<typeof tokenParams>): Promise<TokenResponse> => {
-    const tenantId = (p.tenantId ?? header(req, 'tenant-id') ?? PLATFORM_TENANT).trim();
+    const tenantId = (p.tenantId ?? header(req, 'tenant-id') ?? ctx.config.console.defaultTenantId).trim();
     const account = (p.username ?? p.account ?? '').trim();
     const password = (p.password ?? '').trim().toLowerCase();
     if (!account) throw new OAuthError(400, 'invalid_request', 'usernameRequired');
     if (!password) throw new OAuthError(400, 'invalid_request', 'passwordRequired');
     if (!isMd5Hex(password)) throw new OAuthError(400, 'invalid_request', 'passwordNotMd5');
+    const wait = await signInFailures.spentFor(req);
+    if (wait !== null) throw new OAuthError(429, 'invalid_request', 'tooManyRequests', { seconds: wait });
     await tenantGate(tenantId);
-    const deptId = header(req, 'dept-id');
-    const roleId = header(req, 'role-id');
+    const { deptId, roleId } = askedIdentity(header(req, 'dept-id'), header(req, 'role-id'));
 
     const outcome = await inTenant(ctx.db, { tenantId }, async (tx) => {
       const [user] = await tx
@@ -169,6 +180,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
       const identity = activeIdentity(user, deptId, roleId);
       return { token: await issue(tx, req, client, user, identity, null), user };
     });
+    if (outcome.error && (outcome.error.key === 'badCredentials' || outcome.error.key === 'accountLocked')) await signInFailures.fail(req);
     const data = outcome.error ? `sign-in failed: ${outcome.error.key}` : 'sign-in';
     ctx.logs.usual(req, tenantId, outcome.error ? 'warn' : 'info', 'login', data, account);
     if (outcome.error) throw outcome.error;
@@ -179,8 +191,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     const token = (p.refresh_token ?? p.refreshToken ?? '').trim();
     const tenantId = (p.tenantId ?? header(req, 'tenant-id') ?? '').trim();
     if (!token || !tenantId) throw new OAuthError(400, 'invalid_request', 'refreshInvalid');
-    const deptId = p.deptId?.trim() || header(req, 'dept-id');
-    const roleId = p.roleId?.trim() || header(req, 'role-id');
+    const { deptId, roleId } = askedIdentity(p.deptId?.trim() || header(req, 'dept-id'), p.roleId?.trim() || header(req, 'role-id'));
     let revokedSession: string | null = null;
     const result = await inTenant(ctx.db, { tenantId }, async (tx) => {
       const used = await ctx.sessions.consumeRefreshToken(tx, token);
@@ -242,6 +253,8 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
       }
       switch (grant) {
         case 'password':
+          // captcha mode is enforced here, not only by the login form
+          if (ctx.config.console.captchaMode) throw new OAuthError(400, 'invalid_request', 'captchaRequired');
           return await passwordGrant(req, client, p);
         case 'captcha': {
           const key = header(req, 'captcha-key');

@@ -37,6 +37,26 @@ function withAncestors(ids: Set<string>, byId: Map<string, MenuRow>): Set<string
   return out;
 }
 
+/** The menus under `ids` (a top menu naming a root brings its whole subtree, menus added later included). */
+function withDescendants(ids: Set<string>, menus: MenuRow[]): Set<string> {
+  const out = new Set(ids);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const m of menus) {
+      if (!out.has(m.id) && out.has(m.parentId)) {
+        out.add(m.id);
+        grew = true;
+      }
+    }
+  }
+  return out;
+}
+
+/** Menu ids a top menu shows: the ones it names, their subtrees and their ancestors. */
+function topMenuScope(named: Iterable<string>, menus: MenuRow[], byId: Map<string, MenuRow>): Set<string> {
+  return withAncestors(withDescendants(new Set(named), menus), byId);
+}
+
 function nameOf(m: { name: string; nameEn: string | null }, lang: Lang): string {
   return lang === 'en' && m.nameEn ? m.nameEn : m.name;
 }
@@ -77,9 +97,9 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
       const byId = new Map(menus.map((m) => [m.id, m]));
       let ids = withAncestors(await grantedMenuIds(tx, user), byId);
       if (topMenuId) {
-        const inTop = await tx.select({ menuId: schema.topMenuSetting.menuId }).from(schema.topMenuSetting)
+        const named = await tx.select({ menuId: schema.topMenuSetting.menuId }).from(schema.topMenuSetting)
           .where(eq(schema.topMenuSetting.topMenuId, topMenuId));
-        const topIds = withAncestors(new Set(inTop.map((r) => r.menuId)), byId);
+        const topIds = topMenuScope(named.map((r) => r.menuId), menus, byId);
         ids = new Set([...ids].filter((id) => topIds.has(id)));
       }
       return forest(menus.filter((m) => ids.has(m.id) && m.category === 1).map((m) => toRoute(m, req.lang)));
@@ -109,9 +129,20 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.get('/api/blade-system/menu/top-menu', {
     config: { access: { permission: null } },
-    schema: { tags: ['blade-system'], summary: 'Top menus, in order' },
+    schema: { tags: ['blade-system'], summary: 'Top menus that hold at least one of the caller\'s menus, in order' },
   }, async (req) => {
-    const rows = await ctx.db.select().from(schema.topMenu).where(eq(schema.topMenu.isDeleted, 0)).orderBy(asc(schema.topMenu.sort));
+    const user = requireUser(req);
+    const rows = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+      const menus = await liveMenus(tx);
+      const byId = new Map(menus.map((m) => [m.id, m]));
+      const granted = await grantedMenuIds(tx, user);
+      const tops = await tx.select().from(schema.topMenu).where(eq(schema.topMenu.isDeleted, 0)).orderBy(asc(schema.topMenu.sort), asc(schema.topMenu.id));
+      const settings = await tx.select().from(schema.topMenuSetting);
+      return tops.filter((top) => {
+        const scope = topMenuScope(settings.filter((r) => r.topMenuId === top.id).map((r) => r.menuId), menus, byId);
+        return [...scope].some((id) => granted.has(id) && byId.get(id)?.category === 1);
+      });
+    });
     const data: TopMenu[] = rows.map((r) => ({
       id: r.id, code: r.code, name: nameOf(r, req.lang), source: r.source ?? '', path: r.path ?? '', sort: r.sort,
     }));

@@ -3,20 +3,20 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
-import { hashPassword, isMd5Hex, verifyPassword } from '../../core/auth/index.js';
+import { hashPassword, verifyPassword } from '../../core/auth/index.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { splitList } from '../../core/ids.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
+import { md5Field } from '../../core/validation.js';
 
 /** The signed-in user's own profile, departments and roles: what the shell's dialogs need. */
 
 const PHONE = /^1\d{10}$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const md5Field = z.string().trim().toLowerCase().refine(isMd5Hex, { params: { kind: 'md5' } });
 
 const profileLabels = {
   realName: { zh: '姓名', en: 'Real name' },
@@ -93,7 +93,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       return ok(true, req.lang);
     });
 
-    const passwordBody = z.object({ oldPassword: md5Field, newPassword: md5Field, newPassword1: md5Field }).passthrough();
+    const passwordBody = z.object({ oldPassword: md5Field(), newPassword: md5Field(), newPassword1: md5Field() }).passthrough();
     app.post(`${prefix}/update-password`, {
       config: { access: { permission: null }, fieldLabels: profileLabels, title: 'change own password' },
       schema: {

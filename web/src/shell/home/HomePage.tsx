@@ -2,16 +2,21 @@ import { NotificationOutlined } from '@ant-design/icons';
 import { noticeResource, type Page } from '@console/contract';
 import { useQuery } from '@tanstack/react-query';
 import { resourceKeys } from '../../resource/api';
-import { Card, List, Space, Tag, Typography } from 'antd';
-import { useCallback, useState } from 'react';
+import { Card, Empty, Space, Spin, Tag, theme } from 'antd';
+import { Suspense, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../api/client';
 import { useLang } from '../../i18n';
-import { DetailDrawer } from '../../resource/DetailDrawer';
 import { useDicts } from '../../resource/dict';
 import { displayText } from '../../resource/display';
 import type { ResourceRecord } from '../../resource/types';
 import { useSession } from '../../store/session';
+import './home.css';
+import { lazy } from '../chunkLoad';
+import { Shortcuts } from '../pages/home/Shortcuts';
+
+// The first page after sign-in stays light: the drawer's code (descriptions, rich text) loads on first use.
+const DetailDrawer = lazy(() => import('../../resource/DetailDrawer').then((m) => ({ default: m.DetailDrawer })));
 
 type Notice = ResourceRecord<typeof noticeResource.fields>;
 
@@ -24,14 +29,20 @@ function greetingKey(hour: number) {
   return 'home.evening' as const;
 }
 
-/** /wel/index: a greeting and the latest notices, each opening its detail. */
+/** /wel/index: a greeting, shortcuts to the most used screens and the latest notices, each opening its detail. */
 export function HomePage() {
   const { t } = useTranslation();
   const lang = useLang();
   const user = useSession((s) => s.userInfo);
   const dicts = useDicts(noticeResource);
   const [openId, setOpenId] = useState<string | null>(null);
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  const { token } = theme.useToken();
   const closeNotice = useCallback(() => setOpenId(null), []);
+  const openNotice = (id: string) => {
+    setDrawerUsed(true);
+    setOpenId(id);
+  };
 
   // Silent: a user without access to notices still gets a working home page. Keyed under the notice
   // resource, so adding or deleting a notice on its list page refreshes this feed too.
@@ -45,15 +56,17 @@ export function HomePage() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Card>
-        <Typography.Title level={3} style={{ marginTop: 0 }} data-testid="home-greeting">
+        {/* plain elements: antd's Typography brings Input and TextArea (its editable mode) into the first page */}
+        <h3 style={{ marginTop: 0, fontSize: token.fontSizeHeading3, color: token.colorTextHeading }} data-testid="home-greeting">
           {t('home.greeting', { greeting: t(greetingKey(new Date().getHours())), name })}
-        </Typography.Title>
-        <Typography.Paragraph type="secondary">{t('home.welcome')}</Typography.Paragraph>
+        </h3>
+        <p style={{ color: token.colorTextSecondary }}>{t('home.welcome')}</p>
         <Space wrap>
           {user?.tenant_id && <Tag>{t('home.tenant', { tenantId: user.tenant_id })}</Tag>}
           {user?.role_name && <Tag color="green">{t('home.role', { role: user.role_name })}</Tag>}
         </Space>
       </Card>
+      <Shortcuts />
       <Card
         title={
           <Space>
@@ -62,29 +75,31 @@ export function HomePage() {
           </Space>
         }
       >
-        <List<Notice>
-          loading={notices.isPending}
-          dataSource={notices.data?.records ?? []}
-          locale={{ emptyText: t('home.noNotices') }}
-          data-testid="home-notices"
-          renderItem={(notice) => (
-            <List.Item key={notice.id} data-testid="home-notice">
-              <List.Item.Meta
-                title={
-                  <Typography.Link onClick={() => setOpenId(notice.id)}>{notice.title}</Typography.Link>
-                }
-                description={
-                  <Space split="·">
-                    <span>{displayText(category, notice.category, dicts)}</span>
-                    <span>{displayText(releaseTime, notice.releaseTime, dicts)}</span>
-                  </Space>
-                }
-              />
-            </List.Item>
+        {/* a plain list: antd's List brings Pagination and Select into the first page */}
+        <Spin spinning={notices.isPending}>
+          {(notices.data?.records ?? []).length === 0 && !notices.isPending ? (
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('home.noNotices')} data-testid="home-notices" />
+          ) : (
+            <ul className="home-notices" data-testid="home-notices">
+              {(notices.data?.records ?? []).map((notice) => (
+                <li key={notice.id} data-testid="home-notice" style={{ borderBottomColor: token.colorSplit }}>
+                  <a role="button" tabIndex={0} onClick={() => openNotice(notice.id)} onKeyDown={(e) => e.key === 'Enter' && openNotice(notice.id)}>
+                    {notice.title}
+                  </a>
+                  <span className="home-notice-meta" style={{ color: token.colorTextSecondary }}>
+                    {displayText(category, notice.category, dicts)} · {displayText(releaseTime, notice.releaseTime, dicts)}
+                  </span>
+                </li>
+              ))}
+            </ul>
           )}
-        />
+        </Spin>
       </Card>
-      <DetailDrawer def={noticeResource} id={openId} onClose={closeNotice} />
+      {drawerUsed && (
+        <Suspense fallback={null}>
+          <DetailDrawer def={noticeResource} id={openId} onClose={closeNotice} />
+        </Suspense>
+      )}
     </Space>
   );
 }

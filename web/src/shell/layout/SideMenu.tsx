@@ -4,24 +4,26 @@ import { useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useLang } from '../../i18n';
-import { useSession } from '../../store/session';
 import { useSettings } from '../../store/settings';
 import { HOME_PATH } from '../paths';
+import { useSidebarMenu } from './header/topMenu';
 import { homeIcon, menuIcon } from './menuIcons';
-import { menuLabel, menuTrail, opensNewWindow, sidebarTree, sortedChildren } from './menuTree';
+import { menuKeyOf, menuLabel, menuTarget, menuTrail, sidebarTree, sortedChildren } from './menuTree';
 
 type Item = Required<MenuProps>['items'][number];
 
-/** The sidebar: home, then the server's menu tree in the UI language. */
+/** The sidebar: home, then the server's menu tree (or the chosen top menu's part) in the UI language. */
 export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const { t } = useTranslation();
   const lang = useLang();
-  const menu = useSession((s) => s.menu);
+  // the whole menu, or the chosen top menu's part of it
+  const menu = useSidebarMenu();
   const navigate = useNavigate();
   const { pathname } = useLocation();
 
   const tree = useMemo(() => sidebarTree(menu), [menu]);
-  const trail = useMemo(() => menuTrail(tree, pathname), [tree, pathname]);
+  const selectedKey = useMemo(() => menuKeyOf(tree, pathname), [tree, pathname]);
+  const trail = useMemo(() => menuTrail(tree, selectedKey), [tree, selectedKey]);
   const openKeys = useSettings((s) => s.openMenus);
   const setOpenKeys = useSettings((s) => s.setOpenMenus);
 
@@ -49,16 +51,18 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
     if (key === HOME_PATH) return navigate(HOME_PATH);
     const node = menuTrail(tree, key).at(-1);
     if (!node?.path) return;
-    if (opensNewWindow(node)) window.open(node.path, '_blank', 'noopener');
-    else navigate(node.path);
+    const target = menuTarget(node);
+    if (target.kind === 'window') window.open(target.url, '_blank', 'noopener');
+    else navigate(target.to);
   };
 
   return (
     <Menu
       mode="inline"
-      theme="dark"
+      // colours come from the theme (siderTheme in shell/theme/themeStyle.ts)
+      theme="light"
       items={items}
-      selectedKeys={[pathname]}
+      selectedKeys={[selectedKey]}
       // antd keeps submenus closed while collapsed; remember what was open for when it expands
       {...(collapsed ? {} : { openKeys, onOpenChange: setOpenKeys })}
       onClick={onClick}

@@ -90,7 +90,7 @@ function normalise(source: string): string {
   return source.toLowerCase().replace(/[^a-z]/g, '').replace(/(outlined|filled|twotone)$/, '');
 }
 
-export function menuIcon(node: MenuRoute, isRoot: boolean): ReactNode {
+export function menuIcon(node: Pick<MenuRoute, 'source' | 'code'>, isRoot: boolean): ReactNode {
   const named = node.source ? ICONS[normalise(node.source)] : undefined;
   if (named || !isRoot) return named;
   return ICONS[AREA_ICONS[node.code] ?? 'appstore'];

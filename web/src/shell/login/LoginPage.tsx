@@ -1,37 +1,70 @@
 import { LockOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
-import { PLATFORM_TENANT } from '@console/contract/paths';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, theme } from 'antd';
-import { useEffect, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import type { PasswordCredentials } from '../../api/auth';
-import { signIn } from '../../auth/session';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { consoleConfigQuery } from '../../api/consoleConfig';
+import type { PasswordCredentials } from '../../api/passwordGrant';
+import { tenantByDomainQuery } from '../../api/tenantByDomain';
+import { afterSignInPath } from '../../auth/guards';
+import { signIn } from '../../auth/signIn';
 import { useLang } from '../../i18n';
+import { lazy } from '../chunkLoad';
 import { LanguageSwitch } from '../LanguageSwitch';
-import { HOME_PATH } from '../paths';
+import { type Captcha, CaptchaField, captchaQuery } from './CaptchaField';
 
-/** /login: tenant, user name and password. Failures are toasted by the API client. */
+type LoginForm = Omit<PasswordCredentials, 'captcha'> & { captchaCode?: string };
+
+const RegisterDialog = lazy(() => import('../tools/RegisterDialog').then((m) => ({ default: m.RegisterDialog })));
+
+/**
+ * /login: tenant, user name and password, plus a captcha in captcha mode. The tenant field is left out
+ * when tenant mode is off (the default tenant is used) or when the site's domain names the tenant.
+ * Failures are toasted by the API client.
+ */
 export function LoginPage() {
   const { t } = useTranslation();
   const { token } = theme.useToken();
   const navigate = useNavigate();
-  const [form] = Form.useForm<PasswordCredentials>();
+  const { state: loginState } = useLocation();
+  const [form] = Form.useForm<LoginForm>();
+  const queryClient = useQueryClient();
+  const configQuery = useQuery(consoleConfigQuery);
+  const domainQuery = useQuery(tenantByDomainQuery(window.location.host));
+  // The form waits for the switches (a failed call counts as known: the defaults apply), so that a field
+  // never changes under the user's hands: no late prefill, no tenant field hidden after it was typed in.
+  const switchesKnown = !configQuery.isPending && !domainQuery.isPending;
+  const config = configQuery.data;
+  const domainTenant = domainQuery.data?.tenantId;
+  const askTenant = (config?.tenantMode ?? true) && !domainTenant;
+  const captchaMode = config?.captchaMode === true;
+  const newCaptcha = () => {
+    form.setFieldValue('captchaCode', '');
+    void queryClient.resetQueries({ queryKey: captchaQuery.queryKey });
+  };
   const [submitting, setSubmitting] = useState(false);
   const lang = useLang();
+  const [registering, setRegistering] = useState(false);
 
   // Messages already shown were written in the previous language: validate those fields again.
   useEffect(() => {
+    if (!switchesKnown) return;
     const invalid = form.getFieldsError().filter((f) => f.errors.length > 0).map((f) => f.name);
     if (invalid.length > 0) form.validateFields(invalid).catch(() => undefined);
-  }, [lang, form]);
+  }, [lang, form, switchesKnown]);
 
-  const submit = async (values: PasswordCredentials) => {
+  const submit = async ({ captchaCode, ...values }: LoginForm) => {
+    const tenantId = domainTenant ?? (askTenant ? values.tenantId : config?.defaultTenantId) ?? values.tenantId;
+    const captcha = captchaMode ? queryClient.getQueryData<Captcha>(captchaQuery.queryKey) : undefined;
     setSubmitting(true);
     try {
-      await signIn(values);
-      navigate(HOME_PATH, { replace: true });
+      await signIn({ ...values, tenantId, ...(captcha ? { captcha: { key: captcha.key, code: (captchaCode ?? '').trim() } } : {}) });
+      navigate(afterSignInPath(loginState), { replace: true });
     } catch {
       setSubmitting(false);
+      // a captcha is good for one attempt
+      if (captchaMode) newCaptcha();
     }
   };
 
@@ -63,42 +96,63 @@ export function LoginPage() {
             {t('app.name')}
           </h1>
           <p style={{ margin: '0 0 24px', textAlign: 'center', color: token.colorTextSecondary }}>{t('login.subtitle')}</p>
-          <Form<PasswordCredentials>
-            form={form}
-            name="login"
-            size="large"
-            initialValues={{ tenantId: PLATFORM_TENANT }}
-            onFinish={submit}
-            autoComplete="on"
-            data-testid="login-form"
-          >
-            <Form.Item name="tenantId" rules={[{ required: true, whitespace: true, message: t('login.tenantIdRequired') }]}>
-              <Input prefix={<TeamOutlined />} placeholder={t('login.tenantId')} aria-label={t('login.tenantId')} data-testid="login-tenant" />
-            </Form.Item>
-            <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
-              <Input
-                prefix={<UserOutlined />}
-                placeholder={t('login.username')}
-                aria-label={t('login.username')}
-                autoComplete="username"
-                data-testid="login-username"
-              />
-            </Form.Item>
-            <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
-              <Input.Password
-                prefix={<LockOutlined />}
-                placeholder={t('login.password')}
-                aria-label={t('login.password')}
-                autoComplete="current-password"
-                data-testid="login-password"
-              />
-            </Form.Item>
-            <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
-              {t('login.submit')}
+          {!switchesKnown ? <div style={{ minHeight: 260 }} aria-busy="true" data-testid="login-loading" /> : (
+            <Form<LoginForm>
+              form={form}
+              initialValues={{ tenantId: config?.defaultTenantId }}
+              name="login"
+              size="large"
+              onFinish={submit}
+              autoComplete="on"
+              data-testid="login-form"
+            >
+              <Form.Item
+                name="tenantId"
+                hidden={!askTenant}
+                rules={askTenant ? [{ required: true, whitespace: true, message: t('login.tenantIdRequired') }] : []}
+              >
+                <Input prefix={<TeamOutlined />} placeholder={t('login.tenantId')} aria-label={t('login.tenantId')} data-testid="login-tenant" />
+              </Form.Item>
+              <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
+                <Input
+                  prefix={<UserOutlined />}
+                  placeholder={t('login.username')}
+                  aria-label={t('login.username')}
+                  autoComplete="username"
+                  data-testid="login-username"
+                />
+              </Form.Item>
+              <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
+                <Input.Password
+                  prefix={<LockOutlined />}
+                  placeholder={t('login.password')}
+                  aria-label={t('login.password')}
+                  autoComplete="current-password"
+                  data-testid="login-password"
+                />
+              </Form.Item>
+              {captchaMode && <CaptchaField onRefresh={newCaptcha} />}
+              <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
+                {t('login.submit')}
+              </Button>
+            </Form>
+          )}
+          <div style={{ marginTop: 8, textAlign: 'right' }}>
+            <Button type="link" size="small" onClick={() => setRegistering(true)} data-testid="login-register">
+              {t('tools.register.link')}
             </Button>
-          </Form>
+          </div>
+          {registering && (
+            <Suspense fallback={null}>
+              <RegisterDialog open={registering} onClose={() => setRegistering(false)} />
+            </Suspense>
+          )}
         </main>
       </div>
+      <footer style={{ display: 'flex', justifyContent: 'center', gap: 24, padding: 16 }}>
+        <Link to="/policy/user" data-testid="login-policy-user">{t('pages.policy.userAgreement')}</Link>
+        <Link to="/policy/privacy" data-testid="login-policy-privacy">{t('pages.policy.privacyPolicy')}</Link>
+      </footer>
     </div>
   );
 }

@@ -1,0 +1,130 @@
+/** Wire types of the shell's own calls (profile, agreements, uploads, registration, dashboard). */
+
+/** `GET /api/blade-system/user/info`: the signed-in user's profile (never the password). */
+export interface UserProfile {
+  id: string;
+  tenantId: string;
+  account: string;
+  name: string;
+  realName: string;
+  avatar: string;
+  email: string;
+  phone: string;
+  sex: number | null;
+  /** `yyyy-MM-dd HH:mm:ss` or '' */
+  birthday: string;
+  roleId: string;
+  deptId: string;
+  postId: string;
+}
+
+/** `GET /api/blade-system/dept/select` rows: the departments the user belongs to. */
+export interface DeptOption {
+  id: string;
+  deptName: string;
+  parentId: string;
+}
+
+/** `GET /api/blade-system/role/select` rows: the roles the user holds. */
+export interface RoleOption {
+  id: string;
+  roleName: string;
+  roleAlias: string;
+}
+
+/** `GET /api/blade-system/tenant/info?domain=`: `{}` when no tenant owns the domain. */
+export interface TenantByDomain {
+  tenantId?: string;
+  tenantName?: string;
+  domain?: string;
+  backgroundUrl?: string;
+}
+
+/** Agreement types: the user service agreement and the privacy policy. */
+export const AGREEMENT_TYPES = ['user', 'privacy'] as const;
+export type AgreementType = (typeof AGREEMENT_TYPES)[number];
+
+/**
+ * `GET /api/app/pub/get-agreement?type=user|privacy` (public): the latest published agreement in the
+ * caller's language (Accept-Language), falling back to Chinese. `content` is sanitised HTML.
+ */
+export interface Agreement {
+  id: string;
+  type: AgreementType;
+  language: string;
+  title: string;
+  content: string;
+  version: string;
+  /** `yyyy-MM-dd HH:mm:ss` */
+  publishTime: string;
+}
+
+/** `POST /api/blade-resource/oss/endpoint/put-file` (multipart field `file`; `?kind=avatar` for avatars). */
+export interface UploadedFile {
+  /** URL the browser can load without a token (unguessable path) */
+  link: string;
+  domain: string;
+  /** stored object name */
+  name: string;
+  originalName: string;
+  attachId: string;
+}
+
+/** Avatar limits (spec 9), checked on the server by content, not by name. */
+export const AVATAR_MAX_BYTES = 500 * 1024;
+export const AVATAR_TYPES = ['image/jpeg', 'image/png'] as const;
+
+/** `POST /api/blade-user/register-guest` (public, JSON). `password` is the MD5 hex of what was typed. */
+export interface RegisterGuestRequest {
+  tenantId: string;
+  name: string;
+  account: string;
+  password: string;
+  oauthId?: string;
+}
+
+/** User status (domain.md): 1 normal, 2 disabled, 3 awaiting approval. */
+export const USER_STATUS = { normal: 1, disabled: 2, awaitingApproval: 3 } as const;
+
+/** `GET /sc/ymy-ipc/back/check-server-status` (public). */
+export interface ServerStatus {
+  online: boolean;
+  /** database round trip, ms */
+  dbMillis: number;
+  version: string;
+  /** `yyyy-MM-dd HH:mm:ss` server time */
+  time: string;
+}
+
+/** One day of the dashboard series: `day` is `yyyy-MM-dd` in the display zone. */
+export interface DayCount {
+  day: string;
+  count: number;
+}
+
+/**
+ * `GET /api/blade-desk/dashboard/overview?days=14` (any signed-in user; figures of the caller's tenant,
+ * of every tenant for the platform tenant 000000). Series cover every day of the window, zeros included.
+ */
+export interface DashboardOverview {
+  days: number;
+  users: { total: number; awaitingApproval: number };
+  tenants: { total: number };
+  signIns: DayCount[];
+  apiCalls: DayCount[];
+  errors: DayCount[];
+  /** sessions signed in now (not revoked, not expired) */
+  activeSessions: number;
+}
+
+/**
+ * `GET /api/app/pub/console-config` (public): switches the console reads at start (spec 9 defaults:
+ * captcha off, switch mode off, tenant mode on). Set on the server by SWITCH_MODE, CAPTCHA_MODE,
+ * TENANT_MODE and DEFAULT_TENANT_ID.
+ */
+export interface ConsoleConfig {
+  switchMode: boolean;
+  captchaMode: boolean;
+  tenantMode: boolean;
+  defaultTenantId: string;
+}

@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+
+/** Calls to the server from the test process (not the browser): setting up and restoring state. */
+
+const BASIC = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
+
+export const md5 = (s: string) => createHash('md5').update(s).digest('hex');
+
+export interface Envelope<T> {
+  code: number;
+  success: boolean;
+  msg: string;
+  data: T;
+}
+
+/** A password grant; resolves with the access token, or null when the server refuses. */
+export async function apiToken(baseUrl: string, tenantId: string, username: string, password: string): Promise<string | null> {
+  const res = await fetch(`${baseUrl}/api/blade-auth/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: BASIC, 'Tenant-Id': tenantId, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', tenantId, username, password: md5(password), scope: 'all', type: 'account' }),
+  });
+  const body = (await res.json()) as { access_token?: string };
+  return body.access_token ?? null;
+}
+
+export async function api<T>(baseUrl: string, token: string | null, path: string, init: { method?: 'GET' | 'POST'; json?: unknown } = {}): Promise<Envelope<T>> {
+  const headers: Record<string, string> = { Authorization: BASIC };
+  if (token) headers['Blade-Auth'] = `bearer ${token}`;
+  if (init.json !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${baseUrl}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.json === undefined ? undefined : JSON.stringify(init.json),
+  });
+  return (await res.json()) as Envelope<T>;
+}

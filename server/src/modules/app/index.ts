@@ -1,0 +1,81 @@
+import { AGREEMENT_TYPES, type Agreement, type AgreementType, API, type ConsoleConfig, type ServerStatus } from '@console/contract';
+import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { AppContext } from '../../core/context.js';
+import { schema } from '../../core/db/index.js';
+import { ok } from '../../core/envelope.js';
+import { AppError } from '../../core/errors.js';
+import { sanitizeHtml } from '../../core/html.js';
+import { formatDateTime } from '../../core/time.js';
+import { registerGuestRoute } from './registerGuest.js';
+
+const SERVER_CHECK_TIMEOUT_MS = 3000;
+
+/** Public calls of the console before (or regardless of) sign-in. */
+export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.get(API.consoleConfig, {
+    config: { access: { public: true } },
+    schema: { tags: ['app'], summary: 'Console switches: switch mode, captcha, tenant mode, default tenant (public)' },
+  }, async (req) => {
+    const body: ConsoleConfig = { ...ctx.config.console };
+    return ok(body, req.lang);
+  });
+
+  app.get(API.agreement, {
+    config: { access: { public: true }, fieldLabels: { type: { zh: '协议类型', en: 'Agreement type' } } },
+    schema: {
+      tags: ['app'],
+      summary: 'The latest published agreement of a type, in the caller\'s language (Chinese when missing)',
+      querystring: z.object({ type: z.enum(AGREEMENT_TYPES) }).strict(),
+    },
+  }, async (req) => {
+    const { type } = req.query as { type: AgreementType };
+    const latest = async (language: string) => {
+      const [row] = await ctx.db.select().from(schema.agreement)
+        .where(and(eq(schema.agreement.type, type), eq(schema.agreement.language, language), eq(schema.agreement.isDeleted, 0),
+          eq(schema.agreement.status, 1), lte(schema.agreement.publishTime, new Date())))
+        .orderBy(desc(schema.agreement.publishTime), desc(schema.agreement.id))
+        .limit(1);
+      return row;
+    };
+    const row = (await latest(req.lang)) ?? (req.lang === 'zh' ? undefined : await latest('zh'));
+    if (!row) throw new AppError(404, 'agreementNotFound');
+    const body: Agreement = {
+      id: row.id, type, language: row.language, title: row.title, content: sanitizeHtml(row.content),
+      version: row.version, publishTime: formatDateTime(row.publishTime) ?? '',
+    };
+    return ok(body, req.lang);
+  });
+
+  // The console's "server online" button and the IPC back office's health probe: the database answers.
+  for (const prefix of ['/sc', '/tc']) {
+    app.get(`${prefix}/ymy-ipc/back/check-server-status`, {
+      config: { access: { public: true } },
+      schema: { tags: ['app'], summary: 'Server health: online when the database answers within 3 s (public)' },
+    }, async (req) => {
+      const started = performance.now();
+      let online = true;
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          ctx.db.execute(sql`select 1`),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('database check timed out')), SERVER_CHECK_TIMEOUT_MS);
+          }),
+        ]);
+      } catch (err) {
+        online = false;
+        req.log.warn({ err }, 'server status check: database unavailable');
+      } finally {
+        clearTimeout(timer);
+      }
+      const body: ServerStatus = {
+        online, dbMillis: Math.round((performance.now() - started) * 10) / 10, version: ctx.version, time: formatDateTime(new Date()) ?? '',
+      };
+      return ok(body, req.lang);
+    });
+  }
+
+  registerGuestRoute(app, ctx);
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { loginStateFor, noteDeliberateSignOut, safeReturnPath, wantedPathOf } from './wantedPath';
+
+const ORIGIN = 'https://console.example.com';
+
+describe('safeReturnPath', () => {
+  it('keeps same-origin paths with their query and hash', () => {
+    expect(safeReturnPath('/desk/notice', ORIGIN)).toBe('/desk/notice');
+    expect(safeReturnPath('/desk/notice?id=1#top', ORIGIN)).toBe('/desk/notice?id=1#top');
+  });
+
+  it('refuses other origins and schemes', () => {
+    for (const raw of ['//evil.com/x', '/\\evil.com', '/\t/evil.com', 'https://evil.com/', 'javascript:alert(1)', 'desk/notice', '', null, undefined, 42]) {
+      expect(safeReturnPath(raw, ORIGIN)).toBeNull();
+    }
+  });
+
+  it('never returns to the login page', () => {
+    expect(safeReturnPath('/login', ORIGIN)).toBeNull();
+    expect(safeReturnPath('/login?x=1', ORIGIN)).toBeNull();
+  });
+});
+
+describe('login state', () => {
+  it('carries the wanted page, unless the user signed out on purpose', () => {
+    expect(wantedPathOf(loginStateFor('/desk/notice'), ORIGIN)).toBe('/desk/notice');
+    noteDeliberateSignOut(true);
+    expect(loginStateFor('/desk/notice')).toBeUndefined();
+    noteDeliberateSignOut(false);
+    expect(wantedPathOf(loginStateFor('/desk/notice'), ORIGIN)).toBe('/desk/notice');
+  });
+
+  it('reads nothing from a missing or odd state', () => {
+    for (const state of [null, undefined, 'x', { from: 5 }, { from: '//evil.com' }]) expect(wantedPathOf(state, ORIGIN)).toBeNull();
+  });
+});

@@ -1,0 +1,43 @@
+/**
+ * The page a visitor wanted when the guard sent them to /login: carried in the login entry's history
+ * state (`{ from }`), so the login URL stays `/login`, nothing outlives that entry, and a fresh visit to
+ * /login goes home as usual. A deliberate sign-out carries nothing: signing in again starts at home.
+ */
+
+export interface LoginState {
+  from?: string;
+}
+
+let signedOutDeliberately = false;
+
+/** Called by sign-out, before the session is cleared; sign-in resets it. */
+export function noteDeliberateSignOut(deliberate: boolean): void {
+  signedOutDeliberately = deliberate;
+}
+
+/** The history state for the guard's redirect to /login. */
+export function loginStateFor(wanted: string): LoginState | undefined {
+  return signedOutDeliberately ? undefined : { from: wanted };
+}
+
+/**
+ * A same-origin path to go to after sign-in, or null. Rejects other origins (`//evil`, `https://…`,
+ * `/\evil`), other schemes and the login page itself.
+ */
+export function safeReturnPath(raw: unknown, origin: string): string | null {
+  if (typeof raw !== 'string' || !raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\')) return null;
+  let url: URL;
+  try {
+    url = new URL(raw, origin);
+  } catch {
+    return null;
+  }
+  if (url.origin !== origin || url.pathname === '/login') return null;
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The validated `from` of a login entry's state, or null. */
+export function wantedPathOf(state: unknown, origin: string): string | null {
+  const from = typeof state === 'object' && state !== null ? (state as LoginState).from : undefined;
+  return safeReturnPath(from, origin);
+}

@@ -1,0 +1,36 @@
+/** Strings of the tab bar (registered as `tabs` in zh.ts and en.ts). */
+export const tabsZh = {
+  bar: '标签栏',
+  more: '更多',
+  refresh: '刷新页面',
+  close: '关闭',
+  closeOthers: '关闭其它',
+  closeAll: '关闭所有',
+  openWindow: '新窗口打开',
+  clearCache: '清除缓存',
+  clearCacheConfirm: '是否需要清除缓存?',
+  cacheCleared: '清除完毕',
+  search: '搜索',
+  searchTitle: '搜索标签',
+  searchPlaceholder: '输入页面名称或路径',
+  noMatch: '没有匹配的标签',
+  homeFixed: '固定首页',
+};
+
+export const tabsEn: typeof tabsZh = {
+  bar: 'Tabs',
+  more: 'More',
+  refresh: 'Refresh page',
+  close: 'Close',
+  closeOthers: 'Close others',
+  closeAll: 'Close all',
+  openWindow: 'Open in a new window',
+  clearCache: 'Clear cache',
+  clearCacheConfirm: 'Clear the cache?',
+  cacheCleared: 'Cache cleared',
+  search: 'Search',
+  searchTitle: 'Search tabs',
+  searchPlaceholder: 'Type a page name or path',
+  noMatch: 'No matching tab',
+  homeFixed: 'Pin the home tab',
+};

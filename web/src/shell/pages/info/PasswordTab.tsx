@@ -1,0 +1,79 @@
+import { API } from '@console/contract';
+import { App, Button, Form, Input } from 'antd';
+import { md5 } from 'js-md5';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { fieldErrorsOf, request } from '../../../api/client';
+import { toastError } from '../../feedback';
+import { useRevalidateOnLanguage } from './useRevalidateOnLanguage';
+import { differentFrom, sameAs } from '../../../resource/rules';
+
+interface PasswordForm {
+  oldPassword: string;
+  newPassword: string;
+  newPassword1: string;
+}
+
+/** The 修改密码 tab: each password leaves the browser as its MD5 hex; the server signs out the other sessions. */
+export function PasswordTab() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<PasswordForm>();
+  const [saving, setSaving] = useState(false);
+  useRevalidateOnLanguage(form);
+
+  const submit = async ({ oldPassword, newPassword, newPassword1 }: PasswordForm) => {
+    setSaving(true);
+    try {
+      await request<boolean>(API.updatePassword, {
+        method: 'POST',
+        json: { oldPassword: md5(oldPassword), newPassword: md5(newPassword), newPassword1: md5(newPassword1) },
+        silent: true,
+      });
+      form.resetFields();
+      void message.success({ content: t('pages.info.passwordChanged'), duration: 6 });
+    } catch (err) {
+      const fields = fieldErrorsOf(err);
+      // the server names the field at fault (wrong old password, mismatch): show its message there
+      if (fields) form.setFields(Object.entries(fields).map(([name, msg]) => ({ name: name as keyof PasswordForm, errors: [msg] })));
+      else toastError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Form<PasswordForm> form={form} layout="horizontal" labelCol={{ flex: '110px' }} style={{ maxWidth: 560 }} onFinish={submit} data-testid="info-password-form">
+      <Form.Item name="oldPassword" label={t('pages.info.oldPassword')} rules={[{ required: true, message: t('pages.info.oldPasswordRequired') }]}>
+        <Input.Password autoComplete="current-password" data-testid="pwd-old" />
+      </Form.Item>
+      <Form.Item
+        name="newPassword"
+        label={t('pages.info.newPassword')}
+        dependencies={['oldPassword']}
+        rules={[
+          { required: true, message: t('pages.info.newPasswordRequired') },
+          differentFrom('oldPassword', t('pages.info.passwordUnchanged')),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" data-testid="pwd-new" />
+      </Form.Item>
+      <Form.Item
+        name="newPassword1"
+        label={t('pages.info.confirmPassword')}
+        dependencies={['newPassword']}
+        rules={[
+          { required: true, message: t('pages.info.confirmPasswordRequired') },
+          sameAs('newPassword', t('pages.info.passwordsDiffer')),
+        ]}
+      >
+        <Input.Password autoComplete="new-password" data-testid="pwd-confirm" />
+      </Form.Item>
+      <Form.Item label=" " colon={false}>
+        <Button type="primary" htmlType="submit" loading={saving} data-testid="pwd-submit">
+          {t('pages.info.save')}
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+}
