@@ -33,6 +33,8 @@ export function useBrowser(): BrowserHarness {
       headless: true,
       viewport: { width: 1440, height: 900 },
       locale: 'zh-CN',
+      // the console honours it by turning antd's animations off: no click lands on a dialog still zooming in
+      reducedMotion: 'reduce',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
         '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     });

@@ -113,6 +113,53 @@ describe('themes', () => {
   });
 });
 
+describe('motion', () => {
+  /**
+   * Opens the theme dialog and returns the class of antd's running zoom-in animation if there was one, else ''.
+   * (A 'prepare' step is shown either way: the dialog computes its transform origin there.)
+   */
+  async function dialogZoom(page: Page): Promise<string> {
+    await page.evaluate(() => {
+      const w = window as unknown as { zoomSeen: string };
+      w.zoomSeen = '';
+      const seen = (el: Element) => {
+        const cls = el.getAttribute('class') ?? '';
+        if (!w.zoomSeen && /-zoom-(appear|enter)-active/.test(cls)) w.zoomSeen = cls;
+      };
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const nodes = r.type === 'attributes' ? [r.target] : [...r.addedNodes];
+          for (const n of nodes) {
+            if (!(n instanceof Element)) continue;
+            seen(n);
+            n.querySelectorAll('[class*="-zoom-"]').forEach(seen);
+          }
+        }
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
+    });
+    await page.getByTestId('theme-button').click();
+    await page.getByTestId('theme-options').waitFor();
+    await page.waitForTimeout(500);
+    const zoomed = await page.evaluate(() => (window as unknown as { zoomSeen: string }).zoomSeen);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('theme-options').waitFor({ state: 'hidden' });
+    return zoomed;
+  }
+
+  it('animates dialogs, but not when the system asks for less motion', async () => {
+    try {
+      await b.page.emulateMedia({ reducedMotion: 'no-preference' });
+      await b.page.goto(`${b.baseUrl}/wel/index`);
+      expect(await dialogZoom(b.page)).toContain('ant-zoom-');
+      await b.page.emulateMedia({ reducedMotion: 'reduce' });
+      await b.page.goto(`${b.baseUrl}/wel/index`);
+      expect(await dialogZoom(b.page)).toBe('');
+    } finally {
+      await b.page.emulateMedia({ reducedMotion: 'reduce' });
+    }
+  });
+});
+
 describe('primary colour', () => {
   it('changes the primary colour of antd\'s components from the picker, and keeps it across a reload', async () => {
     await b.page.goto(`${b.baseUrl}/system/param`);

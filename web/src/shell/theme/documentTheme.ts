@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { ThemeConfig } from 'antd';
 import { useSettings } from '../../store/settings';
+import { usePrefersReducedMotion } from './reducedMotion';
 import { appTheme, applyThemeToDocument } from './themeStyle';
 
 /** Keeps <html data-theme> and the theme's CSS variables on the chosen theme and colour. */
@@ -15,9 +16,13 @@ export function followThemeSettings(): () => void {
   });
 }
 
-/** The antd theme of the chosen theme and colour, for the root ConfigProvider. */
+/** The antd theme of the chosen theme and colour, for the root ConfigProvider; still when less motion is asked for. */
 export function useAppTheme(): ThemeConfig {
   const theme = useSettings((s) => s.theme);
   const primary = useSettings((s) => s.primaryColor);
-  return useMemo(() => appTheme(theme, primary), [theme, primary]);
+  const reducedMotion = usePrefersReducedMotion();
+  return useMemo(() => {
+    const config = appTheme(theme, primary);
+    return reducedMotion ? { ...config, token: { ...config.token, motion: false } } : config;
+  }, [theme, primary, reducedMotion]);
 }
