@@ -124,7 +124,7 @@ describe('motion', () => {
       w.zoomSeen = '';
       const seen = (el: Element) => {
         const cls = el.getAttribute('class') ?? '';
-        if (!w.zoomSeen && /-zoom-(appear|enter)-active/.test(cls)) w.zoomSeen = cls;
+        if (!w.zoomSeen && el.classList.contains('ant-modal') && /(^|\s)ant-zoom-(appear|enter)-active(\s|$)/.test(cls)) w.zoomSeen = cls;
       };
       new MutationObserver((records) => {
         for (const r of records) {
@@ -132,7 +132,7 @@ describe('motion', () => {
           for (const n of nodes) {
             if (!(n instanceof Element)) continue;
             seen(n);
-            n.querySelectorAll('[class*="-zoom-"]').forEach(seen);
+            n.querySelectorAll('.ant-modal').forEach(seen);
           }
         }
       }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['class'] });
