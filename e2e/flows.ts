@@ -35,6 +35,18 @@ export async function signIn(page: Page, baseUrl: string, tenant = '000000', use
   await page.getByTestId('side-menu').waitFor();
 }
 
+/**
+ * Forgets the session in this browser. It is done where the console is not running: a running console
+ * may write its copy back (a token refresh, an identity switch) before the next navigation.
+ */
+export async function signOutLocally(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/version.json`);
+  await page.evaluate(() => {
+    localStorage.removeItem('saber-session');
+    sessionStorage.clear();
+  });
+}
+
 /** The text of the newest antd message toast. */
 export async function toast(page: Page, text: string | RegExp): Promise<void> {
   await page.locator('.ant-message-notice', { hasText: text }).first().waitFor({ timeout: 10_000 });

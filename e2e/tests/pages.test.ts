@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, apiToken, md5 } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { confirm, signIn, toast, waitFor } from '../flows.js';
+import { confirm, signIn, signOutLocally, toast, waitFor } from '../flows.js';
 
 const b = useBrowser();
 
@@ -19,15 +19,6 @@ const TINY_PNG = Buffer.from(
 function path(page: Page): string {
   const u = new URL(page.url());
   return `${u.pathname}${u.search}`;
-}
-
-/** Forgets the session in this browser, where the console is not running (it would write its copy back). */
-async function signOutLocally(page: Page): Promise<void> {
-  await page.goto(`${b.baseUrl}/version.json`);
-  await page.evaluate(() => {
-    localStorage.removeItem('saber-session');
-    sessionStorage.clear();
-  });
 }
 
 /** Fills the login form and submits it, without waiting for a particular page. */
@@ -97,7 +88,7 @@ describe('route guard', () => {
   });
 
   it('does not return to another origin after sign-in', async () => {
-    await signOutLocally(b.page);
+    await signOutLocally(b.page, b.baseUrl);
     await b.page.goto(`${b.baseUrl}/login`);
     // the login entry's state as the guard writes it, pointing elsewhere
     await b.page.evaluate(() => history.replaceState({ usr: { from: '//example.com/steal' }, key: 'x', idx: 0 }, '', '/login'));
@@ -152,7 +143,7 @@ describe('route guard', () => {
 
 describe('agreements (/policy/:id)', () => {
   it('the login page links to both agreements, which render with title, version and time', async () => {
-    await signOutLocally(b.page);
+    await signOutLocally(b.page, b.baseUrl);
     for (const type of ['user', 'privacy']) {
       await b.page.goto(`${b.baseUrl}/login`);
       await b.page.getByTestId(`login-policy-${type}`).click();
@@ -188,7 +179,7 @@ describe('agreements (/policy/:id)', () => {
 
 describe('diagnostics (/test)', () => {
   it('checks the server, the version and the clock for a visitor, and runs again on demand', async () => {
-    await signOutLocally(b.page);
+    await signOutLocally(b.page, b.baseUrl);
     await b.page.goto(`${b.baseUrl}/test`);
     const state = b.page.getByTestId('test-server-state');
     await state.waitFor();
@@ -243,7 +234,7 @@ describe('embedded pages (/myiframe)', () => {
   });
 
   it('frames it without the layout for a visitor', async () => {
-    await signOutLocally(b.page);
+    await signOutLocally(b.page, b.baseUrl);
     const src = `${b.baseUrl}/version.json`;
     await b.page.goto(`${b.baseUrl}/myiframe/version?src=${encodeURIComponent(src)}`);
     await b.page.getByTestId('iframe-frame').waitFor();
@@ -319,7 +310,7 @@ describe('dashboard (/wel/dashboard)', () => {
 
 describe('personal info (/info/index)', () => {
   it('checks the phone number as spec 5 says', async () => {
-    await signOutLocally(b.page);
+    await signOutLocally(b.page, b.baseUrl);
     await signIn(b.page, b.baseUrl, DEMO.tenant, DEMO.user, DEMO.password);
     await b.page.goto(`${b.baseUrl}/info/index`);
     expect(await b.page.getByTestId('info-account').inputValue()).toBe('admin');

@@ -1,7 +1,7 @@
 import type { Frame, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.js';
-import { confirm, openMenu, signIn, toast, waitFor } from '../flows.js';
+import { confirm, openMenu, signIn, signOutLocally, toast, waitFor } from '../flows.js';
 
 /** Header tools and shell dialogs: error log, testing, notices, server check, user menu, switch, registration, updates, chunk errors. */
 
@@ -335,7 +335,7 @@ describe('new version', () => {
 describe('chunk load failure', () => {
   it('reports a page whose code cannot load as ChunkLoadError, logs it, and retries by reloading', async () => {
     // the switch tests left the session on the role "user": sign in again with all roles
-    await b.page.evaluate(() => localStorage.removeItem('saber-session'));
+    await signOutLocally(b.page, b.baseUrl);
     await signIn(b.page, b.baseUrl);
     const route = '**/assets/ParamPage-*.js';
     await b.page.route(route, (r) => r.abort('failed'));
@@ -362,7 +362,7 @@ describe('registration', () => {
   };
 
   beforeAll(async () => {
-    await b.page.evaluate(() => localStorage.removeItem('saber-session'));
+    await signOutLocally(b.page, b.baseUrl);
     await b.page.goto(`${b.baseUrl}/login`);
   });
 
