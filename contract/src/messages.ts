@@ -62,6 +62,8 @@ export const messages = {
   oldPasswordWrong: { zh: '原密码不正确', en: 'The current password is wrong' },
   passwordsDiffer: { zh: '两次输入的密码不一致', en: 'The two passwords do not match' },
   passwordUnchanged: { zh: '新密码不能与原密码相同', en: 'The new password must differ from the current one' },
+  phoneRequired: { zh: '手机号码不能为空', en: 'The phone number must not be empty' },
+  phoneLength: { zh: '手机号码长度不是11位', en: 'The phone number is not 11 digits long' },
   phoneInvalid: { zh: '手机号码格式不正确', en: 'The phone number is not valid' },
   emailInvalid: { zh: '邮箱格式不正确', en: 'The email address is not valid' },
   logsSaved: { zh: '发送成功!', en: 'Sent!' },

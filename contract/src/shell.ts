@@ -72,6 +72,18 @@ export interface UploadedFile {
 
 /** Avatar limits (spec 9), checked on the server by content, not by name. */
 export const AVATAR_MAX_BYTES = 500 * 1024;
+
+/** Spec 5 "Phone helper": what is wrong with a mobile number, or null. The form and the server both ask it. */
+export type PhoneProblem = 'empty' | 'length' | 'format';
+
+const MOBILE = /^1\d{10}$/;
+
+export function phoneProblem(value: string | null | undefined): PhoneProblem | null {
+  const phone = (value ?? '').trim();
+  if (!phone) return 'empty';
+  if (phone.length !== 11) return 'length';
+  return MOBILE.test(phone) ? null : 'format';
+}
 export const AVATAR_TYPES = ['image/jpeg', 'image/png'] as const;
 
 /** `POST /api/blade-user/register-guest` (public, JSON). `password` is the MD5 hex of what was typed. */

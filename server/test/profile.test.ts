@@ -24,9 +24,17 @@ describe('own profile', () => {
   });
 
   it('refuses a bad phone, email or birthday, and fields it does not own, changing nothing', async () => {
-    const bad = await h.call('POST', '/api/blade-system/user/update-info', { token, body: { phone: '12345', email: 'x@', birthday: '1990-02-30' } });
+    const bad = await h.call('POST', '/api/blade-system/user/update-info', { token, body: { phone: '23800138000', email: 'x@', birthday: '1990-02-30' } });
     expect(bad.status).toBe(400);
     expect(bad.body.data).toEqual({ phone: '手机号码格式不正确', email: '邮箱格式不正确', birthday: '生日不是合法的时间 (yyyy-MM-dd HH:mm:ss)' });
+    // the spec 5 phone messages, as the form shows them; a phone can be changed but not cleared
+    for (const [phone, message] of [['12345', '手机号码长度不是11位'], ['', '手机号码不能为空'], [null, '手机号码不能为空']] as const) {
+      const refused = await h.call('POST', '/api/blade-system/user/update-info', { token, body: { phone } });
+      expect(refused.status).toBe(400);
+      expect(refused.body.data).toEqual({ phone: message });
+    }
+    const english = await h.call('POST', '/api/blade-system/user/update-info', { token, body: { phone: '12345' }, headers: { 'Accept-Language': 'en' } });
+    expect(english.body.data).toEqual({ phone: 'The phone number is not 11 digits long' });
     const escalate = await h.call('POST', '/api/blade-system/user/update-info', { token, body: { roleId: '1', tenantId: '000000' } });
     expect(escalate.status).toBe(400);
     expect(escalate.body.data).toMatchObject({ roleId: '未知字段: roleId', tenantId: '未知字段: tenantId' });

@@ -1,4 +1,4 @@
-import { msg } from '@console/contract';
+import { msg, phoneProblem } from '@console/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -14,7 +14,7 @@ import { md5Field } from '../../core/validation.js';
 
 /** The signed-in user's own profile, departments and roles: what the shell's dialogs need. */
 
-const PHONE = /^1\d{10}$/;
+const PHONE_MESSAGES = { empty: 'phoneRequired', length: 'phoneLength', format: 'phoneInvalid' } as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 
@@ -72,7 +72,9 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       const user = requireUser(req);
       const body = req.body as z.output<typeof updateInfoBody>;
       const fields: Record<string, string> = {};
-      if (body.phone && !PHONE.test(body.phone)) fields.phone = msg('phoneInvalid', req.lang);
+      // a phone, once given, stays a valid mobile number: it may be changed but not cleared (spec 5)
+      const phone = body.phone === undefined ? null : phoneProblem(body.phone);
+      if (phone) fields.phone = msg(PHONE_MESSAGES[phone], req.lang);
       if (body.email && !EMAIL.test(body.email)) fields.email = msg('emailInvalid', req.lang);
       const birthday = body.birthday ? parseDateTime(body.birthday) : null;
       if (body.birthday && !birthday) fields.birthday = msg('badDate', req.lang, { field: req.lang === 'zh' ? '生日' : 'Birthday' });
