@@ -38,8 +38,19 @@ export const messages = {
   clientInvalid: { zh: '客户端认证失败', en: 'Client authentication failed' },
   forbidden: { zh: '无权执行该操作 ({code})', en: 'You are not allowed to do this ({code})' },
   platformOnly: { zh: '只有平台租户可以修改该数据', en: 'Only the platform tenant may change this data' },
+  platformAdminOnly: { zh: '只有平台管理员可以执行该操作', en: 'Only the platform\'s administrators may do this' },
   rateLimited: { zh: '请求过于频繁, 请稍后再试', en: 'Too many requests; please try again later' },
   serverError: { zh: '服务器内部错误, 请稍后再试', en: 'Internal server error; please try again later' },
+  nulByte: { zh: '{field}含有不允许的空字符 (NUL)', en: '{field} contains a NUL character, which is not allowed' },
+  bodyTooDeep: { zh: '请求体嵌套层级过深 (最多 {max} 层)', en: 'The request body is nested too deeply (at most {max} levels)' },
+  outOfRange: { zh: '{field}超出允许的范围 ({min} 到 {max})', en: '{field} is out of range ({min} to {max})' },
+  valueInvalid: { zh: '请求中有无法保存的值, 请检查输入', en: 'The request holds a value that cannot be stored; please check the input' },
+  conflictRetry: { zh: '数据已被他人同时修改, 请刷新后重试', en: 'The data was changed by someone else at the same time; refresh and try again' },
+  duplicateRecord: { zh: '数据已存在, 请勿重复提交', en: 'The record already exists; do not submit it twice' },
+  queryTooBroad: { zh: '查询范围过大, 请输入更多字符或增加查询条件后重试', en: 'The search is too broad; type more characters or add conditions and try again' },
+  linkUnsafe: { zh: '{field}只能是 http(s) 链接或本站的文件链接', en: '{field} must be an http(s) link or a link to a file on this server' },
+  serverBusy: { zh: '服务器繁忙, 请稍后再试', en: 'The server is busy; please try again shortly' },
+  databaseUnavailable: { zh: '数据库暂时不可用, 请稍后再试', en: 'The database is unavailable right now; please try again shortly' },
   // sign-in
   badCredentials: { zh: '用户名或密码错误', en: 'Wrong user name or password' },
   accountLocked: { zh: '登录失败次数过多, 账号已锁定, 请 {minutes} 分钟后再试', en: 'Too many failed sign-ins; the account is locked for {minutes} more minutes' },
@@ -51,6 +62,7 @@ export const messages = {
   grantUnsupported: { zh: '不支持的授权类型: {grant}', en: 'Unsupported grant type: {grant}' },
   grantNotAllowed: { zh: '该客户端不允许此授权类型: {grant}', en: 'This client may not use the grant type: {grant}' },
   captchaRequired: { zh: '请输入验证码', en: 'Please enter the captcha' },
+  captchaRequiredForAccount: { zh: '该账号登录失败次数较多, 请输入验证码后再登录', en: 'This account had several failed sign-ins; enter the captcha to sign in' },
   captchaInvalid: { zh: '验证码不正确', en: 'The captcha is wrong' },
   refreshInvalid: { zh: '刷新令牌无效或已使用, 请重新登录', en: 'The refresh token is invalid or was already used; please sign in again' },
   deptNotHeld: { zh: '当前用户不属于该部门', en: 'You do not belong to this department' },
@@ -80,6 +92,8 @@ export const messages = {
   oauthUnknown: { zh: '第三方账号不存在 (未配置第三方登录)', en: 'Unknown third-party account (no third-party sign-in is configured)' },
   tenantFull: { zh: '租户账号数量已达上限', en: 'The tenant has reached its number of accounts' },
   agreementNotFound: { zh: '协议不存在或尚未发布', en: 'The agreement does not exist or is not published' },
+  storageQuotaExceeded: { zh: '租户存储空间不足: 已用 {used}, 共 {quota}, 放不下这个文件; 请联系管理员', en: 'Not enough storage for this file: the tenant uses {used} of {quota}; contact your administrator' },
+  uploadsTooMany: { zh: '上传过于频繁: 每 {minutes} 分钟最多 {files} 个文件、共 {size}; 请 {seconds} 秒后再试', en: 'Too many uploads: at most {files} files and {size} per {minutes} minutes; try again in {seconds} seconds' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;

@@ -122,6 +122,15 @@ export function shownInForm(f: FieldDef): boolean {
   return f.form ?? true;
 }
 
+/** Ids are 64-bit integers, written as decimal strings on the wire. */
+export const MAX_ID = 9223372036854775807n;
+export function isIdText(v: unknown): v is string {
+  return typeof v === 'string' && /^\d{1,19}$/.test(v) && BigInt(v) <= MAX_ID;
+}
+
+/** Range of a whole number stored in a PostgreSQL integer column (the default for `int` fields). */
+export const INT32 = { min: -2147483648, max: 2147483647 } as const;
+
 export const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 const ISO_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
@@ -147,12 +156,11 @@ function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
     }
     case 'int': {
       let n = forInput ? z.coerce.number().int() : z.number().int();
-      if (f.min !== undefined) n = n.min(f.min);
-      if (f.max !== undefined) n = n.max(f.max);
+      if (forInput) n = n.min(f.min ?? INT32.min).max(f.max ?? INT32.max);
       return n;
     }
     case 'number': {
-      let n = forInput ? z.coerce.number() : z.number();
+      let n = forInput ? z.coerce.number().finite() : z.number();
       if (f.min !== undefined) n = n.min(f.min);
       if (f.max !== undefined) n = n.max(f.max);
       return n;
@@ -161,14 +169,15 @@ function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
       return forInput ? z.string().trim().refine(isDateTimeText, { params: { kind: 'datetime' } }) : z.string();
     case 'id':
       return forInput
-        ? z.union([z.string().trim().regex(/^\d{1,19}$/), z.number().int().nonnegative()]).transform(String)
+        ? z.union([z.string().trim().refine(isIdText), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]).transform(String)
         : z.string();
   }
 }
 
 /**
  * The body of `submit`: no id creates, an id updates. Create needs every required field; an update
- * changes only the fields it carries. Unknown keys are refused (the engine reports them by name).
+ * changes only the fields it carries. Keys that name no field are dropped, never written: Avue forms
+ * send `$index`, `$<dictField>` display copies and search-only props, and BladeX ignores them too.
  */
 export function submitSchema(def: ResourceDef, mode: 'create' | 'update'): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
@@ -179,7 +188,12 @@ export function submitSchema(def: ResourceDef, mode: 'create' | 'update'): z.Zod
   shape.id = mode === 'update' ? fieldSchema(SYSTEM_FIELDS.id, true) : z.unknown().optional();
   // Clients echo back what `detail` gave them: accept and ignore the engine-managed columns.
   for (const name of Object.keys(SYSTEM_FIELDS)) if (name !== 'id') shape[name] = z.unknown().optional();
-  return z.object(shape).strict();
+  return z.object(shape).strip();
+}
+
+/** The display-value key answered beside a dictionary-coded field (`category` → `categoryName`). */
+export function dictNameKey(field: string): string {
+  return `${field}Name`;
 }
 
 /** The shape of one record in list/detail answers. */
@@ -189,6 +203,7 @@ export function recordSchema(def: ResourceDef): z.ZodObject {
   for (const [name, f] of Object.entries(all)) {
     if (name === 'tenantId' && def.scope !== 'tenant') continue;
     shape[name] = fieldSchema(f, false).nullable();
+    if (f.dict) shape[dictNameKey(name)] = z.string().nullable();
   }
   return z.object(shape);
 }

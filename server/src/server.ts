@@ -10,6 +10,10 @@ import { openDatabase } from './core/db/index.js';
 import { setWorkerId } from './core/ids.js';
 import { type Kv, memoryKv, redisKv } from './core/kv.js';
 import { Logs } from './core/logs.js';
+import { DictLabels } from './core/dicts.js';
+import { SignInGuard } from './core/auth/signInGuard.js';
+import { Semaphore } from './core/semaphore.js';
+import { availableParallelism } from 'node:os';
 import { defaultStorage } from './core/storage/index.js';
 import { setTimeZone } from './core/time.js';
 import { appModule } from './modules/app/index.js';
@@ -46,12 +50,15 @@ export async function createServer(config: Config): Promise<Server> {
     kv = config.redisUrl ? await redisKv(config.redisUrl, config.redisPrefix) : memoryKv();
     const sessions = new Sessions(database.db, kv);
     const permissions = new Permissions(database.db, kv);
+    const dicts = new DictLabels(database.db, kv);
     await sessions.start();
     await permissions.start();
+    await dicts.start();
     let app: FastifyInstance | undefined;
     const logs = new Logs(database.db, (e) => app?.log.error({ err: e }, 'log write failed'));
     const ctx: AppContext = {
-      config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, logs,
+      config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, dicts, logs,
+      signIns: new SignInGuard(kv), hashing: new Semaphore(Math.max(1, availableParallelism() - 1), 500, 15_000),
       storage: defaultStorage(config.dataDir), version: readVersion(),
     };
     app = await buildApp(ctx, {

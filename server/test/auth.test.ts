@@ -187,19 +187,19 @@ describe('sign-out and tokens', () => {
 describe('captcha', () => {
   it('serves a PNG captcha that is good for exactly one attempt', async () => {
     setCaptchaGenerator(() => 'K7M3X');
-    const first = await h.call<{ key: string; image: string }>('GET', '/api/blade-auth/oauth/captcha', { noClient: true });
-    expect(first.body.data.image).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
-    const png = Buffer.from(first.body.data.image.split(',')[1]!, 'base64');
+    const first = (await h.call('GET', '/api/blade-auth/oauth/captcha', { noClient: true })).raw.json<{ key: string; image: string }>();
+    expect(first.image).toMatch(/^data:image\/png;base64,iVBORw0KGgo/);
+    const png = Buffer.from(first.image.split(',')[1]!, 'base64');
     expect(png.readUInt32BE(16)).toBe(130);
     expect(png.readUInt32BE(20)).toBe(48);
     const query = { grant_type: 'captcha', tenantId: '000000', username: 'admin', password: md5('admin') };
-    const wrong = await h.tokenRequest(query, { 'captcha-key': first.body.data.key, 'captcha-code': 'AAAAA' });
+    const wrong = await h.tokenRequest(query, { 'captcha-key': first.key, 'captcha-code': 'AAAAA' });
     expect(wrong.json().error_description).toBe('验证码不正确');
-    const again = await h.tokenRequest(query, { 'captcha-key': first.body.data.key, 'captcha-code': 'K7M3X' });
+    const again = await h.tokenRequest(query, { 'captcha-key': first.key, 'captcha-code': 'K7M3X' });
     expect(again.json().error_description).toBe('验证码不正确');
 
-    const second = await h.call<{ key: string }>('GET', '/api/blade-auth/oauth/captcha', { noClient: true });
-    const ok = await h.tokenRequest(query, { 'captcha-key': second.body.data.key, 'captcha-code': 'k7m3x' });
+    const second = (await h.call('GET', '/api/blade-auth/oauth/captcha', { noClient: true })).raw.json<{ key: string }>();
+    const ok = await h.tokenRequest(query, { 'captcha-key': second.key, 'captcha-code': 'k7m3x' });
     expect(ok.statusCode).toBe(200);
     const missing = await h.tokenRequest(query);
     expect(missing.json().error_description).toBe('请输入验证码');

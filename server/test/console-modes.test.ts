@@ -30,10 +30,10 @@ describe('captcha mode on', () => {
     expect(plain.statusCode).toBe(400);
     expect(plain.json().error_description).toBe('请输入验证码');
     setCaptchaGenerator(() => 'Q4W8E');
-    const captcha = await h.call<{ key: string }>('GET', '/api/blade-auth/oauth/captcha', { noClient: true });
+    const captcha = (await h.call('GET', '/api/blade-auth/oauth/captcha', { noClient: true })).raw.json<{ key: string }>();
     const ok = await h.tokenRequest(
       { grant_type: 'captcha', tenantId: '000000', username: 'admin', password: md5('admin') },
-      { 'captcha-key': captcha.body.data.key, 'captcha-code': 'Q4W8E' },
+      { 'captcha-key': captcha.key, 'captcha-code': 'Q4W8E' },
     );
     expect(ok.statusCode).toBe(200);
   });

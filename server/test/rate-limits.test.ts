@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SIGN_IN_FAILURES_PER_ADDRESS } from '../src/modules/auth/token.js';
+import { ADDRESS_BUDGET } from '../src/core/auth/signInGuard.js';
 import { md5, useServer } from './harness.js';
 
 // A server of its own: the budgets are per address, and every test here comes from the same one.
@@ -12,7 +12,7 @@ describe('failed sign-ins per address', () => {
       { grant_type: 'password', tenantId: '541742', username, password: md5(password) }, { 'tenant-id': '541742' },
     );
     // unknown accounts: no per-account lockout gets in the way, only the address budget
-    for (let i = 0; i < SIGN_IN_FAILURES_PER_ADDRESS.max; i++) {
+    for (let i = 0; i < ADDRESS_BUDGET.max; i++) {
       const res = await attempt(`nobody${i}`, 'guess');
       expect(res.statusCode).toBe(400);
       expect(res.json().error_description).toBe('用户名或密码错误');

@@ -9,6 +9,7 @@ import { AppError, forbidden, unauthorized } from './errors.js';
 import { splitList } from './ids.js';
 
 const CLIENT_CACHE_MS = 60_000;
+export const PLATFORM_ADMIN_ROLE = 'administrator';
 
 /** Paths whose routes must declare who may call them. */
 export const API_PREFIXES = ['/api/', '/sc/', '/tc/'];
@@ -35,9 +36,11 @@ export class ClientVerifier {
       if (!cached.client) throw unauthorized('clientInvalid');
       return cached.client;
     }
-    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+    const decoded = m[1].length <= 1024 ? Buffer.from(m[1], 'base64').toString('utf8') : '';
     const sep = decoded.indexOf(':');
-    const client = sep > 0 ? await this.lookup(decoded.slice(0, sep), decoded.slice(sep + 1)) : null;
+    // a NUL or another control character is never in a client id or secret (and PostgreSQL refuses NUL)
+    const wellFormed = sep > 0 && !/[\u0000-\u001f]/.test(decoded);
+    const client = wellFormed ? await this.lookup(decoded.slice(0, sep), decoded.slice(sep + 1)) : null;
     if (this.cache.size > 1000) this.cache.clear();
     this.cache.set(m[1], { at: Date.now(), client });
     if (!client) throw unauthorized('clientInvalid');
@@ -112,7 +115,13 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
       if (!codes.has(access.permission)) throw forbidden('forbidden', { code: access.permission });
     }
     if (access.platformWrite && user.tenantId !== PLATFORM_TENANT) throw forbidden('platformOnly');
+    if (access.platformAdmin && !isPlatformAdmin(user)) throw forbidden('platformAdminOnly');
   });
+}
+
+/** The platform's administrators: the administrator role of tenant 000000. */
+export function isPlatformAdmin(user: AuthUser): boolean {
+  return user.tenantId === PLATFORM_TENANT && user.roleAliases.includes(PLATFORM_ADMIN_ROLE);
 }
 
 export function requireUser(req: FastifyRequest): AuthUser {

@@ -1,7 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import formbody from '@fastify/formbody';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Code, langFromHeader, msg } from '@console/contract';
@@ -19,6 +16,10 @@ import type { AppContext } from './context.js';
 import { failure } from './envelope.js';
 import { AppError } from './errors.js';
 import { describeIssues } from './validation.js';
+import { answerForDbError } from './dbErrors.js';
+import { installInputChecks, MAX_BODY_DEPTH } from './input.js';
+import { redactUrl } from './redact.js';
+import { registerWebAssets } from './webAssets.js';
 import type { z } from 'zod';
 
 export type App = FastifyInstance & { withTypeProvider: FastifyInstance['withTypeProvider'] };
@@ -30,11 +31,19 @@ export interface BuildOptions {
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const BODY_LIMIT = 5 * 1024 * 1024;
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: ctx.config.logLevel, redact: ['req.headers.authorization', 'req.headers["blade-auth"]'] },
-    bodyLimit: 5 * 1024 * 1024,
+    logger: {
+      level: ctx.config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["blade-auth"]', 'req.headers["captcha-code"]'],
+      serializers: {
+        // the default serializer logs the URL with its query string, which may hold a password or token
+        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), remoteAddress: req.ip }),
+      },
+    },
+    bodyLimit: BODY_LIMIT,
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<ZodTypeProvider>();
@@ -45,8 +54,20 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     req.startTime = performance.now();
     req.lang = langFromHeader(req.headers['accept-language']);
   });
+  installInputChecks(app, BODY_LIMIT);
 
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, rawReply) => {
+    try {
+      return handleError(err, req, rawReply);
+    } catch (e) {
+      // the error handler itself failed: still answer the envelope, never Fastify's bare 500
+      req.log.error({ err: e }, 'error handler failed');
+      const lang = req.lang ?? 'zh';
+      return (rawReply as unknown as FastifyReply).code(Code.SERVER_ERROR).send(failure(Code.SERVER_ERROR, msg('serverError', lang)));
+    }
+  });
+
+  const handleError = (err: FastifyError, req: FastifyRequest, rawReply: unknown) => {
     const lang = req.lang ?? 'zh';
     const reply = {
       code: (status: number) => ({
@@ -80,13 +101,21 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500 && !isResponseSerializationError(err)) {
       // Fastify's own client errors (body too large, bad content length, …): keep their status.
-      return reply.code(err.statusCode).send(failure(err.statusCode, `${msg('badRequest', lang)}: ${err.message}`));
+      return reply.code(err.statusCode).send(failure(err.statusCode, `${msg('badRequest', lang)}: ${String(err.message).slice(0, 200)}`));
+    }
+    const db = answerForDbError(err);
+    if (db) {
+      if (db.status >= 500) req.log.error({ err }, 'database unavailable');
+      return reply.code(db.status).send(failure(db.status, msg(db.key, lang)));
+    }
+    if (err instanceof RangeError && /call stack/i.test(err.message)) {
+      return reply.code(400).send(failure(400, msg('bodyTooDeep', lang, { max: MAX_BODY_DEPTH })));
     }
     req.log.error({ err }, 'unhandled error');
     ctx.logs.error(req, err);
-    const detail = ctx.config.env === 'production' ? msg('serverError', lang) : `${msg('serverError', lang)}: ${err.message}`;
+    const detail = ctx.config.env === 'production' ? msg('serverError', lang) : `${msg('serverError', lang)}: ${String(err.message).split('\n')[0]}`;
     return reply.code(Code.SERVER_ERROR).send(failure(Code.SERVER_ERROR, detail));
-  });
+  };
 
   app.addHook('onResponse', async (req, reply) => {
     if (WRITE_METHODS.has(req.method) && isApiPath(req.url) && req.routeOptions.config?.access) {
@@ -117,21 +146,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
 
   await opts.routes(app, ctx, { clients });
 
-  const webDir = ctx.config.webDir;
-  const indexHtml = webDir && existsSync(join(webDir, 'index.html')) ? readFileSync(join(webDir, 'index.html'), 'utf8') : null;
-  if (webDir && indexHtml) {
-    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: false, maxAge: '1y', immutable: true });
-  }
-
-  app.setNotFoundHandler((req, reply) => {
-    const lang = req.lang ?? 'zh';
-    const path = req.url.split('?')[0] ?? '';
-    if (isApiPath(path) || req.method !== 'GET' || !indexHtml) {
-      return reply.code(404).send(failure(404, msg('routeNotFound', lang, { method: req.method, url: path })));
-    }
-    // The console is a single-page app: every other GET gets index.html and the client routes it.
-    return reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
-  });
+  await registerWebAssets(app, ctx.config.webDir);
 
   return app;
 }

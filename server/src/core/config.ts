@@ -29,6 +29,11 @@ export interface Config {
   listCount: { exact: number; textMatch: number };
   /** console switches served by `GET /api/app/pub/console-config` (spec 9: captcha off, switch off, tenant on) */
   console: { switchMode: boolean; captchaMode: boolean; tenantMode: boolean; defaultTenantId: string };
+  /**
+   * uploads: each tenant's storage quota in bytes (live attachments, 0 = unlimited); per user at most
+   * `userFiles` files and `userBytes` bytes per `userWindowSeconds`
+   */
+  uploads: { tenantQuotaBytes: number; userFiles: number; userBytes: number; userWindowSeconds: number };
 }
 
 interface Secrets {
@@ -71,6 +76,13 @@ function positiveInt(raw: string | undefined, fallback: number, name: string): n
   return n;
 }
 
+function wholeNumber(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 or more), got ${raw}`);
+  return n;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
@@ -104,6 +116,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       captchaMode: flag(env.CAPTCHA_MODE, false, 'CAPTCHA_MODE'),
       tenantMode: flag(env.TENANT_MODE, true, 'TENANT_MODE'),
       defaultTenantId: env.DEFAULT_TENANT_ID ?? '000000',
+    },
+    uploads: {
+      tenantQuotaBytes: wholeNumber(env.TENANT_STORAGE_QUOTA_MB, 2048, 'TENANT_STORAGE_QUOTA_MB') * 1024 * 1024,
+      userFiles: positiveInt(env.UPLOAD_RATE_FILES, 30, 'UPLOAD_RATE_FILES'),
+      userBytes: positiveInt(env.UPLOAD_RATE_MB, 200, 'UPLOAD_RATE_MB') * 1024 * 1024,
+      userWindowSeconds: 10 * 60,
     },
     ...overrides,
   };

@@ -5,6 +5,9 @@ import type { Permissions } from './auth/permissions.js';
 import type { Sessions } from './auth/sessions.js';
 import type { TokenSigner } from './auth/tokens.js';
 import type { Db } from './db/index.js';
+import type { DictLabels } from './dicts.js';
+import type { SignInGuard } from './auth/signInGuard.js';
+import type { Semaphore } from './semaphore.js';
 import type { Kv } from './kv.js';
 import type { Logs } from './logs.js';
 import type { FieldLabels } from './validation.js';
@@ -18,6 +21,12 @@ export interface AppContext {
   signer: TokenSigner;
   sessions: Sessions;
   permissions: Permissions;
+  /** lockout, captcha and per-address budgets of password sign-ins */
+  signIns: SignInGuard;
+  /** bounds concurrent password hashing (argon2), so sign-in bursts leave CPU for everything else */
+  hashing: Semaphore;
+  /** display values of dictionary keys, for `<field>Name` */
+  dicts: DictLabels;
   logs: Logs;
   storage: FileStorage;
   /** the build's version, as /version.json answers */
@@ -50,12 +59,13 @@ export interface ClientInfo {
  * - public: anyone, no credentials (captcha, version, server status)
  * - client: a valid OAuth client in Basic auth, no user (the token endpoint, guest registration)
  * - permission: a signed-in user; a code means the user's roles must be granted that menu/button code,
- *   null means any signed-in user
+ *   null means any signed-in user; platformWrite also needs the platform tenant, platformAdmin the
+ *   platform tenant and its administrator role
  */
 export type Access =
   | { public: true }
   | { client: true }
-  | { permission: string | null; platformWrite?: boolean };
+  | { permission: string | null; platformWrite?: boolean; platformAdmin?: boolean };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -24,11 +24,8 @@ export function nextId(): string {
   return (((now - EPOCH) << 22n) | (workerId << 12n) | seq).toString();
 }
 
-export const ID_PATTERN = /^\d{1,19}$/;
-
-export function isId(v: unknown): v is string {
-  return typeof v === 'string' && ID_PATTERN.test(v) && BigInt(v) <= 9223372036854775807n;
-}
+/** A 64-bit id in its decimal text form (the wire form of every id). */
+export { isIdText as isId } from '@console/contract';
 
 /** The items of a comma-joined list column (role_id, dept_id, grant types…), trimmed, blanks dropped. */
 export function splitList(list: string | null | undefined): string[] {

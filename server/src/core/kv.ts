@@ -13,6 +13,8 @@ export interface Kv {
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetSeconds: number }>;
   /** The count of a `hit` window without adding to it; null when no window is open. */
   peek(key: string): Promise<{ count: number; resetSeconds: number } | null>;
+  /** Takes back one `hit` of an open window (never below zero, never opening a window). */
+  unhit(key: string): Promise<void>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   close(): Promise<void>;
@@ -52,6 +54,10 @@ export function memoryKv(): Kv {
       if (!e || e.expires <= now) return null;
       return { count: Number(e.value), resetSeconds: Math.ceil((e.expires - now) / 1000) };
     },
+    async unhit(key) {
+      const e = values.get(key);
+      if (e && e.expires > Date.now() && Number(e.value) > 0) e.value = String(Number(e.value) - 1);
+    },
     async publish(channel, message) {
       for (const h of handlers.get(channel) ?? []) h(message);
     },
@@ -63,6 +69,9 @@ export function memoryKv(): Kv {
     },
   };
 }
+
+/** Decrements a counter that exists and is positive, keeping its expiry. */
+const UNHIT = "local v = tonumber(redis.call('get', KEYS[1]) or '0') if v > 0 then redis.call('decr', KEYS[1]) end return 0";
 
 export async function redisKv(url: string, prefix = 'console:'): Promise<Kv> {
   const cmd = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
@@ -86,6 +95,9 @@ export async function redisKv(url: string, prefix = 'console:'): Promise<Kv> {
       const k = prefix + key;
       const [[, count], , [, ttl]] = (await cmd.multi().incr(k).expire(k, windowSeconds, 'NX').ttl(k).exec()) as [[null, number], unknown, [null, number]];
       return { count, resetSeconds: ttl > 0 ? ttl : windowSeconds };
+    },
+    async unhit(key) {
+      await cmd.eval(UNHIT, 1, prefix + key);
     },
     async peek(key) {
       const k = prefix + key;

@@ -3,22 +3,19 @@ import { PLATFORM_TENANT } from '@console/contract';
 import type { FastifyRequest } from 'fastify';
 import { type Db, inTenant, schema } from './db/index.js';
 import { nextId } from './ids.js';
+import { maskParams, redactUrl } from './redact.js';
 
-const SENSITIVE = /pass|secret|token|key|authorization|captcha/i;
 const MAX_PARAMS = 4000;
 
-/** Copies a request's parameters for the log, with every sensitive value masked. */
-export function maskParams(value: unknown, depth = 0): unknown {
-  if (depth > 5 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.slice(0, 50).map((v) => maskParams(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = SENSITIVE.test(k) ? '******' : maskParams(v, depth + 1);
-  return out;
-}
-
+/** A request's parameters for the log, every credential masked (never throws, whatever the body). */
 function paramsOf(req: FastifyRequest): string {
-  const text = JSON.stringify(maskParams({ query: req.query ?? {}, body: req.body ?? null })) ?? '';
-  return text.length > MAX_PARAMS ? `${text.slice(0, MAX_PARAMS)}…` : text;
+  try {
+    const path = req.url.split('?')[0] ?? '';
+    const text = JSON.stringify(maskParams({ query: req.query ?? {}, body: req.body ?? null }, path)) ?? '';
+    return text.length > MAX_PARAMS ? `${text.slice(0, MAX_PARAMS)}…` : text;
+  } catch {
+    return '';
+  }
 }
 
 function requestColumns(req: FastifyRequest) {
@@ -64,6 +61,27 @@ export class Logs {
   }
 
   api(req: FastifyRequest, status: number, title: string | undefined): void {
+    this.safely(() => this.apiRow(req, status, title));
+  }
+
+  error(req: FastifyRequest, err: Error): void {
+    this.safely(() => this.errorRow(req, err));
+  }
+
+  usual(req: FastifyRequest, tenantId: string, level: string, logId: string, data: string, account?: string): void {
+    this.safely(() => this.usualRow(req, tenantId, level, logId, data, account));
+  }
+
+  /** A log write must never fail the request it records. */
+  private safely(write: () => void): void {
+    try {
+      write();
+    } catch (e) {
+      this.onFailure(e);
+    }
+  }
+
+  private apiRow(req: FastifyRequest, status: number, title: string | undefined): void {
     const row = {
       ...requestColumns(req),
       type: status < 400 ? '1' : '2',
@@ -75,7 +93,7 @@ export class Logs {
     this.track(row.tenantId, (tx) => tx.insert(schema.logApi).values(row));
   }
 
-  error(req: FastifyRequest, err: Error): void {
+  private errorRow(req: FastifyRequest, err: Error): void {
     const frame = /\(?([^()\s]+):(\d+):\d+\)?/.exec(err.stack?.split('\n')[1] ?? '');
     const row = {
       ...requestColumns(req),
@@ -83,7 +101,7 @@ export class Logs {
       params: paramsOf(req),
       stackTrace: err.stack?.slice(0, 20000) ?? null,
       exceptionName: err.name,
-      message: err.message.slice(0, 4000),
+      message: String(err.message ?? '').slice(0, 4000),
       fileName: frame?.[1]?.slice(0, 1000) ?? null,
       lineNumber: frame ? Number(frame[2]) : null,
       time: Math.round(performance.now() - req.startTime),
@@ -98,7 +116,7 @@ export class Logs {
       ...base,
       id: nextId(),
       type: 'web',
-      requestUri: (r.url ?? '').slice(0, 2000),
+      requestUri: redactUrl(r.url ?? '').slice(0, 2000),
       message: (r.message ?? '').slice(0, 4000),
       stackTrace: (r.stack ?? '').slice(0, 20000) || null,
       exceptionName: (r.type ?? 'error').slice(0, 255),
@@ -108,7 +126,7 @@ export class Logs {
     return rows.length;
   }
 
-  usual(req: FastifyRequest, tenantId: string, level: string, logId: string, data: string, account?: string): void {
+  private usualRow(req: FastifyRequest, tenantId: string, level: string, logId: string, data: string, account?: string): void {
     const row = {
       ...requestColumns(req),
       tenantId,

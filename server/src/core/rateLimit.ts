@@ -19,20 +19,41 @@ export async function limitByIp(ctx: AppContext, req: FastifyRequest, rule: Rate
   if (count > rule.max) throw new AppError(429, 'tooManyRequests', { seconds: resetSeconds });
 }
 
+/** Whose budget a per-user limit spends: the signed-in user (ids are per tenant). */
+export interface BudgetOwner {
+  tenantId: string;
+  userId: string;
+}
+
+const userKey = (name: string, who: BudgetOwner) => `rate:${name}:${who.tenantId}:${who.userId}`;
+
 /**
- * A budget of failures per address (e.g. wrong passwords): `check` refuses once it is spent, `fail`
- * spends one. Successes cost nothing, so a busy office behind one address is not slowed down.
+ * Spends one call of `rule` for the user and answers whether it was within the budget, with the seconds
+ * until the window ends. Spent before the work and checked after, atomically in the kv store, so parallel
+ * calls cannot all squeeze under the limit; refused calls count too.
  */
-export function failureBudget(ctx: AppContext, rule: RateRule) {
-  const key = (req: FastifyRequest) => `rate:${rule.name}:${req.ip}`;
+export async function spendByUser(ctx: AppContext, who: BudgetOwner, rule: RateRule): Promise<{ allowed: boolean; resetSeconds: number }> {
+  const { count, resetSeconds } = await ctx.kv.hit(userKey(rule.name, who), rule.windowSeconds);
+  return { allowed: count <= rule.max, resetSeconds };
+}
+
+/**
+ * A per-user budget of an amount (e.g. bytes) per window. The kv store counts by one, so the amount is
+ * kept in whole `unit`s and every started unit counts whole (a 10 KB file costs 1 MB of a budget in MB).
+ * `max` is in the amount's own measure.
+ */
+export function amountBudget(ctx: AppContext, rule: RateRule & { unit: number }) {
+  const maxUnits = Math.floor(rule.max / rule.unit);
   return {
-    /** seconds until the budget is back when it is spent, else null */
-    async spentFor(req: FastifyRequest): Promise<number | null> {
-      const seen = await ctx.kv.peek(key(req));
-      return seen && seen.count >= rule.max ? seen.resetSeconds : null;
+    /** what is left of the window's budget (0 or more), with the seconds until the window ends */
+    async left(who: BudgetOwner): Promise<{ left: number; resetSeconds: number }> {
+      const seen = await ctx.kv.peek(userKey(rule.name, who));
+      if (!seen) return { left: maxUnits * rule.unit, resetSeconds: rule.windowSeconds };
+      return { left: Math.max(0, maxUnits - seen.count) * rule.unit, resetSeconds: seen.resetSeconds };
     },
-    async fail(req: FastifyRequest): Promise<void> {
-      await ctx.kv.hit(key(req), rule.windowSeconds);
+    async spend(who: BudgetOwner, amount: number): Promise<void> {
+      const units = Math.ceil(amount / rule.unit);
+      await Promise.all(Array.from({ length: units }, () => ctx.kv.hit(userKey(rule.name, who), rule.windowSeconds)));
     },
   };
 }

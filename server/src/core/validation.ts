@@ -77,3 +77,18 @@ function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLab
 
 /** A password field as the console sends it: the hex MD5 of what the user typed. */
 export const md5Field = () => z.string().trim().toLowerCase().refine(isMd5Hex, { params: { kind: 'md5' } });
+
+/**
+ * A link the console may render (avatars, images): http(s) to anywhere, or a path on this server
+ * (`/files/…`). Never `javascript:`, `data:`, protocol-relative `//host` or anything else.
+ */
+export function isSafeLink(v: string): boolean {
+  const link = v.trim();
+  if (/^\/(?![/\\])/.test(link)) return !/[\s<>"'`]/.test(link);
+  try {
+    const u = new URL(link);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !/[\s<>"'`]/.test(link);
+  } catch {
+    return false;
+  }
+}

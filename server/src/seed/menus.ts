@@ -2,6 +2,14 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { type Tx, schema } from '../core/db/index.js';
 import { nextId } from '../core/ids.js';
 
+/**
+ * Icons are BladeX's, so that an unmodified Saber console shows them too: a menu's `source` is a class of
+ * Saber's iconfont (`iconfont iconicon_setting`, `iconfont icon-caidan`, … as in Saber's icon list and
+ * BladeX's blade_menu seed), which our console maps to an antd icon (web/src/shell/layout/menuIcons.tsx).
+ * A button's `source` is BladeX's button icon name for its alias.
+ */
+export const BUTTON_ICONS: Readonly<Record<string, string>> = { add: 'plus', edit: 'form', delete: 'delete', view: 'file-text' };
+
 export interface ButtonSeed {
   code: string;
   name: string;
@@ -10,6 +18,8 @@ export interface ButtonSeed {
   /** 1 toolbar, 2 row, 3 both */
   action: number;
   path?: string;
+  /** icon name; default BUTTON_ICONS[alias], else none */
+  source?: string;
 }
 
 export interface MenuSeed {
@@ -17,6 +27,7 @@ export interface MenuSeed {
   name: string;
   nameEn: string;
   path: string;
+  /** a class of Saber's iconfont, e.g. `iconfont iconicon_setting` (see BUTTON_ICONS) */
   source?: string;
   sort: number;
   /** 2 opens in a new window */
@@ -59,7 +70,7 @@ export async function ensureMenus(tx: Tx, tree: readonly MenuSeed[], parentId = 
       if (!bExisting) {
         await tx.insert(schema.menu).values({
           id: bid, parentId: id, code: b.code, name: b.name, nameEn: b.nameEn, alias: b.alias, path: b.path ?? '',
-          source: '', sort: i + 1, category: 2, action: b.action, isOpen: 1,
+          source: b.source ?? BUTTON_ICONS[b.alias] ?? '', sort: i + 1, category: 2, action: b.action, isOpen: 1,
         });
       }
       ids.set(b.code, bid);

@@ -1,10 +1,10 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { CONSOLE_CLIENT, noticeResource, paramResource, PLATFORM_TENANT } from '@console/contract';
 import { hashPassword, md5Hex, sha256Hex } from '../core/auth/index.js';
 import { type Tx, schema } from '../core/db/index.js';
 import { nextId, splitList } from '../core/ids.js';
 import { DEFAULT_AGREEMENTS } from './agreements.js';
-import { ensureMenus, grantToRoles, type MenuSeed, standardButtons } from './menus.js';
+import { BUTTON_ICONS, ensureMenus, grantToRoles, type MenuSeed, standardButtons } from './menus.js';
 import type { DataStep } from './runner.js';
 
 export const DEMO_TENANT = '541742';
@@ -57,23 +57,39 @@ async function seedTenant(tx: Tx, t: { tenantId: string; name: string; roleAlias
   });
 }
 
-/** The menus of the foundation: workbench › notices, system › parameters (menus.md). */
+/** The menus of the foundation: workbench › notices, system › parameters (menus.md), with BladeX's icons. */
 const FOUNDATION_MENUS: MenuSeed[] = [
   {
-    code: 'desk', name: '工作台', nameEn: 'Workbench', path: '/desk', source: 'DesktopOutlined', sort: 1,
+    code: 'desk', name: '工作台', nameEn: 'Workbench', path: '/desk', source: 'iconfont iconicon_airplay', sort: 1,
     children: [{
-      code: 'notice', name: '通知公告', nameEn: 'Notices', path: '/desk/notice', source: 'NotificationOutlined', sort: 1,
+      code: 'notice', name: '通知公告', nameEn: 'Notices', path: '/desk/notice', source: 'iconfont iconicon_sms', sort: 1,
       buttons: standardButtons('notice', noticeResource.path),
     }],
   },
   {
-    code: 'system', name: '系统管理', nameEn: 'System', path: '/system', source: 'SettingOutlined', sort: 99,
+    code: 'system', name: '系统管理', nameEn: 'System', path: '/system', source: 'iconfont iconicon_setting', sort: 99,
     children: [{
-      code: 'param', name: '参数管理', nameEn: 'Parameters', path: '/system/param', source: 'ControlOutlined', sort: 8,
+      code: 'param', name: '参数管理', nameEn: 'Parameters', path: '/system/param', source: 'iconfont iconicon_community_line', sort: 8,
       buttons: standardButtons('param', paramResource.path),
     }],
   },
 ];
+
+/**
+ * The antd icon names the menus and top menus of steps 0002 and 0004 were first seeded with, and the
+ * iconfont class each became (step 0006).
+ */
+const ANTD_SEEDED_ICONS: Readonly<Record<string, string>> = {
+  DesktopOutlined: 'iconfont iconicon_airplay',
+  NotificationOutlined: 'iconfont iconicon_sms',
+  SettingOutlined: 'iconfont iconicon_setting',
+  ControlOutlined: 'iconfont iconicon_community_line',
+};
+
+/** Codes of the buttons step 0002 seeded without an icon. */
+function seededButtonCodes(tree: readonly MenuSeed[]): string[] {
+  return tree.flatMap((m) => [...(m.buttons ?? []).map((b) => b.code), ...seededButtonCodes(m.children ?? [])]);
+}
 
 export const DATA_STEPS: DataStep[] = [
   {
@@ -115,8 +131,8 @@ export const DATA_STEPS: DataStep[] = [
       const roots = await tx.select({ id: schema.menu.id, code: schema.menu.code }).from(schema.menu)
         .where(and(inArray(schema.menu.code, ['desk', 'system']), eq(schema.menu.parentId, '0'), eq(schema.menu.isDeleted, 0)));
       const tops = [
-        { code: 'workbench', name: '工作台', nameEn: 'Workbench', source: 'DesktopOutlined', root: 'desk', sort: 1 },
-        { code: 'system', name: '系统管理', nameEn: 'System', source: 'SettingOutlined', root: 'system', sort: 2 },
+        { code: 'workbench', name: '工作台', nameEn: 'Workbench', source: 'iconfont iconicon_airplay', root: 'desk', sort: 1 },
+        { code: 'system', name: '系统管理', nameEn: 'System', source: 'iconfont iconicon_setting', root: 'system', sort: 2 },
       ];
       for (const top of tops) {
         const root = roots.find((r) => r.code === top.root);
@@ -147,6 +163,25 @@ export const DATA_STEPS: DataStep[] = [
       const roleIds = [...new Set([...splitList(admin.roleId), userRole.id])].join(',');
       const deptIds = [...new Set([...splitList(admin.deptId), deptId])].join(',');
       await tx.update(schema.user).set({ roleId: roleIds, deptId: deptIds }).where(eq(schema.user.id, admin.id));
+    },
+  },
+  {
+    // Icons BladeX's way (Saber renders `source` as an iconfont class): a menu or top menu still holding
+    // the antd name it was seeded with gets its iconfont class, and a seeded button still without an icon
+    // gets BladeX's; any other value is an administrator's choice and stays.
+    name: '0006-bladex-menu-icons',
+    async run(tx) {
+      for (const [antd, iconfont] of Object.entries(ANTD_SEEDED_ICONS)) {
+        await tx.update(schema.menu).set({ source: iconfont }).where(and(eq(schema.menu.source, antd), eq(schema.menu.category, 1)));
+        await tx.update(schema.topMenu).set({ source: iconfont }).where(eq(schema.topMenu.source, antd));
+      }
+      const buttons = seededButtonCodes(FOUNDATION_MENUS);
+      for (const [alias, icon] of Object.entries(BUTTON_ICONS)) {
+        await tx.update(schema.menu).set({ source: icon }).where(and(
+          eq(schema.menu.category, 2), eq(schema.menu.alias, alias), inArray(schema.menu.code, buttons),
+          or(eq(schema.menu.source, ''), isNull(schema.menu.source)),
+        ));
+      }
     },
   },
 ];

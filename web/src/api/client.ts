@@ -37,6 +37,8 @@ export class ApiError extends Error {
     readonly code: number,
     /** the envelope data: for validation failures (400) a `{ field: message }` map */
     readonly data?: unknown,
+    /** the OAuth `error` of a token-endpoint failure (`invalid_grant`, `captcha_required`, …) */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -91,19 +93,19 @@ function failureText(payload: Payload): string {
   return i18n.t('api.unknownError');
 }
 
-function fail(opts: RequestOptions, sentWith: string | null, message: string, code: number, data?: unknown): never {
+function fail(opts: RequestOptions, sentWith: string | null, message: string, code: number, data?: unknown, reason?: string): never {
   // A 401 to a call sent with another token (one answered after the user signed in again, or after a
   // refresh) says nothing about the current session: it neither ends it nor is worth a toast.
   const stale = code === 401 && (useSession.getState().token?.content ?? null) !== sentWith;
   if (code === 401 && !stale) clearLocalSession();
   if (!opts.silent && !stale) toastError(message);
-  throw new ApiError(message, code, data);
+  throw new ApiError(message, code, data, reason);
 }
 
 /** Sends a call and returns its JSON answer when its code is 200. */
 async function send(path: string, opts: RequestOptions): Promise<Payload> {
   const sentWith = useSession.getState().token?.content ?? null;
-  const failed = (message: string, code: number, data?: unknown) => fail(opts, sentWith, message, code, data);
+  const failed = (message: string, code: number, data?: unknown, reason?: string) => fail(opts, sentWith, message, code, data, reason);
   let res: Response;
   try {
     res = await fetch(buildUrl(path, opts.query), {
@@ -128,7 +130,7 @@ async function send(path: string, opts: RequestOptions): Promise<Payload> {
   }
   if (!isPayload(payload)) return failed(i18n.t('api.badResponse'), res.status);
   const code = typeof payload.code === 'number' ? payload.code : res.status;
-  if (code !== 200) return failed(failureText(payload), code, payload.data);
+  if (code !== 200) return failed(failureText(payload), code, payload.data, typeof payload.error === 'string' ? payload.error : undefined);
   return payload;
 }
 
@@ -138,7 +140,7 @@ export async function request<T>(path: string, opts: RequestOptions = {}): Promi
   return (payload as unknown as R<T>).data;
 }
 
-/** A call answering a bare object (the OAuth token endpoint); resolves with the whole answer. */
+/** A call answering a bare object (the OAuth token endpoint, the captcha); resolves with the whole answer. */
 export async function requestBare<T>(path: string, opts: RequestOptions = {}): Promise<T> {
   return (await send(path, opts)) as T;
 }

@@ -26,7 +26,8 @@ export type RefreshOutcome =
  * presenting a used refresh token again revokes the whole session (token theft detection).
  */
 export class Sessions {
-  private readonly active = new Map<string, number>();
+  /** session id → when it was last seen active, and its tenant (a token must name the same tenant) */
+  private readonly active = new Map<string, { at: number; tenantId: string }>();
   private readonly revoked = new Set<string>();
 
   constructor(private readonly db: Db, private readonly kv: Kv) {}
@@ -46,7 +47,7 @@ export class Sessions {
       remoteIp: s.remoteIp?.slice(0, 64),
       userAgent: s.userAgent?.slice(0, 500),
     });
-    this.active.set(id, Date.now());
+    this.active.set(id, { at: Date.now(), tenantId: s.tenantId });
     return id;
   }
 
@@ -110,18 +111,21 @@ export class Sessions {
   async isActive(tenantId: string, sessionId: string): Promise<boolean> {
     if (this.revoked.has(sessionId)) return false;
     const seen = this.active.get(sessionId);
-    if (seen !== undefined && Date.now() - seen < ACTIVE_CACHE_MS) return true;
+    if (seen !== undefined && Date.now() - seen.at < ACTIVE_CACHE_MS) return seen.tenantId === tenantId;
     const [row] = await inTenant(this.db, { tenantId }, (tx) =>
       tx
-        .select({ revokedTime: schema.authSession.revokedTime, expireTime: schema.authSession.expireTime })
+        .select({ tenantId: schema.authSession.tenantId, revokedTime: schema.authSession.revokedTime, expireTime: schema.authSession.expireTime })
         .from(schema.authSession)
-        .where(eq(schema.authSession.id, sessionId)),
+        .where(and(eq(schema.authSession.id, sessionId), eq(schema.authSession.tenantId, tenantId))),
     );
-    if (!row || row.revokedTime || row.expireTime.getTime() <= Date.now()) {
+    // a token naming another tenant than its session's finds no row (and RLS hides it too)
+    if (!row) return false;
+    if (row.revokedTime || row.expireTime.getTime() <= Date.now()) {
       this.markRevoked(sessionId);
       return false;
     }
-    this.active.set(sessionId, Date.now());
+    if (this.active.size > 100_000) this.active.clear();
+    this.active.set(sessionId, { at: Date.now(), tenantId: row.tenantId });
     return true;
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { acquireLock } from './folderLock.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,37 +33,6 @@ export function migrationsFolder(): string {
     dir = dirname(dir);
   }
   throw new Error('migrations folder (drizzle/) not found');
-}
-
-/**
- * PGlite does not lock its folder, and two processes on one folder corrupt it: hold a lock file with
- * our pid, and refuse to start while a live process holds it.
- */
-function acquireLock(dir: string): () => void {
-  const file = join(dir, 'console.lock');
-  if (existsSync(file)) {
-    const pid = Number(readFileSync(file, 'utf8').trim());
-    if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new Error(`the data folder ${dir} is in use by process ${pid}; stop it first or use another DATA_DIR`);
-    }
-  }
-  writeFileSync(file, String(process.pid));
-  return () => {
-    try {
-      if (readFileSync(file, 'utf8').trim() === String(process.pid)) rmSync(file);
-    } catch {
-      /* already gone */
-    }
-  };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export async function openPglite(dataDir: string): Promise<Database> {

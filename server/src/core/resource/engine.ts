@@ -1,5 +1,5 @@
 import {
-  type FieldDef, isRequired, type Lang, MAX_IDS_PER_CALL, msg, permissionCodes, recordSchema,
+  dictNameKey, type FieldDef, isIdText, isRequired, type Lang, MAX_IDS_PER_CALL, msg, permissionCodes, recordSchema,
   type ResourceDef, submitSchema, SYSTEM_FIELDS, t,
 } from '@console/contract';
 import { and, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
@@ -11,12 +11,14 @@ import type { AppContext, AuthUser } from '../context.js';
 import { type Executor, inTenant } from '../db/index.js';
 import { envelopeOf, ok, pageOf } from '../envelope.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
+import { isUniqueViolation } from '../dbErrors.js';
 import { sanitizeHtml } from '../html.js';
 import { isId, nextId } from '../ids.js';
 import { formatDateTime, parseDateTime } from '../time.js';
 import { describeIssues, type FieldLabels } from '../validation.js';
 import { scopeList } from './count.js';
 import { buildFilters, buildOrder, type ColumnMap } from './filters.js';
+import { fieldRange } from './ranges.js';
 
 type Row = Record<string, unknown>;
 
@@ -30,20 +32,12 @@ export interface ResourceHooks {
 export interface MountedResource {
   def: ResourceDef;
   table: PgTable;
-  toRecord(row: Row): Row;
+  /** rows as the API answers them: wire formats, and `<field>Name` beside dictionary-coded fields */
+  present(rows: Row[], lang: Lang): Promise<Row[]>;
 }
 
 const idsBody = z.object({ ids: z.string().optional() }).passthrough().nullish();
 
-/** Rich text is stored sanitised: tags and attributes outside the allow-list are stripped. */
-function isDuplicateKey(e: unknown): boolean {
-  let cur: unknown = e;
-  for (let i = 0; i < 4 && cur; i++) {
-    if ((cur as { code?: string }).code === '23505') return true;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return false;
-}
 
 /**
  * Mounts list / detail / submit / remove for a resource definition over its table, with the query
@@ -69,14 +63,22 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   const nameField = def.nameField ?? Object.keys(def.fields).find((k) => isRequired(def.fields[k]!)) ?? 'id';
   const tag = def.path.split('/')[2] ?? 'resource';
 
-  const toRecord = (row: Row): Row => {
-    const out: Row = {};
-    for (const [name, f] of Object.entries(allFields)) {
-      if (name === 'tenantId' && !tenantScoped) continue;
-      const v = row[name];
-      out[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
-    }
-    return out;
+  const dictFields = Object.entries(def.fields).filter(([, f]) => f.dict).map(([name, f]) => [name, f.dict!] as const);
+  const present = async (rows: Row[], lang: Lang): Promise<Row[]> => {
+    const labels = await Promise.all(dictFields.map(([, code]) => ctx.dicts.labels(code, lang)));
+    return rows.map((row) => {
+      const out: Row = {};
+      for (const [name, f] of Object.entries(allFields)) {
+        if (name === 'tenantId' && !tenantScoped) continue;
+        const v = row[name];
+        out[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
+      }
+      dictFields.forEach(([name], i) => {
+        const v = row[name];
+        out[dictNameKey(name)] = v === undefined || v === null ? null : labels[i]!.get(String(v)) ?? null;
+      });
+      return out;
+    });
   };
 
   /** live rows the caller may see */
@@ -122,7 +124,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         : [];
       return { rows: rows as Row[], total: scope.total, exact: scope.exact };
     });
-    return ok({ records: rows.map(toRecord), total, size, current, pages: Math.ceil(total / size), totalExact: exact }, req.lang);
+    const records = await present(rows, req.lang);
+    return ok({ records, total, size, current, pages: Math.ceil(total / size), totalExact: exact }, req.lang);
   });
 
   // ---- detail ----
@@ -135,14 +138,15 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     config: { access: { permission: codes.menu }, fieldLabels: labels },
     schema: {
       tags: [tag], summary: `${def.title.en}: one record`,
-      querystring: z.object({ id: z.string().trim().regex(/^\d{1,19}$/) }).passthrough(),
+      querystring: z.object({ id: z.string().trim().refine(isIdText) }).passthrough(),
       response: { 200: envelopeOf(record) },
     },
   }, async (req) => {
     const user = requireUser(req);
     const { id } = req.query as { id: string };
     const row = await run(user, (tx) => fetchOne(tx, user, id));
-    return ok(toRecord(row), req.lang);
+    const [record] = await present([row], req.lang);
+    return ok(record, req.lang);
   });
 
   // ---- submit ----
@@ -166,6 +170,11 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         throw new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
       }
       if (f.type === 'richtext' && typeof v === 'string') v = sanitizeHtml(v);
+      const range = (f.type === 'int' || f.type === 'number') ? fieldRange(columns[name], f) : undefined;
+      if (range && typeof v === 'number' && (v < range.min || v > range.max)) {
+        const text = msg('outOfRange', lang, { field: t(f.label, lang), min: range.min, max: range.max });
+        throw new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
+      }
       values[name] = v;
     }
     if (mode === 'create') {
@@ -240,9 +249,10 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         if (!updated) throw notFound();
         return updated as Row;
       });
-      return ok(toRecord(saved), req.lang);
+      const [record] = await present([saved], req.lang);
+      return ok(record, req.lang);
     } catch (e) {
-      if (isDuplicateKey(e)) {
+      if (isUniqueViolation(e)) {
         const label = t(def.fields[nameField]?.label ?? { zh: nameField, en: nameField }, req.lang);
         const value = String(values[nameField] ?? '');
         throw conflict({ field: label, value }, { [nameField]: msg('duplicate', req.lang, { field: label, value }) });
@@ -285,5 +295,5 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     return ok(true, req.lang);
   });
 
-  return { def, table, toRecord };
+  return { def, table, present };
 }

@@ -7,6 +7,7 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 import { badRequest } from '../errors.js';
 import { isId } from '../ids.js';
 import { parseDateTime } from '../time.js';
+import { columnRange } from './ranges.js';
 
 export type ColumnMap = Record<string, PgColumn>;
 
@@ -25,7 +26,7 @@ function resolveField(name: string, fields: Record<string, FieldDef>): string | 
   return camel in fields ? camel : undefined;
 }
 
-function parseValue(f: FieldDef, name: string, raw: string, lang: Lang): unknown {
+function parseValue(f: FieldDef, col: PgColumn, name: string, raw: string, lang: Lang): unknown {
   const label = t(f.label, lang);
   switch (f.type) {
     case 'int':
@@ -33,6 +34,11 @@ function parseValue(f: FieldDef, name: string, raw: string, lang: Lang): unknown
       const n = Number(raw);
       if (raw.trim() === '' || !Number.isFinite(n)) throw badRequest('notNumber', { field: label }, { [name]: msg('notNumber', lang, { field: label }) });
       if (f.type === 'int' && !Number.isInteger(n)) throw badRequest('notInteger', { field: label }, { [name]: msg('notInteger', lang, { field: label }) });
+      const range = columnRange(col);
+      if (range && (n < range.min || n > range.max)) {
+        const params = { field: label, min: range.min, max: range.max };
+        throw badRequest('outOfRange', params, { [name]: msg('outOfRange', lang, params) });
+      }
       return n;
     }
     case 'id':
@@ -46,6 +52,16 @@ function parseValue(f: FieldDef, name: string, raw: string, lang: Lang): unknown
     default:
       return raw;
   }
+}
+
+/**
+ * Avue's date-range search sends its picker's own value (`releaseTimeRange[]=a&releaseTimeRange[]=b`)
+ * beside the `_datege` / `_datelt` keys that do the filtering: a range key of a datetime field is ignored.
+ */
+function isRangeKey(key: string, fields: Record<string, FieldDef>): boolean {
+  const m = /^(.+)Range(\[\])?$/.exec(key);
+  const name = m?.[1] ? resolveField(m[1], fields) : undefined;
+  return name !== undefined && fields[name]?.type === 'datetime';
 }
 
 /** A day given without a time (`2024-05-01`) means the whole day. */
@@ -81,7 +97,8 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
   };
   for (const [key, rawValue] of Object.entries(query)) {
     if ((RESERVED_QUERY_KEYS as readonly string[]).includes(key)) continue;
-    if (key.endsWith('_ignore')) continue;
+    if (key.endsWith('_ignore') || key.startsWith('$')) continue;
+    if (isRangeKey(key, fields)) continue;
     if (Array.isArray(rawValue)) throw badRequest('badType', { field: key }, { [key]: msg('badType', lang, { field: key }) });
     const value = typeof rawValue === 'string' ? rawValue : rawValue == null ? '' : String(rawValue);
     const { field: fieldKey, op } = parseFilterKey(key);
@@ -119,7 +136,7 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
       case 'in': {
         const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
         if (parts.length > MAX_IDS_PER_CALL) throw badRequest('tooManyIds', { max: MAX_IDS_PER_CALL });
-        const values = parts.map((p) => parseValue(f, key, p, lang));
+        const values = parts.map((p) => parseValue(f, col, key, p, lang));
         out.push(sql`${col} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`);
         break;
       }
@@ -128,7 +145,7 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
           ilike(col, `%${escapeLike(value)}%`);
           break;
         }
-        const v = parseValue(f, key, value, lang);
+        const v = parseValue(f, col, key, value, lang);
         const dayRange = f.type === 'datetime' && isDayOnly(value);
         const nextDay = dayRange ? new Date((v as Date).getTime() + 86_400_000) : null;
         switch (op) {

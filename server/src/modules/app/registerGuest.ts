@@ -8,6 +8,7 @@ import { inTenant, schema } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
+import { isUniqueViolation } from '../../core/dbErrors.js';
 import { limitByIp } from '../../core/rateLimit.js';
 import { usableTenant } from '../../core/tenants.js';
 import { md5Field } from '../../core/validation.js';
@@ -49,10 +50,11 @@ export function registerGuestRoute(app: FastifyInstance, ctx: AppContext): void 
       const { tenant, problem } = await usableTenant(ctx.db, input.tenantId);
       if (!tenant || problem) throw badRequest('tenantUnknown', undefined, { tenantId: msg('tenantUnknown', req.lang) });
       const password = await hashPassword(input.password);
+      const taken = () => new AppError(409, 'accountTaken', { account: input.account }, { account: msg('accountTaken', req.lang, { account: input.account }) });
       await inTenant(ctx.db, { tenantId: tenant.tenantId }, async (tx) => {
         const live = and(eq(schema.user.tenantId, tenant.tenantId), eq(schema.user.isDeleted, 0));
-        const [taken] = await tx.select({ id: schema.user.id }).from(schema.user).where(and(live, eq(schema.user.account, input.account)));
-        if (taken) throw new AppError(409, 'accountTaken', { account: input.account }, { account: msg('accountTaken', req.lang, { account: input.account }) });
+        const [existing] = await tx.select({ id: schema.user.id }).from(schema.user).where(and(live, eq(schema.user.account, input.account)));
+        if (existing) throw taken();
         if (tenant.accountNumber >= 0) {
           const [{ n }] = await tx.select({ n: count() }).from(schema.user).where(live) as [{ n: number }];
           if (n >= tenant.accountNumber) throw badRequest('tenantFull');
@@ -61,6 +63,9 @@ export function registerGuestRoute(app: FastifyInstance, ctx: AppContext): void 
           id: nextId(), tenantId: tenant.tenantId, account: input.account, password, name: input.name || input.account,
           realName: input.name || input.account, userType: 1, status: USER_STATUS.awaitingApproval,
         });
+      }).catch((e: unknown) => {
+        // a parallel sign-up of the same account won the race to the unique index
+        throw isUniqueViolation(e) ? taken() : e;
       });
       ctx.logs.usual(req, tenant.tenantId, 'info', 'register-guest', `account ${input.account} awaits approval`);
       return ok(true, req.lang, 'registeredPending');

@@ -2,10 +2,11 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import { eq, lt } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { sha256Hex } from '../../core/auth/index.js';
 import type { AppContext } from '../../core/context.js';
+import { limitByIp } from '../../core/rateLimit.js';
 import { type Db, schema } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
 
 const TTL_MS = 5 * 60_000;
 const WIDTH = 130;
@@ -123,15 +124,31 @@ export async function consumeCaptcha(db: Db, key: string, code: string): Promise
   return row.codeHash === sha256Hex(code.trim().toUpperCase());
 }
 
+/** The captcha answer: the raw object, no envelope (BladeX answers it so, and Saber reads `res.data.key`). */
+const captchaAnswer = z.object({
+  key: z.string().describe('send back as the Captcha-Key header of the captcha grant'),
+  image: z.string().describe('the code to read, as a PNG data URL (data:image/png;base64,…)'),
+});
+export type CaptchaAnswer = z.infer<typeof captchaAnswer>;
+
+/** Captchas one address may ask for per minute: a person needs a few, a script is stopped. */
+export const CAPTCHAS_PER_ADDRESS = { name: 'captcha', max: 30, windowSeconds: 60 };
+
 export function registerCaptchaRoute(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/blade-auth/oauth/captcha', {
     config: { access: { public: true } },
-    schema: { tags: ['blade-auth'], summary: 'A single-use image captcha: { key, image } (PNG data URL), valid 5 minutes' },
-  }, async (req) => {
+    schema: {
+      tags: ['blade-auth'],
+      summary: 'A single-use image captcha, valid 5 minutes; answers the raw { key, image } object (no envelope), image a PNG data URL',
+      response: { 200: captchaAnswer },
+    },
+  }, async (req): Promise<CaptchaAnswer> => {
+    // each captcha is a row: a bound per address keeps the table from being flooded
+    await limitByIp(ctx, req, CAPTCHAS_PER_ADDRESS);
     const code = generate();
     const key = randomBytes(16).toString('hex');
     await ctx.db.delete(schema.authCaptcha).where(lt(schema.authCaptcha.expireTime, new Date()));
     await ctx.db.insert(schema.authCaptcha).values({ key, codeHash: sha256Hex(code), expireTime: new Date(Date.now() + TTL_MS) });
-    return ok({ key, image: `data:image/png;base64,${renderCaptcha(code).toString('base64')}` }, req.lang);
+    return { key, image: `data:image/png;base64,${renderCaptcha(code).toString('base64')}` };
   });
 }

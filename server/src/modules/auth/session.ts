@@ -6,9 +6,9 @@ import { bearerOf, requireUser } from '../../core/access.js';
 import type { AppContext } from '../../core/context.js';
 import { inTenant, schema } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
-import { notFound } from '../../core/errors.js';
+import { AppError, notFound } from '../../core/errors.js';
 import { splitList } from '../../core/ids.js';
-import { limitByIp } from '../../core/rateLimit.js';
+import { limitByIp, spendByUser } from '../../core/rateLimit.js';
 import { formatDateTime } from '../../core/time.js';
 
 const webErrorRecord = z.object({
@@ -36,6 +36,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
   // records go to its tenant; without a valid token they go to the platform tenant.
   // Anyone holding the console's client id can post here: a bound keeps the error log from being flooded.
   const WEB_ERROR_UPLOADS_PER_ADDRESS = { name: 'web-error-upload', max: 20, windowSeconds: 60 };
+  const WEB_ERROR_UPLOADS_PER_USER = { name: 'web-error-upload-user', max: 10, windowSeconds: 60 };
   app.post('/api/blade-auth/oauth/logout', {
     config: { access: { client: true }, title: 'front-end error log upload' },
     schema: {
@@ -52,6 +53,8 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
         tenantId: claims.tenant_id, userId: claims.user_id, deptId: claims.dept_id, roleIds: [], roleAliases: [],
         account: claims.account, userName: claims.user_name, clientId: claims.client_id, sessionId: claims.sid,
       };
+      const budget = await spendByUser(ctx, req.user, WEB_ERROR_UPLOADS_PER_USER);
+      if (!budget.allowed) throw new AppError(429, 'tooManyRequests', { seconds: budget.resetSeconds });
     }
     const saved = await ctx.logs.webErrors(req, req.body as z.output<typeof webErrorRecord>[]);
     return ok(saved, req.lang, 'logsSaved');
@@ -88,10 +91,11 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
   });
 
   app.get('/api/blade-auth/oauth/clear-cache', {
-    config: { access: { permission: null } },
-    schema: { tags: ['blade-auth'], summary: 'Drop cached permissions, menus and clients on every instance' },
+    config: { access: { permission: null, platformAdmin: true } },
+    schema: { tags: ['blade-auth'], summary: 'Drop cached permissions, menus, dictionaries and clients on every instance (the platform\'s administrators only)' },
   }, async (req) => {
     await ctx.permissions.invalidate();
+    await ctx.dicts.invalidate();
     app.clients.clear();
     return ok(true, req.lang, 'cacheCleared');
   });

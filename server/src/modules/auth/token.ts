@@ -6,14 +6,11 @@ import { isMd5Hex, verifyDecoy, verifyPassword } from '../../core/auth/index.js'
 import type { AppContext, ClientInfo } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { splitList } from '../../core/ids.js';
-import { failureBudget } from '../../core/rateLimit.js';
+import { type AttemptRefusal, LOCK_MINUTES } from '../../core/auth/signInGuard.js';
 import { usableTenant } from '../../core/tenants.js';
 import { consumeCaptcha } from './captcha.js';
 
-export const MAX_FAILED_SIGN_INS = 5;
-export const LOCK_MINUTES = 30;
-/** Wrong passwords (and attempts on locked accounts) one address may make in a quarter of an hour. */
-export const SIGN_IN_FAILURES_PER_ADDRESS = { name: 'sign-in-failures', max: 30, windowSeconds: 900 };
+export { ADDRESS_BUDGET, CAPTCHA_AFTER_FAILURES, LOCK_MINUTES, MAX_FAILED_SIGN_INS } from '../../core/auth/signInGuard.js';
 
 /** An OAuth error answer: `{ error, error_description, code, success: false, msg }`. */
 class OAuthError extends Error {
@@ -62,11 +59,6 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
   // Spec 6: a department and role are asked for only in switch mode; otherwise a sign-in acts with all held roles.
   const askedIdentity = (deptId: string | undefined, roleId: string | undefined) =>
     ctx.config.console.switchMode ? { deptId, roleId } : { deptId: undefined, roleId: undefined };
-
-  const tenantGate = async (tenantId: string) => {
-    const { problem } = await usableTenant(ctx.db, tenantId);
-    if (problem) throw new OAuthError(400, 'invalid_grant', problem);
-  };
 
   const issue = async (
     tx: Executor,
@@ -129,62 +121,57 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     };
   };
 
-  // Per-account lockout stops guessing one password; this stops one address guessing across accounts.
-  const signInFailures = failureBudget(ctx, SIGN_IN_FAILURES_PER_ADDRESS);
+  const refusal = (r: AttemptRefusal): OAuthError => {
+    switch (r.kind) {
+      case 'addressSpent': return new OAuthError(429, 'invalid_request', 'tooManyRequests', { seconds: r.seconds });
+      case 'locked': return new OAuthError(400, 'invalid_grant', 'accountLocked', { minutes: r.minutes });
+      case 'captchaRequired': return new OAuthError(400, 'captcha_required', 'captchaRequiredForAccount');
+    }
+  };
 
-  const passwordGrant = async (req: FastifyRequest, client: ClientInfo, p: z.output<typeof tokenParams>): Promise<TokenResponse> => {
+  /**
+   * The password grant. The address budget is spent before anything is checked; the password is verified
+   * outside any transaction (argon2 holds no connection and no row lock, and at most `ctx.hashing.limit`
+   * run at once); an unknown account costs a decoy verification and is counted and answered like a
+   * known one; only the token's session is written, in one short transaction.
+   */
+  const passwordGrant = async (req: FastifyRequest, client: ClientInfo, p: z.output<typeof tokenParams>, captchaSolved: boolean): Promise<TokenResponse> => {
     const tenantId = (p.tenantId ?? header(req, 'tenant-id') ?? ctx.config.console.defaultTenantId).trim();
     const account = (p.username ?? p.account ?? '').trim();
     const password = (p.password ?? '').trim().toLowerCase();
     if (!account) throw new OAuthError(400, 'invalid_request', 'usernameRequired');
     if (!password) throw new OAuthError(400, 'invalid_request', 'passwordRequired');
     if (!isMd5Hex(password)) throw new OAuthError(400, 'invalid_request', 'passwordNotMd5');
-    const wait = await signInFailures.spentFor(req);
-    if (wait !== null) throw new OAuthError(429, 'invalid_request', 'tooManyRequests', { seconds: wait });
-    await tenantGate(tenantId);
+    if (account.length > 64 || tenantId.length > 12) throw new OAuthError(400, 'invalid_grant', 'badCredentials');
+    const spent = await ctx.signIns.spend(req);
+    if (spent) throw refusal(spent);
+    const fail = (e: OAuthError): never => {
+      ctx.logs.usual(req, tenantId, 'warn', 'login', `sign-in failed: ${e.key}`, account);
+      throw e;
+    };
+    // an unknown tenant keeps the attempt spent, like a wrong password: tenant ids cannot be enumerated
+    const { problem } = await usableTenant(ctx.db, tenantId);
+    if (problem) fail(new OAuthError(400, 'invalid_grant', problem));
+    const refused = await ctx.signIns.check(req, tenantId, account, captchaSolved);
+    if (refused) fail(refusal(refused));
     const { deptId, roleId } = askedIdentity(header(req, 'dept-id'), header(req, 'role-id'));
 
-    const outcome = await inTenant(ctx.db, { tenantId }, async (tx) => {
-      const [user] = await tx
-        .select()
-        .from(schema.user)
-        .where(and(eq(schema.user.tenantId, tenantId), eq(schema.user.account, account), eq(schema.user.isDeleted, 0)))
-        .for('update');
-      if (!user) {
-        await verifyDecoy(password);
-        return { error: new OAuthError(400, 'invalid_grant', 'badCredentials') };
-      }
-      const now = Date.now();
-      if (user.lockedUntil && user.lockedUntil.getTime() > now) {
-        const minutes = Math.ceil((user.lockedUntil.getTime() - now) / 60000);
-        return { error: new OAuthError(400, 'invalid_grant', 'accountLocked', { minutes }), user };
-      }
-      if (!(await verifyPassword(user.password, password))) {
-        const fails = user.loginFailCount + 1;
-        const lock = fails >= MAX_FAILED_SIGN_INS;
-        await tx.update(schema.user)
-          .set({ loginFailCount: lock ? 0 : fails, lockedUntil: lock ? new Date(now + LOCK_MINUTES * 60000) : null })
-          .where(eq(schema.user.id, user.id));
-        return {
-          error: lock
-            ? new OAuthError(400, 'invalid_grant', 'accountLocked', { minutes: LOCK_MINUTES })
-            : new OAuthError(400, 'invalid_grant', 'badCredentials'),
-          user,
-        };
-      }
-      if (user.status === 2) return { error: new OAuthError(400, 'invalid_grant', 'accountDisabled'), user };
-      if (user.status === 3) return { error: new OAuthError(400, 'invalid_grant', 'accountPending'), user };
-      if (user.loginFailCount || user.lockedUntil) {
-        await tx.update(schema.user).set({ loginFailCount: 0, lockedUntil: null }).where(eq(schema.user.id, user.id));
-      }
-      const identity = activeIdentity(user, deptId, roleId);
-      return { token: await issue(tx, req, client, user, identity, null), user };
-    });
-    if (outcome.error && (outcome.error.key === 'badCredentials' || outcome.error.key === 'accountLocked')) await signInFailures.fail(req);
-    const data = outcome.error ? `sign-in failed: ${outcome.error.key}` : 'sign-in';
-    ctx.logs.usual(req, tenantId, outcome.error ? 'warn' : 'info', 'login', data, account);
-    if (outcome.error) throw outcome.error;
-    return outcome.token!;
+    const [user] = await inTenant(ctx.db, { tenantId }, (tx) => tx.select().from(schema.user)
+      .where(and(eq(schema.user.tenantId, tenantId), eq(schema.user.account, account), eq(schema.user.isDeleted, 0))));
+    const good = await ctx.hashing.run(() => (user ? verifyPassword(user.password, password) : verifyDecoy(password)));
+    if (!user || !good) {
+      const { locked } = await ctx.signIns.failed(req, tenantId, account);
+      fail(locked
+        ? new OAuthError(400, 'invalid_grant', 'accountLocked', { minutes: LOCK_MINUTES })
+        : new OAuthError(400, 'invalid_grant', 'badCredentials'));
+    }
+    await ctx.signIns.succeeded(req, tenantId, account);
+    if (user!.status === 2) fail(new OAuthError(400, 'invalid_grant', 'accountDisabled'));
+    if (user!.status === 3) fail(new OAuthError(400, 'invalid_grant', 'accountPending'));
+    const identity = activeIdentity(user!, deptId, roleId);
+    const token = await inTenant(ctx.db, { tenantId }, (tx) => issue(tx, req, client, user!, identity, null));
+    ctx.logs.usual(req, tenantId, 'info', 'login', 'sign-in', account);
+    return token;
   };
 
   const refreshGrant = async (req: FastifyRequest, client: ClientInfo, p: z.output<typeof tokenParams>): Promise<TokenResponse> => {
@@ -255,13 +242,13 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
         case 'password':
           // captcha mode is enforced here, not only by the login form
           if (ctx.config.console.captchaMode) throw new OAuthError(400, 'invalid_request', 'captchaRequired');
-          return await passwordGrant(req, client, p);
+          return await passwordGrant(req, client, p, false);
         case 'captcha': {
           const key = header(req, 'captcha-key');
           const code = header(req, 'captcha-code');
           if (!key || !code) throw new OAuthError(400, 'invalid_request', 'captchaRequired');
           if (!(await consumeCaptcha(ctx.db, key, code))) throw new OAuthError(400, 'invalid_grant', 'captchaInvalid');
-          return await passwordGrant(req, client, p);
+          return await passwordGrant(req, client, p, true);
         }
         case 'refresh_token':
           return await refreshGrant(req, client, p);

@@ -1,15 +1,16 @@
 import multipart from '@fastify/multipart';
-import { API, AVATAR_MAX_BYTES, AVATAR_TYPES, type UploadedFile } from '@console/contract';
-import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API, AVATAR_MAX_BYTES, AVATAR_TYPES, Code, type UploadedFile } from '@console/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import type { AppContext } from '../../core/context.js';
-import { inTenant, schema } from '../../core/db/index.js';
+import { inTenant, schema, type Tx } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
+import { amountBudget, type BudgetOwner, spendByUser } from '../../core/rateLimit.js';
 import { isStorageKey, newStorageKey } from '../../core/storage/index.js';
 import { INLINE_TYPES, SNIFF_BYTES, type Sniffed, sniff } from '../../core/storage/sniff.js';
 
@@ -24,6 +25,28 @@ const FILES_PREFIX = '/files/';
 function humanSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${bytes / 1024} KB`;
 }
+
+/** A size for people: 900 KB, 1.5 MB, 2 GB. */
+function sizeText(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let i = 0;
+  while (value >= 1024 && i < units.length - 1) {
+    value /= 1024;
+    i++;
+  }
+  return `${i === 0 ? value : Number(value.toFixed(value < 10 ? 2 : 1))} ${units[i]}`;
+}
+
+/** The bytes of the tenant's live attachments (answered from the covering index ix_attach_tenant_size). */
+async function usedBytes(tx: Tx, tenantId: string): Promise<number> {
+  const [row] = await tx.select({ used: sql<string>`coalesce(sum(${schema.attach.attachSize}), 0)` }).from(schema.attach)
+    .where(and(eq(schema.attach.tenantId, tenantId), eq(schema.attach.isDeleted, 0)));
+  return Number(row?.used ?? 0);
+}
+
+const quotaExceeded = (used: number, quota: number) =>
+  new AppError(Code.TOO_LARGE, 'storageQuotaExceeded', { used: sizeText(used), quota: sizeText(quota) });
 
 /** Reads the stream until `n` bytes (or its end) and gives back those bytes and a stream of everything. */
 async function peek(source: Readable, n: number): Promise<{ head: Buffer; whole: Readable }> {
@@ -61,7 +84,28 @@ async function fileOf(req: FastifyRequest, maxBytes: number) {
   return part;
 }
 
+/**
+ * Bounded uploads. Per user, a budget of files and of bytes per window in the kv store (shared through
+ * Redis): the file is spent before any byte is read, the bytes once they are stored. Per tenant, a storage
+ * quota on the live attachments: a first check before the bytes (refuse at once when full, and stop the
+ * stream where the quota would be passed), and the decisive one inside the insert transaction, under a
+ * per-tenant advisory lock, so that parallel uploads are counted one after the other and cannot together
+ * pass the quota. A refused upload leaves neither a file nor a row.
+ */
 export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const limits = ctx.config.uploads;
+  const fileRule = { name: 'upload-files', max: limits.userFiles, windowSeconds: limits.userWindowSeconds };
+  const byteBudget = amountBudget(ctx, { name: 'upload-bytes', max: limits.userBytes, windowSeconds: limits.userWindowSeconds, unit: 1024 * 1024 });
+  // the tenant row may carry its own quota one day; until then every tenant has the configured one (0: none)
+  const quotaOf = (_tenantId: string) => limits.tenantQuotaBytes;
+
+  const tooManyUploads = (reply: FastifyReply, seconds: number) => {
+    void reply.header('retry-after', String(seconds));
+    return new AppError(Code.TOO_MANY, 'uploadsTooMany', {
+      files: limits.userFiles, size: sizeText(limits.userBytes), minutes: Math.round(limits.userWindowSeconds / 60), seconds,
+    });
+  };
+
   await app.register(async (scoped) => {
     await scoped.register(multipart, { limits: { fileSize: KINDS.file.maxBytes, files: 1, fields: 5, parts: 6 } });
 
@@ -72,10 +116,27 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext):
         summary: 'Upload one file (multipart field "file"); kind=avatar accepts jpg/png up to 500 KB, checked by content',
         querystring: z.object({ kind: z.enum(['avatar', 'file']).default('file') }).strict(),
       },
-    }, async (req) => {
+    }, async (req, reply) => {
       const user = requireUser(req);
+      const owner: BudgetOwner = { tenantId: user.tenantId, userId: user.userId };
       const kind = KINDS[(req.query as { kind: keyof typeof KINDS }).kind];
-      const part = await fileOf(req, kind.maxBytes);
+      if (!req.isMultipart()) throw badRequest('fileNotMultipart');
+
+      const files = await spendByUser(ctx, owner, fileRule);
+      if (!files.allowed) throw tooManyUploads(reply, files.resetSeconds);
+      const bytes = await byteBudget.left(owner);
+      if (bytes.left <= 0) throw tooManyUploads(reply, bytes.resetSeconds);
+      const quota = quotaOf(user.tenantId);
+      let room = Number.POSITIVE_INFINITY;
+      if (quota > 0) {
+        const used = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => usedBytes(tx, user.tenantId));
+        if (used >= quota) throw quotaExceeded(used, quota);
+        room = quota - used;
+      }
+
+      // The stream stops at the tightest limit: the kind's size, the room left in the quota, the user's bytes.
+      const cap = Math.min(kind.maxBytes, room, bytes.left);
+      const part = await fileOf(req, cap);
       const { head, whole } = await peek(part.file, SNIFF_BYTES);
       const type = sniff(head);
       if (!kind.accepts(type)) {
@@ -85,9 +146,12 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext):
       const extension = type?.extension ?? extensionOf(part.filename);
       const key = newStorageKey(user.tenantId, extension);
       const stored = await ctx.storage.put(key, whole);
+      await byteBudget.spend(owner, stored.size);
       if (part.file.truncated) {
         await ctx.storage.remove(key);
-        throw new AppError(413, 'fileTooLarge', { max: humanSize(kind.maxBytes) });
+        if (cap === kind.maxBytes) throw new AppError(413, 'fileTooLarge', { max: humanSize(kind.maxBytes) });
+        if (cap === room) throw quotaExceeded(quota - room, quota);
+        throw tooManyUploads(reply, bytes.resetSeconds);
       }
       if (stored.size === 0) {
         await ctx.storage.remove(key);
@@ -97,11 +161,20 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext):
       const id = nextId();
       const link = FILES_PREFIX + key;
       try {
-        await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.insert(schema.attach).values({
-          id, tenantId: user.tenantId, link, name: key, originalName, extension,
-          contentType: type?.contentType ?? 'application/octet-stream', attachSize: stored.size, sha256: stored.sha256,
-          createUser: user.userId, createDept: user.deptId || null, updateUser: user.userId,
-        }));
+        await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+          if (quota > 0) {
+            // One upload of the tenant at a time from here to the commit; the sum then includes every
+            // upload committed before (READ COMMITTED: each statement sees what committed before it began).
+            await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`attach-quota:${user.tenantId}`}))`);
+            const used = await usedBytes(tx, user.tenantId);
+            if (used + stored.size > quota) throw quotaExceeded(used, quota);
+          }
+          await tx.insert(schema.attach).values({
+            id, tenantId: user.tenantId, link, name: key, originalName, extension,
+            contentType: type?.contentType ?? 'application/octet-stream', attachSize: stored.size, sha256: stored.sha256,
+            createUser: user.userId, createDept: user.deptId || null, updateUser: user.userId,
+          });
+        });
       } catch (e) {
         await ctx.storage.remove(key);
         throw e;

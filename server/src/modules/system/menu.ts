@@ -1,4 +1,4 @@
-import type { Lang, MenuButton, MenuRoute, TopMenu } from '@console/contract';
+import { isIdText, type Lang, type MenuButton, type MenuRoute, type TopMenu } from '@console/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -87,7 +87,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     schema: {
       tags: ['blade-system'],
       summary: 'The menu tree of the caller\'s roles (ancestors included), optionally limited to a top menu',
-      querystring: z.object({ topMenuId: z.string().regex(/^\d{0,19}$/).optional() }).passthrough(),
+      querystring: z.object({ topMenuId: z.string().trim().refine((v) => v === '' || isIdText(v)).optional() }).passthrough(),
     },
   }, async (req) => {
     const user = requireUser(req);

@@ -10,9 +10,13 @@ import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { splitList } from '../../core/ids.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
-import { md5Field } from '../../core/validation.js';
+import { isSafeLink, md5Field } from '../../core/validation.js';
+import { spendByUser } from '../../core/rateLimit.js';
 
 /** The signed-in user's own profile, departments and roles: what the shell's dialogs need. */
+
+/** Attempts at changing one's password (each checks the current one) per user and quarter hour. */
+const PASSWORD_CHANGE_ATTEMPTS = { name: 'password-change', max: 10, windowSeconds: 900 };
 
 const PHONE_MESSAGES = { empty: 'phoneRequired', length: 'phoneLength', format: 'phoneInvalid' } as const;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -39,7 +43,7 @@ const updateInfoBody = z.object({
   avatar: z.string().trim().max(1000).nullish(),
   sex: z.coerce.number().int().min(1).max(3).nullish(),
   birthday: z.string().trim().max(32).nullish(),
-}).strict();
+}); // other keys (Saber's profile form sends id, account and the password fields) are dropped, never written
 
 async function loadSelf(tx: Executor, user: AuthUser) {
   const [row] = await tx.select().from(schema.user)
@@ -72,17 +76,21 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       const user = requireUser(req);
       const body = req.body as z.output<typeof updateInfoBody>;
       const fields: Record<string, string> = {};
-      // a phone, once given, stays a valid mobile number: it may be changed but not cleared (spec 5)
-      const phone = body.phone === undefined ? null : phoneProblem(body.phone);
+      const stored = await run(user, (tx) => loadSelf(tx, user));
+      // a phone, once given, stays a valid mobile number: it may be changed but not cleared (spec 5); a
+      // form without a phone (Saber's does not require one) leaves an absent phone absent
+      const phoneGiven = body.phone !== undefined && (Boolean(body.phone) || Boolean(stored.phone));
+      const phone = phoneGiven ? phoneProblem(body.phone) : null;
       if (phone) fields.phone = msg(PHONE_MESSAGES[phone], req.lang);
       if (body.email && !EMAIL.test(body.email)) fields.email = msg('emailInvalid', req.lang);
+      if (body.avatar && !isSafeLink(body.avatar)) fields.avatar = msg('linkUnsafe', req.lang, { field: req.lang === 'zh' ? '头像' : 'Avatar' });
       const birthday = body.birthday ? parseDateTime(body.birthday) : null;
       if (body.birthday && !birthday) fields.birthday = msg('badDate', req.lang, { field: req.lang === 'zh' ? '生日' : 'Birthday' });
       if (Object.keys(fields).length) throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
       const changes: Partial<typeof schema.user.$inferInsert> = { updateUser: user.userId, updateTime: new Date() };
       if (body.realName !== undefined) changes.realName = body.realName;
       if (body.name !== undefined) changes.name = body.name || null;
-      if (body.phone !== undefined) changes.phone = body.phone || null;
+      if (phoneGiven) changes.phone = body.phone || null;
       if (body.email !== undefined) changes.email = body.email || null;
       if (body.avatar !== undefined) changes.avatar = body.avatar || null;
       if (body.sex !== undefined) changes.sex = body.sex ?? null;
@@ -108,14 +116,19 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       const { oldPassword, newPassword, newPassword1 } = req.body as z.output<typeof passwordBody>;
       if (newPassword !== newPassword1) throw badRequest('passwordsDiffer', undefined, { newPassword1: msg('passwordsDiffer', req.lang) });
       if (newPassword === oldPassword) throw badRequest('passwordUnchanged', undefined, { newPassword: msg('passwordUnchanged', req.lang) });
+      // every attempt spends the budget first, so the current password cannot be guessed here at speed
+      const budget = await spendByUser(ctx, user, PASSWORD_CHANGE_ATTEMPTS);
+      if (!budget.allowed) throw new AppError(429, 'tooManyRequests', { seconds: budget.resetSeconds });
+      const self = await run(user, (tx) => loadSelf(tx, user));
+      // argon2 runs outside any transaction: it holds no connection and no row lock
+      if (!(await ctx.hashing.run(() => verifyPassword(self.password, oldPassword)))) {
+        throw badRequest('oldPasswordWrong', undefined, { oldPassword: msg('oldPasswordWrong', req.lang) });
+      }
+      const hashed = await ctx.hashing.run(() => hashPassword(newPassword));
       const revoked = await run(user, async (tx) => {
-        const self = await loadSelf(tx, user);
-        if (!(await verifyPassword(self.password, oldPassword))) {
-          throw badRequest('oldPasswordWrong', undefined, { oldPassword: msg('oldPasswordWrong', req.lang) });
-        }
         await tx.update(schema.user)
-          .set({ password: await hashPassword(newPassword), updateUser: user.userId, updateTime: new Date() })
-          .where(eq(schema.user.id, user.userId));
+          .set({ password: hashed, updateUser: user.userId, updateTime: new Date() })
+          .where(and(eq(schema.user.id, user.userId), eq(schema.user.tenantId, user.tenantId)));
         return ctx.sessions.revokeUserSessions(tx, user.userId, user.sessionId, 'password-changed');
       });
       for (const sid of revoked) await ctx.sessions.publishRevoked(sid);

@@ -3,9 +3,9 @@ import { API } from '@console/contract/paths';
 import { useQuery } from '@tanstack/react-query';
 import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { request } from '../../api/client';
+import { requestBare } from '../../api/client';
 
-/** A single-use captcha from the server: its key and a PNG data URL. */
+/** A single-use captcha from the server: its key and a PNG data URL (a raw object, as BladeX answers it: no envelope). */
 export interface Captcha {
   key: string;
   image: string;
@@ -13,7 +13,7 @@ export interface Captcha {
 
 export const captchaQuery = {
   queryKey: ['captcha'] as const,
-  queryFn: () => request<Captcha>(API.captcha),
+  queryFn: () => requestBare<Captcha>(API.captcha),
   staleTime: Infinity,
   gcTime: 0,
 };

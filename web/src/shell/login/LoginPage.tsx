@@ -4,6 +4,7 @@ import { Button, Form, Input, theme } from 'antd';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
+import { ApiError } from '../../api/client';
 import { consoleConfigQuery } from '../../api/consoleConfig';
 import type { PasswordCredentials } from '../../api/passwordGrant';
 import { tenantByDomainQuery } from '../../api/tenantByDomain';
@@ -13,6 +14,9 @@ import { useLang } from '../../i18n';
 import { lazy } from '../chunkLoad';
 import { LanguageSwitch } from '../LanguageSwitch';
 import { type Captcha, CaptchaField, captchaQuery } from './CaptchaField';
+
+/** The token endpoint's answer when an account had several failed sign-ins: sign in with a captcha. */
+const CAPTCHA_REQUIRED = 'captcha_required';
 
 type LoginForm = Omit<PasswordCredentials, 'captcha'> & { captchaCode?: string };
 
@@ -38,7 +42,9 @@ export function LoginPage() {
   const config = configQuery.data;
   const domainTenant = domainQuery.data?.tenantId;
   const askTenant = (config?.tenantMode ?? true) && !domainTenant;
-  const captchaMode = config?.captchaMode === true;
+  // captcha mode asks every time; otherwise the server asks for an account that had failed sign-ins
+  const [captchaAsked, setCaptchaAsked] = useState(false);
+  const captchaMode = config?.captchaMode === true || captchaAsked;
   const newCaptcha = () => {
     form.setFieldValue('captchaCode', '');
     void queryClient.resetQueries({ queryKey: captchaQuery.queryKey });
@@ -61,10 +67,11 @@ export function LoginPage() {
     try {
       await signIn({ ...values, tenantId, ...(captcha ? { captcha: { key: captcha.key, code: (captchaCode ?? '').trim() } } : {}) });
       navigate(afterSignInPath(loginState), { replace: true });
-    } catch {
+    } catch (e) {
       setSubmitting(false);
+      if (e instanceof ApiError && e.reason === CAPTCHA_REQUIRED) setCaptchaAsked(true);
       // a captcha is good for one attempt
-      if (captchaMode) newCaptcha();
+      else if (captchaMode) newCaptcha();
     }
   };
 

@@ -1,9 +1,10 @@
-import { API } from '@console/contract';
+import { API, PLATFORM_TENANT } from '@console/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { request } from '../../api/client';
+import { useSession } from '../../store/session';
 import { testId } from '../../testId';
 import { withNewWindowOption } from './newWindow';
 import { tabKeyOf } from './tabList';
@@ -45,10 +46,16 @@ export function useTabActions(): TabActions {
       okButtonProps: testId('confirm-ok'),
       cancelButtonProps: testId('confirm-cancel'),
       onOk: async () => {
-        try {
-          await request<boolean>(API.clearCache);
-        } catch {
-          return; // the client has toasted the failure; nothing was cleared here either
+        // the server's caches (permissions, dictionaries, clients) are the platform administrators' to
+        // drop; everyone else clears what this console holds
+        const info = useSession.getState().userInfo;
+        const platformAdmin = info?.tenant_id === PLATFORM_TENANT && info.role_name.split(',').includes('administrator');
+        if (platformAdmin) {
+          try {
+            await request<boolean>(API.clearCache);
+          } catch {
+            return; // the client has toasted the failure; nothing was cleared here either
+          }
         }
         store().dropKeptExcept(current);
         // active queries (the page on screen, the menu) refetch; the others are emptied

@@ -1,0 +1,51 @@
+import type { Lang } from '@console/contract';
+import { and, eq, ne } from 'drizzle-orm';
+import { type Db, schema } from './db/index.js';
+import type { Kv } from './kv.js';
+
+const CHANNEL = 'dicts-changed';
+/** A safety net for a missed invalidation; changes made through the API clear the cache at once. */
+const TTL_MS = 5 * 60_000;
+
+interface Entry {
+  at: number;
+  items: Promise<Map<string, { zh: string; en: string }>>;
+}
+
+/**
+ * Display values of dictionary keys (`category` 1 → 通知 / Notice), cached per dictionary code. Every
+ * dictionary-coded field of a record is answered with its display value beside it as `<field>Name`,
+ * as BladeX's wrappers do. Writes to dictionaries call invalidate(), which reaches every instance.
+ */
+export class DictLabels {
+  private readonly cache = new Map<string, Entry>();
+
+  constructor(private readonly db: Db, private readonly kv: Kv) {}
+
+  async start(): Promise<void> {
+    await this.kv.subscribe(CHANNEL, () => this.cache.clear());
+  }
+
+  async labels(code: string, lang: Lang): Promise<Map<string, string>> {
+    let entry = this.cache.get(code);
+    if (!entry || Date.now() - entry.at > TTL_MS) {
+      entry = { at: Date.now(), items: this.load(code) };
+      entry.items.catch(() => this.cache.delete(code));
+      this.cache.set(code, entry);
+    }
+    const items = await entry.items;
+    return new Map([...items].map(([key, v]) => [key, v[lang]]));
+  }
+
+  private async load(code: string): Promise<Map<string, { zh: string; en: string }>> {
+    const rows = await this.db.select({ key: schema.dict.dictKey, zh: schema.dict.dictValue, en: schema.dict.dictValueEn })
+      .from(schema.dict)
+      .where(and(eq(schema.dict.code, code), ne(schema.dict.parentId, '0'), eq(schema.dict.isDeleted, 0)));
+    return new Map(rows.map((r) => [r.key, { zh: r.zh, en: r.en || r.zh }]));
+  }
+
+  async invalidate(): Promise<void> {
+    this.cache.clear();
+    await this.kv.publish(CHANNEL, String(Date.now()));
+  }
+}
