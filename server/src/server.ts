@@ -6,7 +6,7 @@ import { TokenSigner } from './core/auth/tokens.js';
 import { buildApp } from './core/app.js';
 import type { Config } from './core/config.js';
 import type { AppContext } from './core/context.js';
-import { openDatabase } from './core/db/index.js';
+import { openDatabase, setStatementTimeout } from './core/db/index.js';
 import { setWorkerId } from './core/ids.js';
 import { type Kv, memoryKv, redisKv } from './core/kv.js';
 import { Logs } from './core/logs.js';
@@ -42,6 +42,7 @@ function readVersion(): string {
 /** Opens the database (migrating it and running pending data steps), connects Redis, builds the app. */
 export async function createServer(config: Config): Promise<Server> {
   setTimeZone(config.timeZone);
+  setStatementTimeout(config.limits.statementTimeoutMs);
   setWorkerId(config.workerId);
   const database = await openDatabase(config);
   let kv: Kv | undefined;
@@ -59,6 +60,7 @@ export async function createServer(config: Config): Promise<Server> {
     const ctx: AppContext = {
       config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, dicts, logs,
       signIns: new SignInGuard(kv), hashing: new Semaphore(Math.max(1, availableParallelism() - 1), 500, 15_000),
+      heavyQueries: new Semaphore(config.limits.heavyQueries, 200, 5_000),
       storage: defaultStorage(config.dataDir), version: readVersion(),
     };
     app = await buildApp(ctx, {

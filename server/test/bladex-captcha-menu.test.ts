@@ -104,6 +104,8 @@ describe('menu icons, BladeX-shaped', () => {
     await db.delete(schema.appDataStep).where(eq(schema.appDataStep.name, '0006-bladex-menu-icons'));
 
     expect(await runDataSteps(db, DATA_STEPS)).toEqual(['0006-bladex-menu-icons']);
+    // data steps run at start, before anything is cached; here the server was already answering menus
+    await h.server.ctx.permissions.invalidate();
 
     const t = await h.login('000000', 'admin', 'admin');
     expect(await sourcesByCode(t.access_token)).toMatchObject({

@@ -3,7 +3,7 @@ import { CONSOLE_CLIENT, type R, type TokenResponse } from '@console/contract';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll } from 'vitest';
 import { hashPassword } from '../src/core/auth/index.js';
-import { loadConfig } from '../src/core/config.js';
+import { type Config, loadConfig } from '../src/core/config.js';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { createServer, type Server } from '../src/server.js';
@@ -32,14 +32,14 @@ export interface Harness {
 }
 
 /** Starts a server on a fresh copy of the seeded database for the test file, and stops it afterwards. */
-export function useServer(env: Record<string, string> = {}): Harness {
+export function useServer(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Harness {
   let db: TestDb;
   const h = {} as Harness;
   beforeAll(async () => {
     db = await createTestDb();
     const config = loadConfig(
       { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: process.env.REDIS_URL ?? '', REDIS_PREFIX: `console-test:${nextId()}:`, ...env },
-      { dataDir: db.dataDir },
+      { dataDir: db.dataDir, ...overrides },
     );
     h.server = await createServer(config);
   });

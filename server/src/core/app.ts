@@ -37,6 +37,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
   const app = Fastify({
     logger: {
       level: ctx.config.logLevel,
+      ...(ctx.config.logStream ? { stream: ctx.config.logStream } : {}),
       redact: ['req.headers.authorization', 'req.headers["blade-auth"]', 'req.headers["captcha-code"]'],
       serializers: {
         // the default serializer logs the URL with its query string, which may hold a password or token

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -21,6 +22,8 @@ export interface Config {
   /** folder of the built console served at / (absent: API only) */
   webDir?: string;
   logLevel: string;
+  /** where the request log goes (default stdout); tests read it */
+  logStream?: { write(line: string): void };
   /** worker id of the snowflake id generator (0–1023) */
   workerId: number;
   /** trust X-Forwarded-For from a proxy in front */
@@ -34,6 +37,12 @@ export interface Config {
    * `userFiles` files and `userBytes` bytes per `userWindowSeconds`
    */
   uploads: { tenantQuotaBytes: number; userFiles: number; userBytes: number; userWindowSeconds: number };
+  /**
+   * load limits: a request's statements are cancelled after `statementTimeoutMs` (0 = never; PostgreSQL
+   * only, answered as "search too broad"); searches no index can serve run at most `heavyQueries` at a
+   * time, so they never take every connection from the cheap requests
+   */
+  limits: { statementTimeoutMs: number; heavyQueries: number };
 }
 
 interface Secrets {
@@ -122,6 +131,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       userFiles: positiveInt(env.UPLOAD_RATE_FILES, 30, 'UPLOAD_RATE_FILES'),
       userBytes: positiveInt(env.UPLOAD_RATE_MB, 200, 'UPLOAD_RATE_MB') * 1024 * 1024,
       userWindowSeconds: 10 * 60,
+    },
+    limits: {
+      statementTimeoutMs: wholeNumber(env.STATEMENT_TIMEOUT_MS, 3000, 'STATEMENT_TIMEOUT_MS'),
+      heavyQueries: positiveInt(env.HEAVY_QUERY_CONCURRENCY, Math.max(1, Math.floor(availableParallelism() / 2)), 'HEAVY_QUERY_CONCURRENCY'),
     },
     ...overrides,
   };

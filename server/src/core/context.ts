@@ -25,6 +25,8 @@ export interface AppContext {
   signIns: SignInGuard;
   /** bounds concurrent password hashing (argon2), so sign-in bursts leave CPU for everything else */
   hashing: Semaphore;
+  /** bounds concurrent searches that no index can serve (a short substring over millions of rows) */
+  heavyQueries: Semaphore;
   /** display values of dictionary keys, for `<field>Name` */
   dicts: DictLabels;
   logs: Logs;

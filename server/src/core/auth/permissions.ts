@@ -10,11 +10,33 @@ const CHANNEL = 'permissions-changed';
  */
 export class Permissions {
   private readonly cache = new Map<string, Promise<ReadonlySet<string>>>();
+  /** answers derived from menus and grants (a role set's menu tree, buttons, top menus) */
+  private readonly derived = new Map<string, Promise<unknown>>();
 
   constructor(private readonly db: Db, private readonly kv: Kv) {}
 
   async start(): Promise<void> {
-    await this.kv.subscribe(CHANNEL, () => this.cache.clear());
+    await this.kv.subscribe(CHANNEL, () => this.clearLocal());
+  }
+
+  private clearLocal(): void {
+    this.cache.clear();
+    this.derived.clear();
+  }
+
+  /**
+   * An answer computed from menus, top menus and grants only, cached until the next invalidate() (on
+   * every instance). `key` must name everything the answer depends on besides those tables.
+   */
+  memo<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let hit = this.derived.get(key) as Promise<T> | undefined;
+    if (!hit) {
+      if (this.derived.size > 10_000) this.derived.clear();
+      hit = load();
+      hit.catch(() => this.derived.delete(key));
+      this.derived.set(key, hit);
+    }
+    return hit;
   }
 
   codes(tenantId: string, roleIds: readonly string[]): Promise<ReadonlySet<string>> {
@@ -42,7 +64,7 @@ export class Permissions {
   }
 
   async invalidate(): Promise<void> {
-    this.cache.clear();
+    this.clearLocal();
     await this.kv.publish(CHANNEL, String(Date.now()));
   }
 }

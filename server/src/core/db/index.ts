@@ -1,8 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -11,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireLock } from './folderLock.js';
+import { PgliteWorker } from './pgliteWorker.js';
 import * as schema from './schema.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -40,10 +39,16 @@ export async function openPglite(dataDir: string): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
   const release = acquireLock(dataDir);
   try {
-    const client = new PGlite({ dataDir: dir, extensions: { pg_trgm }, postgresqlconf: ['shared_buffers = 32MB'] });
-    await client.waitReady;
-    const db = drizzlePglite({ client, schema }) as unknown as Db;
-    await migratePglite(drizzlePglite({ client, schema }), { migrationsFolder: migrationsFolder() });
+    // in a worker thread: a long statement must not stop this thread from answering other requests
+    const client = new PgliteWorker(dir, ['shared_buffers = 32MB']);
+    try {
+      await client.waitReady;
+      await migratePglite(drizzlePglite({ client: client as never, schema }), { migrationsFolder: migrationsFolder() });
+    } catch (e) {
+      await client.close();
+      throw e;
+    }
+    const db = drizzlePglite({ client: client as never, schema }) as unknown as Db;
     return {
       db,
       kind: 'pglite',
@@ -86,6 +91,14 @@ export interface TenantScope {
   tenantId: string;
   /** a platform operation that crosses tenants on purpose */
   allTenants?: boolean;
+  /** statement time limit in ms for this transaction (default: setStatementTimeout's; 0 = none) */
+  timeoutMs?: number;
+}
+
+let defaultTimeoutMs = 0;
+/** The time limit of every request transaction's statements (PostgreSQL cancels them with 57014). */
+export function setStatementTimeout(ms: number): void {
+  defaultTimeoutMs = ms;
 }
 
 /**
@@ -96,7 +109,8 @@ export interface TenantScope {
 export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     const role = scope.allTenants ? 'console_platform' : 'console_app';
-    await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true)`);
+    const timeout = `${scope.timeoutMs ?? defaultTimeoutMs}ms`;
+    await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true), set_config('statement_timeout', ${timeout}, true)`);
     return fn(tx);
   });
 }

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { API, AVATAR_MAX_BYTES, AVATAR_TYPES, Code, type UploadedFile } from '@console/contract';
+import { API, msg, AVATAR_MAX_BYTES, AVATAR_TYPES, Code, type UploadedFile } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
@@ -81,6 +81,11 @@ async function fileOf(req: FastifyRequest, maxBytes: number) {
   if (!req.isMultipart()) throw badRequest('fileNotMultipart');
   const part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 5 }, throwFileSizeLimit: false });
   if (!part || part.fieldname !== 'file') throw badRequest('fileNotMultipart');
+  // the name is stored as text: a NUL in it is refused like a NUL in any other field (input.ts)
+  if (part.filename.includes('\u0000')) {
+    part.file.resume();
+    throw badRequest('nulByte', { field: 'file' }, { file: msg('nulByte', req.lang, { field: 'file' }) });
+  }
   return part;
 }
 

@@ -81,6 +81,11 @@ function toRoute(m: MenuRow, lang: Lang): MenuRoute {
   };
 }
 
+/** Menu answers depend on the caller's tenant and role set only (menus are global, grants per role). */
+function roleSetKey(user: AuthUser): string {
+  return `${user.tenantId}:${[...user.roleIds].sort().join(',')}`;
+}
+
 export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/blade-system/menu/routes', {
     config: { access: { permission: null } },
@@ -92,7 +97,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
   }, async (req) => {
     const user = requireUser(req);
     const { topMenuId } = req.query as { topMenuId?: string };
-    const tree = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+    const tree = await ctx.permissions.memo(`routes:${roleSetKey(user)}:${topMenuId ?? ''}:${req.lang}`, () => inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
       const menus = await liveMenus(tx);
       const byId = new Map(menus.map((m) => [m.id, m]));
       let ids = withAncestors(await grantedMenuIds(tx, user), byId);
@@ -103,7 +108,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
         ids = new Set([...ids].filter((id) => topIds.has(id)));
       }
       return forest(menus.filter((m) => ids.has(m.id) && m.category === 1).map((m) => toRoute(m, req.lang)));
-    });
+    }));
     return ok(tree, req.lang);
   });
 
@@ -112,7 +117,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     schema: { tags: ['blade-system'], summary: 'The caller\'s granted buttons under their menus; button codes are the permission codes' },
   }, async (req) => {
     const user = requireUser(req);
-    const tree = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+    const tree = await ctx.permissions.memo(`buttons:${roleSetKey(user)}:${req.lang}`, () => inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
       const menus = await liveMenus(tx);
       const byId = new Map(menus.map((m) => [m.id, m]));
       const granted = await grantedMenuIds(tx, user);
@@ -123,7 +128,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
         source: m.source ?? '', action: m.action, sort: m.sort, category: m.category,
       }));
       return forest(nodes);
-    });
+    }));
     return ok(tree, req.lang);
   });
 
@@ -132,7 +137,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     schema: { tags: ['blade-system'], summary: 'Top menus that hold at least one of the caller\'s menus, in order' },
   }, async (req) => {
     const user = requireUser(req);
-    const rows = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+    const rows = await ctx.permissions.memo(`top-menu:${roleSetKey(user)}`, () => inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
       const menus = await liveMenus(tx);
       const byId = new Map(menus.map((m) => [m.id, m]));
       const granted = await grantedMenuIds(tx, user);
@@ -142,7 +147,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
         const scope = topMenuScope(settings.filter((r) => r.topMenuId === top.id).map((r) => r.menuId), menus, byId);
         return [...scope].some((id) => granted.has(id) && byId.get(id)?.category === 1);
       });
-    });
+    }));
     const data: TopMenu[] = rows.map((r) => ({
       id: r.id, code: r.code, name: nameOf(r, req.lang), source: r.source ?? '', path: r.path ?? '', sort: r.sort,
     }));

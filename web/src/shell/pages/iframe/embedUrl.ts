@@ -20,10 +20,12 @@ export function iframeRoute(routerPath: string, url: URL): string {
 }
 
 /**
- * The iframe's sandbox. A page of this console's own origin is framed without `allow-same-origin`: with
- * scripts allowed as well, it could otherwise reach into the console and lift the sandbox.
+ * The iframe's sandbox. Pages keep their own origin (`allow-same-origin`): without it a page of this
+ * console (another screen, the API docs) loads its module scripts and calls its API from an opaque
+ * origin, which CORS refuses, so it never renders. Framing our own origin so is safe because everything
+ * it serves is the console's own code: uploaded files come with `Content-Security-Policy: sandbox`,
+ * which keeps them in an opaque origin without script whatever the frame allows.
  */
-export function sandboxFor(url: URL, consoleOrigin: string): string {
-  const base = 'allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads';
-  return url.origin === consoleOrigin ? base : `${base} allow-same-origin`;
+export function sandboxFor(_url: URL, _consoleOrigin: string): string {
+  return 'allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-downloads allow-same-origin';
 }

@@ -1,0 +1,81 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { answerForDbError } from '../src/core/dbErrors.js';
+import { inTenant } from '../src/core/db/index.js';
+import { AppError } from '../src/core/errors.js';
+import { Semaphore } from '../src/core/semaphore.js';
+import { useServer } from './harness.js';
+
+/** One request never starves the others: bounded lanes for expensive work, time limits on statements. */
+const h = useServer();
+const onPostgres = Boolean(process.env.DATABASE_URL);
+let demo: string;
+
+beforeAll(async () => {
+  demo = (await h.login('541742', 'admin', 'admin')).access_token;
+});
+
+describe('the semaphore behind the lanes', () => {
+  it('runs at most `limit` at once, in order, and refuses a full queue or a wait past its bound with 429', async () => {
+    const lane = new Semaphore(2, 3, 50);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    const job = (i: number) => lane.run(async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setTimeout(r, 5));
+      order.push(i);
+      running--;
+      return i;
+    });
+    expect(await Promise.all([0, 1, 2, 3, 4].map(job))).toEqual([0, 1, 2, 3, 4]);
+    expect(peak).toBe(2);
+    expect(order.slice(2)).toEqual([2, 3, 4]);
+
+    const block = new Semaphore(1, 1, 30);
+    let release!: () => void;
+    const holder = block.run(() => new Promise<void>((r) => { release = r; }));
+    const waiter = block.run(async () => 'late');
+    const overflow = block.run(async () => 'never');
+    await expect(overflow).rejects.toMatchObject({ code: 429, key: 'serverBusy' });
+    await expect(waiter).rejects.toBeInstanceOf(AppError); // waited past 30 ms
+    release();
+    await holder;
+    expect(await block.run(async () => 'free again')).toBe('free again');
+  });
+});
+
+describe('searches no index can serve', () => {
+  it('go through the heavy lane; searches the trigram index serves do not', async () => {
+    const spy = vi.spyOn(h.server.ctx.heavyQueries, 'run');
+    const search = (title: string) => h.call('GET', '/api/blade-desk/notice/list', { token: demo, query: { title } });
+    expect((await search('通知')).status).toBe(200);
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect((await search('a%')).status).toBe(200);
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect((await search('维护通知')).status).toBe(200);
+    expect((await h.call('GET', '/api/blade-desk/notice/list', { token: demo })).status).toBe(200);
+    expect(spy).toHaveBeenCalledTimes(2);
+    spy.mockRestore();
+  });
+});
+
+describe('statement time limits', () => {
+  it.skipIf(!onPostgres)('cancel a statement past the limit, answered as a 400 "search too broad" (PostgreSQL)', async () => {
+    const err = await inTenant(h.server.ctx.db, { tenantId: '541742', timeoutMs: 50 }, (tx) => tx.execute(sql`select pg_sleep(2)`))
+      .then(() => null, (e: unknown) => e);
+    expect(answerForDbError(err)).toEqual({ status: 400, key: 'queryTooBroad' });
+  });
+
+  it.skipIf(onPostgres)('on the embedded database a long statement runs off the server\'s thread: other requests are answered meanwhile', async () => {
+    let settled = false;
+    const long = h.server.ctx.db.execute(sql`select count(*) from generate_series(1, 6000000) g where g::text like '%77%'`)
+      .finally(() => { settled = true; });
+    await new Promise((r) => setTimeout(r, 20));
+    const version = await h.server.app.inject({ method: 'GET', url: '/version.json' });
+    expect(version.statusCode).toBe(200);
+    expect(settled).toBe(false);
+    await long;
+  });
+});
