@@ -30,14 +30,13 @@ import {
   apiCall, CASES, directRunner, sample, signIn, type SqlRunner, startOnce, stats,
 } from './measure.js';
 import { type CaseResult, type DbResult, writeResults } from './report.js';
+import { dbOption, intOption, PG_DB, PGLITE_KEEP_DIR, PGLITE_MARKER, planOption, samePlan } from './data.js';
 import { OTHER_TENANTS, type PgliteLike, type SeedPlan, seededPlan, seedPglite, seedPostgres } from './seed.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
 const WARMUP = 20;
 const IDLE_MS = 5000;
-const PG_DB = 'console_bench';
-const PGLITE_KEEP_DIR = join(tmpdir(), 'console-bench-pglite');
 
 const { values: opt } = parseArgs({
   options: {
@@ -53,17 +52,10 @@ const { values: opt } = parseArgs({
   },
 });
 
-function int(name: string, raw: string, min: number, max: number): number {
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer in ${min}..${max}, got ${raw}`);
-  return n;
-}
-
-const db = opt.db;
-if (db !== 'postgres' && db !== 'pglite') throw new Error(`--db must be postgres or pglite, got ${db}`);
-const plan: SeedPlan = { rows: int('rows', opt.rows, 10_000, 3_000_000), otherRows: int('others', opt.others, 0, 100_000) };
-const calls = int('calls', opt.calls, 1, 10_000);
-const starts = int('starts', opt.starts, 0, 20);
+const db = dbOption(opt.db);
+const plan = planOption(opt.rows, opt.others);
+const calls = intOption('calls', opt.calls, 1, 10_000);
+const starts = intOption('starts', opt.starts, 0, 20);
 const log = (s: string) => console.log(s);
 /** 1-minute load average when the list measurements start and end: above ~1 means something else ran */
 let loadBefore = 0;
@@ -136,7 +128,6 @@ async function measureStarts(mainJs: string, env: Record<string, string>) {
   return runs;
 }
 
-const samePlan = (a: SeedPlan, b: SeedPlan) => a.rows === b.rows && a.otherRows === b.otherRows;
 
 /** The server code measured: commit, and whether server/ or contract/ had uncommitted changes. */
 function revision(): string {
@@ -198,7 +189,7 @@ function pgliteOf(server: Server): PgliteLike {
 
 async function benchPglite(mainJs: string): Promise<DbResult> {
   const dataDir = opt.keep ? PGLITE_KEEP_DIR : await mkdtemp(join(tmpdir(), 'console-bench-pglite-'));
-  const marker = join(dataDir, 'bench-seed.json');
+  const marker = join(dataDir, PGLITE_MARKER);
   const seeded = existsSync(marker) && samePlan(JSON.parse(readFileSync(marker, 'utf8')) as SeedPlan, plan);
   if (!seeded) rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });

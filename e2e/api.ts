@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { request } from 'node:http';
 
 /** Calls to the server from the test process (not the browser): setting up and restoring state. */
 
@@ -34,4 +35,20 @@ export async function api<T>(baseUrl: string, token: string | null, path: string
     body: init.json === undefined ? undefined : JSON.stringify(init.json),
   });
   return (await res.json()) as Envelope<T>;
+}
+
+/** A password grant with a wrong password sent from another loopback address (the budgets are per address). */
+export function wrongPasswordFrom(localAddress: string, baseUrl: string, tenantId: string, username: string): Promise<number> {
+  const body = new URLSearchParams({ grant_type: 'password', tenantId, username, password: md5(`wrong-${Math.random()}`) }).toString();
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}/api/blade-auth/oauth/token`, {
+      method: 'POST', localAddress,
+      headers: { Authorization: BASIC, 'Content-Type': 'application/x-www-form-urlencoded', 'Content-Length': Buffer.byteLength(body) },
+    }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

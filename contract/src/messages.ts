@@ -81,6 +81,7 @@ export const messages = {
   logsSaved: { zh: '发送成功!', en: 'Sent!' },
   fileRequired: { zh: '请选择要上传的文件', en: 'Please choose a file to upload' },
   fileTooLarge: { zh: '文件不能超过 {max}', en: 'The file must not exceed {max}' },
+  uploadBroken: { zh: '上传的数据不完整或格式错误, 请重新上传', en: 'The upload was cut short or malformed; please upload the file again' },
   fileEmpty: { zh: '文件内容为空', en: 'The file is empty' },
   avatarType: { zh: '头像只能是 jpg 或 png 格式', en: 'The avatar must be a jpg or png image' },
   fileNotMultipart: { zh: '请以 multipart/form-data 上传文件, 字段名 file', en: 'Upload the file as multipart/form-data in the field "file"' },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.js';
 import { confirm, signIn, toast, waitFor } from '../flows.js';
+import { wrongPasswordFrom } from '../api.js';
 
 const b = useBrowser();
 
@@ -18,6 +19,27 @@ describe('signing in and out', () => {
     await b.page.getByTestId('login-password').fill('wrong');
     await b.page.getByTestId('login-submit').click();
     await toast(b.page, '用户名或密码错误');
+    expect(b.page.url()).toContain('/login');
+  });
+
+  it('asks for a captcha when the account had failed sign-ins from elsewhere, and signs in with the captcha grant', async () => {
+    // five wrong passwords for the account from another address (127.0.0.2): the account now needs a captcha
+    const account = 'captcha-asked';
+    for (let i = 0; i < 5; i++) await wrongPasswordFrom('127.0.0.2', b.baseUrl, '000000', account);
+    await b.page.goto(`${b.baseUrl}/login`);
+    expect(await b.page.getByTestId('login-captcha').count()).toBe(0);
+    await b.page.getByTestId('login-tenant').fill('000000');
+    await b.page.getByTestId('login-username').fill(account);
+    await b.page.getByTestId('login-password').fill('whatever');
+    await b.page.getByTestId('login-submit').click();
+    await toast(b.page, '该账号登录失败次数较多, 请输入验证码后再登录');
+    await b.page.getByTestId('login-captcha-image').waitFor();
+    await b.page.getByTestId('login-captcha').fill('ZZZZZ');
+    const grant = b.page.waitForResponse((r) => r.url().includes('/oauth/token'));
+    await b.page.getByTestId('login-submit').click();
+    const sent = (await grant).request();
+    expect(new URLSearchParams(sent.postData() ?? '').get('grant_type')).toBe('captcha');
+    await toast(b.page, '验证码不正确');
     expect(b.page.url()).toContain('/login');
   });
 

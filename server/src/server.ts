@@ -24,6 +24,12 @@ import { systemModule } from './modules/system/index.js';
 import { runDataSteps } from './seed/runner.js';
 import { DATA_STEPS } from './seed/steps.js';
 
+/**
+ * Password hashing may use at most half of cores − 1 under a sign-in storm (each argon2 verification is
+ * followed by as long a rest), so the storm slows sign-ins rather than every other request.
+ */
+const HASHING_REST_RATIO = 1;
+
 export interface Server {
   app: FastifyInstance;
   ctx: AppContext;
@@ -59,7 +65,7 @@ export async function createServer(config: Config): Promise<Server> {
     const logs = new Logs(database.db, (e) => app?.log.error({ err: e }, 'log write failed'));
     const ctx: AppContext = {
       config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, dicts, logs,
-      signIns: new SignInGuard(kv), hashing: new Semaphore(Math.max(1, availableParallelism() - 1), 500, 15_000),
+      signIns: new SignInGuard(kv), hashing: new Semaphore(Math.max(1, availableParallelism() - 1), 500, 15_000, HASHING_REST_RATIO),
       heavyQueries: new Semaphore(config.limits.heavyQueries, 200, 5_000),
       storage: defaultStorage(config.dataDir), version: readVersion(),
     };

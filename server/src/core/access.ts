@@ -36,7 +36,9 @@ export class ClientVerifier {
       if (!cached.client) throw unauthorized('clientInvalid');
       return cached.client;
     }
-    const decoded = m[1].length <= 1024 ? Buffer.from(m[1], 'base64').toString('utf8') : '';
+    // strict base64: Node's decoder would skip junk (`<valid>!!` decoding to the valid client)
+    const wellEncoded = m[1].length <= 1024 && m[1].length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(m[1]);
+    const decoded = wellEncoded ? Buffer.from(m[1], 'base64').toString('utf8') : '';
     const sep = decoded.indexOf(':');
     // a NUL or another control character is never in a client id or secret (and PostgreSQL refuses NUL)
     const wellFormed = sep > 0 && !/[\u0000-\u001f]/.test(decoded);

@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { Code, langFromHeader, msg } from '@console/contract';
+import { Code, langFromHeader, msg, type R } from '@console/contract';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -70,11 +70,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
 
   const handleError = (err: FastifyError, req: FastifyRequest, rawReply: unknown) => {
     const lang = req.lang ?? 'zh';
+    // The token endpoint answers OAuth errors (`error`, `error_description`) beside the envelope's fields,
+    // also for failures that happen before its handler runs (unparsable body, NUL, too large…).
+    const oauth = req.routeOptions.config?.oauthErrors === true;
     const reply = {
       code: (status: number) => ({
-        send: (body: unknown) => {
+        send: (body: R<unknown>) => {
           void (rawReply as unknown as FastifyReply).status(status);
-          return (rawReply as unknown as FastifyReply).send(body);
+          const answer = oauth ? { error: status === 401 ? 'invalid_client' : 'invalid_request', error_description: body.msg, ...body } : body;
+          return (rawReply as unknown as FastifyReply).send(answer);
         },
       }),
     };
@@ -119,7 +123,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
   };
 
   app.addHook('onResponse', async (req, reply) => {
-    if (WRITE_METHODS.has(req.method) && isApiPath(req.url) && req.routeOptions.config?.access) {
+    // a refused burst (429) must cost nothing: it is not written row by row
+    if (WRITE_METHODS.has(req.method) && isApiPath(req.url) && req.routeOptions.config?.access && reply.statusCode !== 429) {
       ctx.logs.api(req, reply.statusCode, req.routeOptions.config.title);
     }
   });

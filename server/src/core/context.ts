@@ -82,5 +82,7 @@ declare module 'fastify' {
     fieldLabels?: FieldLabels;
     /** title written to the API log for writes */
     title?: string;
+    /** failures carry OAuth's `error` / `error_description` beside the envelope (the token endpoint) */
+    oauthErrors?: boolean;
   }
 }

@@ -44,20 +44,74 @@ export interface WebErrorInput {
   time?: string;
 }
 
+type LogTable = typeof schema.logApi | typeof schema.logError | typeof schema.logUsual;
+type LogRow = Record<string, unknown> & { tenantId: string };
+
+/** Rows wait at most this long, and a write carries at most this many of them. */
+const FLUSH_MS = 50;
+const BATCH_ROWS = 500;
+/** Beyond this many waiting rows (the database is down or far behind), new rows are counted, not kept. */
+const MAX_WAITING = 20_000;
+
 /**
- * Writes the usual / api / error logs. Writes are queued off the request path; close() waits for them,
- * so a graceful shutdown loses nothing.
+ * Writes the usual / api / error logs off the request path, in batches: one statement per table and
+ * tenant every FLUSH_MS, so a burst of requests (a flood of refused sign-ins) costs a few inserts rather
+ * than a transaction each, and never takes the pool from the requests themselves. flush() (at close)
+ * writes what waits, so a graceful shutdown loses nothing.
  */
 export class Logs {
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly waiting = new Map<LogTable, LogRow[]>();
+  private size = 0;
+  private dropped = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly db: Db, private readonly onFailure: (e: unknown) => void) {}
 
-  private track(tenantId: string, write: (tx: Parameters<Parameters<typeof inTenant>[2]>[0]) => Promise<unknown>): void {
-    const p = inTenant(this.db, { tenantId }, write)
-      .catch(this.onFailure)
-      .finally(() => this.pending.delete(p));
-    this.pending.add(p);
+  private track(table: LogTable, row: LogRow): void {
+    if (this.size >= MAX_WAITING) {
+      this.dropped++;
+      return;
+    }
+    const rows = this.waiting.get(table) ?? [];
+    rows.push(row);
+    this.waiting.set(table, rows);
+    this.size++;
+    if (this.size >= BATCH_ROWS) this.schedule(0);
+    else this.schedule(FLUSH_MS);
+  }
+
+  private schedule(ms: number): void {
+    if (this.timer && ms > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.write();
+    }, ms);
+    this.timer.unref?.();
+  }
+
+  /** Writes everything waiting now, after any write already under way (writes never overlap). */
+  private write(): Promise<void> {
+    const batches = [...this.waiting];
+    this.waiting.clear();
+    this.size = 0;
+    const dropped = this.dropped;
+    this.dropped = 0;
+    this.writing = this.writing.then(async () => {
+      if (dropped) this.onFailure(new Error(`log rows dropped while the database was behind: ${dropped}`));
+      for (const [table, rows] of batches) {
+        const byTenant = new Map<string, LogRow[]>();
+        for (const r of rows) byTenant.set(r.tenantId, [...(byTenant.get(r.tenantId) ?? []), r]);
+        for (const [tenantId, group] of byTenant) {
+          for (let i = 0; i < group.length; i += BATCH_ROWS) {
+            const chunk = group.slice(i, i + BATCH_ROWS);
+            await inTenant(this.db, { tenantId }, (tx) => tx.insert(table).values(chunk as never)).catch(this.onFailure);
+          }
+        }
+      }
+    });
+    return this.writing;
   }
 
   api(req: FastifyRequest, status: number, title: string | undefined): void {
@@ -90,7 +144,7 @@ export class Logs {
       params: paramsOf(req),
       time: Math.round(performance.now() - req.startTime),
     };
-    this.track(row.tenantId, (tx) => tx.insert(schema.logApi).values(row));
+    this.track(schema.logApi, row);
   }
 
   private errorRow(req: FastifyRequest, err: Error): void {
@@ -106,7 +160,7 @@ export class Logs {
       lineNumber: frame ? Number(frame[2]) : null,
       time: Math.round(performance.now() - req.startTime),
     };
-    this.track(row.tenantId, (tx) => tx.insert(schema.logError).values(row));
+    this.track(schema.logError, row);
   }
 
   /** Front-end error records posted by the console. */
@@ -136,10 +190,13 @@ export class Logs {
       logData: data.slice(0, 4000),
       params: null,
     };
-    this.track(tenantId, (tx) => tx.insert(schema.logUsual).values(row));
+    this.track(schema.logUsual, row);
   }
 
+  /** Writes every row that waits (tests, and a graceful shutdown). */
   async flush(): Promise<void> {
-    while (this.pending.size) await Promise.allSettled([...this.pending]);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.write();
   }
 }

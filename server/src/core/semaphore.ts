@@ -9,7 +9,16 @@ export class Semaphore {
   private running = 0;
   private readonly waiting: Array<{ start: () => void; timer?: NodeJS.Timeout }> = [];
 
-  constructor(readonly limit: number, private readonly maxQueue = 1000, private readonly maxWaitMs = 10_000) {}
+  /**
+   * `restRatio` keeps a place busy for that fraction of each job's own time after it ends (its caller gets
+   * the result at once): with 1, the work holds at most half of `limit` cores, however long the queue.
+   */
+  constructor(
+    readonly limit: number,
+    private readonly maxQueue = 1000,
+    private readonly maxWaitMs = 10_000,
+    private readonly restRatio = 0,
+  ) {}
 
   get active(): number {
     return this.running;
@@ -21,10 +30,13 @@ export class Semaphore {
 
   async run<T>(fn: () => Promise<T>): Promise<T> {
     await this.acquire();
+    const started = performance.now();
     try {
       return await fn();
     } finally {
-      this.release();
+      const rest = (performance.now() - started) * this.restRatio;
+      if (rest >= 1) setTimeout(() => this.release(), rest).unref?.();
+      else this.release();
     }
   }
 

@@ -31,6 +31,10 @@ function zoneOffsetMinutes(at: Date): number {
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);
 }
 
+/** Years a wire timestamp may name: four digits on the way out in every zone (9999-12-31 east of UTC is year 10000). */
+const MIN_YEAR = 1000;
+const MAX_YEAR = 9998;
+
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
 /** Parses a wire timestamp; null when it is not a real date/time. */
@@ -44,14 +48,17 @@ export function parseDateTime(text: string): Date | null {
     const check = new Date(guess);
     if (check.getUTCFullYear() !== fields[0] || check.getUTCMonth() !== fields[1] - 1 || check.getUTCDate() !== fields[2]
       || fields[3] > 23 || fields[4] > 59 || fields[5] > 59) return null;
+    if (fields[0] < MIN_YEAR || fields[0] > MAX_YEAR) return null;
     // Two passes settle the offset across DST changes.
     let instant = guess - zoneOffsetMinutes(new Date(guess)) * 60000;
     instant = guess - zoneOffsetMinutes(new Date(instant)) * 60000;
-    return new Date(instant);
+    return Number.isNaN(instant) ? null : new Date(instant);
   }
   if (/^\d{4}-\d{2}-\d{2}T/.test(s)) {
     const ms = Date.parse(s);
-    return Number.isNaN(ms) ? null : new Date(ms);
+    if (Number.isNaN(ms)) return null;
+    const year = new Date(ms).getUTCFullYear();
+    return year < MIN_YEAR || year > MAX_YEAR ? null : new Date(ms);
   }
   return null;
 }

@@ -6,13 +6,13 @@ import { z } from 'zod';
 export type FieldLabels = Record<string, Pick<FieldDef, 'label' | 'required'> | I18nText>;
 
 function labelOf(labels: FieldLabels | undefined, field: string, lang: Lang): string {
-  const entry = labels?.[field];
+  const entry = labels && Object.hasOwn(labels, field) ? labels[field] : undefined;
   if (!entry) return field;
   return 'label' in entry ? t(entry.label, lang) : t(entry, lang);
 }
 
 function requiredMessage(labels: FieldLabels | undefined, field: string, lang: Lang): string {
-  const entry = labels?.[field];
+  const entry = labels && Object.hasOwn(labels, field) ? labels[field] : undefined;
   if (entry && 'label' in entry && isRequired(entry as FieldDef) && typeof entry.required === 'object') {
     return t(entry.required, lang);
   }
@@ -37,7 +37,7 @@ export function describeIssues(
     }
     const field = issue.path.length ? String(issue.path[0]) : '_';
     if (out[field]) continue;
-    const given = source && typeof source === 'object' ? (source as Record<string, unknown>)[field] : undefined;
+    const given = source && typeof source === 'object' && Object.hasOwn(source, field) ? (source as Record<string, unknown>)[field] : undefined;
     out[field] = describeIssue(issue, field, lang, labels, given);
   }
   return out;

@@ -21,9 +21,9 @@ function escapeLike(v: string): string {
 
 /** Resolves a client-given field name (camelCase or snake_case) to a definition field name. */
 function resolveField(name: string, fields: Record<string, FieldDef>): string | undefined {
-  if (name in fields) return name;
+  if (Object.hasOwn(fields, name)) return name;
   const camel = snakeToCamel(name);
-  return camel in fields ? camel : undefined;
+  return Object.hasOwn(fields, camel) ? camel : undefined;
 }
 
 function parseValue(f: FieldDef, col: PgColumn, name: string, raw: string, lang: Lang): unknown {
@@ -163,6 +163,7 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
         break;
       case 'in': {
         const parts = value.split(',').map((s) => s.trim()).filter(Boolean);
+        if (parts.length === 0) break; // `_in=,,,` names nothing: dropped like a blank value
         if (parts.length > MAX_IDS_PER_CALL) throw badRequest('tooManyIds', { max: MAX_IDS_PER_CALL });
         const values = parts.map((p) => parseValue(f, col, key, p, lang));
         out.push(sql`${col} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})`);

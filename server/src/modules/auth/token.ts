@@ -213,7 +213,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
   };
 
   app.post('/api/blade-auth/oauth/token', {
-    config: { access: { public: true }, title: 'sign-in' },
+    config: { access: { public: true }, title: 'sign-in', oauthErrors: true },
     schema: {
       tags: ['blade-auth'],
       summary: 'Issue tokens (grant_type password | captcha | refresh_token); answers the OAuth2 token object',

@@ -77,9 +77,17 @@ function extensionOf(name: string): string {
   return ext ?? 'bin';
 }
 
+/** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400. */
+function brokenUpload(e: unknown): never {
+  if (e instanceof AppError) throw e;
+  const status = (e as { statusCode?: number }).statusCode;
+  if (status === 413) throw e;
+  throw badRequest('uploadBroken');
+}
+
 async function fileOf(req: FastifyRequest, maxBytes: number) {
   if (!req.isMultipart()) throw badRequest('fileNotMultipart');
-  const part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 5 }, throwFileSizeLimit: false });
+  const part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 5 }, throwFileSizeLimit: false }).catch(brokenUpload);
   if (!part || part.fieldname !== 'file') throw badRequest('fileNotMultipart');
   // the name is stored as text: a NUL in it is refused like a NUL in any other field (input.ts)
   if (part.filename.includes('\u0000')) {
@@ -142,7 +150,7 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext):
       // The stream stops at the tightest limit: the kind's size, the room left in the quota, the user's bytes.
       const cap = Math.min(kind.maxBytes, room, bytes.left);
       const part = await fileOf(req, cap);
-      const { head, whole } = await peek(part.file, SNIFF_BYTES);
+      const { head, whole } = await peek(part.file, SNIFF_BYTES).catch(brokenUpload);
       const type = sniff(head);
       if (!kind.accepts(type)) {
         part.file.resume();
@@ -150,7 +158,7 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext):
       }
       const extension = type?.extension ?? extensionOf(part.filename);
       const key = newStorageKey(user.tenantId, extension);
-      const stored = await ctx.storage.put(key, whole);
+      const stored = await ctx.storage.put(key, whole).catch(brokenUpload);
       await byteBudget.spend(owner, stored.size);
       if (part.file.truncated) {
         await ctx.storage.remove(key);
