@@ -1,9 +1,11 @@
+import type { Page } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { answerForDbError } from '../src/core/dbErrors.js';
 import { inTenant } from '../src/core/db/index.js';
 import { AppError } from '../src/core/errors.js';
 import { Semaphore } from '../src/core/semaphore.js';
+import { scanTextMatch } from '../src/core/resource/count.js';
 import { useServer } from './harness.js';
 
 /** One request never starves the others: bounded lanes for expensive work, time limits on statements. */
@@ -77,5 +79,38 @@ describe('statement time limits', () => {
     expect(version.statusCode).toBe(200);
     expect(settled).toBe(false);
     await long;
+  });
+});
+
+describe('the chunked scan of a short search', () => {
+  it('finds rare matches across many chunks, in the tenant only, exactly counted; frequent ones page at once; a spent budget is a 400', async () => {
+    const { ctx } = h.server;
+    // 30,000 notices in the demo tenant (three chunks at least), three of them with a rare pair of characters
+    // (oldest, middle, newest), and one in another tenant that must never be found
+    await inTenant(ctx.db, { tenantId: '541742' }, (tx) => tx.execute(sql`
+      insert into blade_notice (id, tenant_id, title, category, release_time, create_time, update_time, status, is_deleted)
+      select 800000000000000000 + g, '541742',
+        case when g in (1, 15000, 30000) then '关于召回 ' || g else 'routine notice ' || g end,
+        1, now(), now() - (30000 - g) * interval '1 second', now(), 1, 0
+      from generate_series(1, 30000) g`));
+    await inTenant(ctx.db, { tenantId: '000000' }, (tx) => tx.execute(sql`
+      insert into blade_notice (id, tenant_id, title, category, release_time, create_time, update_time, status, is_deleted)
+      values (810000000000000001, '000000', '平台召回', 1, now(), now(), now(), 1, 0)`));
+    const rare = await h.call<Page<{ title: string; tenantId: string }>>('GET', '/api/blade-desk/notice/list', { token: demo, query: { title: '召回' } });
+    expect(rare.status).toBe(200);
+    expect(rare.body.data).toMatchObject({ total: 3, totalExact: true });
+    expect(rare.body.data.records.map((r) => r.title)).toEqual(['关于召回 30000', '关于召回 15000', '关于召回 1']);
+    const frequent = await h.call<Page<{ title: string }>>('GET', '/api/blade-desk/notice/list', { token: demo, query: { title: 'ti', size: 20 } });
+    expect(frequent.body.data.totalExact).toBe(false);
+    expect(frequent.body.data.records).toHaveLength(20);
+
+    const table = (await import('../src/core/db/schema.js')).notice;
+    const run = <T>(fn: (tx: Parameters<Parameters<typeof inTenant>[2]>[0]) => Promise<T>) => inTenant(ctx.db, { tenantId: '541742' }, fn);
+    const cols = { id: table.id, createTime: table.createTime, tenantId: table.tenantId, isDeleted: table.isDeleted };
+    const tooBroad = () => new AppError(400, 'queryTooBroad');
+    await expect(scanTextMatch(run, table, cols, '541742', { index: 0, column: table.title, pattern: '%召回%' }, { exact: 10, textMatch: 10 }, 0.001, tooBroad))
+      .rejects.toMatchObject({ key: 'queryTooBroad' });
+    expect(await scanTextMatch(run, table, cols, '541742', { index: 0, column: table.title, pattern: '%召回%' }, { exact: 10, textMatch: 10 }, 0, tooBroad))
+      .toHaveLength(3);
   });
 });

@@ -83,6 +83,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
       }),
     };
     if (err instanceof AppError) {
+      if (err.code === 429 && err.params?.seconds !== undefined) void (rawReply as FastifyReply).header('retry-after', String(err.params.seconds));
       return reply.code(err.code).send(failure(err.code, err.message_(lang), err.data ?? null));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

@@ -88,7 +88,11 @@ export interface Filters {
  * no trigram, so no index can find it (a 2-character search with few matches read 1M rows in 2.1 s).
  */
 export function needsScan(filters: Filters): boolean {
-  return filters.textMatches.some((m) => longestLiteral(m.pattern) < 3);
+  return filters.textMatches.some(unindexable);
+}
+
+export function unindexable(match: TextMatch): boolean {
+  return longestLiteral(match.pattern) < 3;
 }
 
 /** The longest run of literal characters in an escaped ILIKE pattern. */

@@ -55,6 +55,24 @@ function activeIdentity(user: UserRow, deptId: string | undefined, roleId: strin
   return { deptId: deptId ?? depts[0] ?? '', roleIds: asked.length ? [...new Set(asked)] : roles };
 }
 
+/**
+ * An address past its budget is answered after a pause: a script that ignores 429 and retries at once
+ * would otherwise get tens of thousands of answers a second and take the CPU from everyone else. Bounded,
+ * so the pause itself cannot be used to hold the server's sockets.
+ */
+const TARPIT_MS = 1000;
+const TARPIT_MAX_WAITING = 1000;
+let tarpitted = 0;
+async function tarpit(): Promise<void> {
+  if (tarpitted >= TARPIT_MAX_WAITING) return;
+  tarpitted++;
+  try {
+    await new Promise((r) => setTimeout(r, TARPIT_MS));
+  } finally {
+    tarpitted--;
+  }
+}
+
 export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void {
   // Spec 6: a department and role are asked for only in switch mode; otherwise a sign-in acts with all held roles.
   const askedIdentity = (deptId: string | undefined, roleId: string | undefined) =>
@@ -144,7 +162,10 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     if (!isMd5Hex(password)) throw new OAuthError(400, 'invalid_request', 'passwordNotMd5');
     if (account.length > 64 || tenantId.length > 12) throw new OAuthError(400, 'invalid_grant', 'badCredentials');
     const spent = await ctx.signIns.spend(req);
-    if (spent) throw refusal(spent);
+    if (spent) {
+      await tarpit();
+      throw refusal(spent);
+    }
     const fail = (e: OAuthError): never => {
       ctx.logs.usual(req, tenantId, 'warn', 'login', `sign-in failed: ${e.key}`, account);
       throw e;
@@ -209,6 +230,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
 
   const send = (reply: FastifyReply, lang: Lang, e: OAuthError) => {
     const text = msg(e.key, lang, e.params);
+    if (e.status === 429 && e.params?.seconds !== undefined) void reply.header('retry-after', String(e.params.seconds));
     return reply.code(e.status).send({ error: e.error, error_description: text, code: e.status, success: false, msg: text });
   };
 
