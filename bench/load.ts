@@ -17,7 +17,7 @@ export interface Target {
 
 /** One request; rejects on a network error or after timeoutMs. */
 export function request(
-  target: Target, agent: http.Agent, method: string, path: string, headers: Record<string, string>, timeoutMs: number,
+  target: Target, agent: http.Agent, method: string, path: string, headers: Record<string, string>, timeoutMs: number, body?: string,
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: target.host, port: target.port, method, path, headers, agent }, (res) => {
@@ -37,7 +37,7 @@ export function request(
       clearTimeout(timer);
       reject(e);
     });
-    req.end();
+    req.end(body);
   });
 }
 

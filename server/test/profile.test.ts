@@ -44,6 +44,19 @@ describe('own profile', () => {
     expect(info.body.data).toMatchObject({ roleId: before.body.data.roleId, tenantId: before.body.data.tenantId });
   });
 
+  it('takes an avatar only as an http(s) link or a link to this server\'s files', async () => {
+    for (const avatar of ['javascript:alert(1)', 'data:text/html,<script>alert(1)</script>', '//evil.example.com/a.png', 'JAVASCRIPT:x', 'files/a.png', '/\\evil.example.com']) {
+      const res = await h.call('POST', '/api/blade-system/user/update-info', { token, body: { avatar } });
+      expect(res.status).toBe(400);
+      expect(res.body.data).toEqual({ avatar: '头像只能是 http(s) 链接或本站的文件链接' });
+    }
+    for (const avatar of ['https://cdn.example.com/a.png', '/files/541742/20261123/0123456789abcdef0123456789abcdef.png']) {
+      expect((await h.call('POST', '/api/blade-system/user/update-info', { token, body: { avatar } })).status).toBe(200);
+    }
+    const info = await h.call<Record<string, unknown>>('GET', '/api/blade-system/user/info', { token });
+    expect(info.body.data.avatar).toBe('/files/541742/20261123/0123456789abcdef0123456789abcdef.png');
+  });
+
   it('needs a token', async () => {
     expect((await h.call('GET', '/api/blade-system/user/info')).status).toBe(401);
     expect((await h.call('POST', '/api/blade-system/user/update-info', { body: { realName: 'x' } })).status).toBe(401);

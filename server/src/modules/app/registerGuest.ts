@@ -49,7 +49,7 @@ export function registerGuestRoute(app: FastifyInstance, ctx: AppContext): void 
       if (input.oauthId) throw badRequest('oauthUnknown', undefined, { oauthId: msg('oauthUnknown', req.lang) });
       const { tenant, problem } = await usableTenant(ctx.db, input.tenantId);
       if (!tenant || problem) throw badRequest('tenantUnknown', undefined, { tenantId: msg('tenantUnknown', req.lang) });
-      const password = await hashPassword(input.password);
+      const password = await ctx.hashing.run(() => hashPassword(input.password));
       const taken = () => new AppError(409, 'accountTaken', { account: input.account }, { account: msg('accountTaken', req.lang, { account: input.account }) });
       await inTenant(ctx.db, { tenantId: tenant.tenantId }, async (tx) => {
         const live = and(eq(schema.user.tenantId, tenant.tenantId), eq(schema.user.isDeleted, 0));
