@@ -37,7 +37,14 @@ describe('NUL characters', () => {
     const client = await h.call('GET', '/api/blade-desk/notice/list', {
       noClient: true, token: demo, headers: { authorization: `Basic ${Buffer.from('saber\u0000:saber_secret').toString('base64')}` },
     });
-    expectEnvelope(client, 401);
+    expectEnvelope(client, 400);
+    expect(client.body.msg).toBe('Authorization含有不允许的空字符 (NUL)');
+    const tokenClient = await h.server.app.inject({
+      method: 'POST', url: '/api/blade-auth/oauth/token', query: { grant_type: 'password' },
+      headers: { authorization: `Basic ${Buffer.from('saber\u0000:saber_secret').toString('base64')}` },
+    });
+    expect(tokenClient.statusCode).toBe(400);
+    expect(tokenClient.json()).toMatchObject({ error: 'invalid_request', code: 400, success: false });
     const publicRoute = await h.call('POST', '/api/blade-user/register-guest', { body: { tenantId: '541742', account: 'nul\u0000', password: md5('x') } });
     expectEnvelope(publicRoute, 400);
   });

@@ -39,9 +39,11 @@ export class ClientVerifier {
     // strict base64: Node's decoder would skip junk (`<valid>!!` decoding to the valid client)
     const wellEncoded = m[1].length <= 1024 && m[1].length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(m[1]);
     const decoded = wellEncoded ? Buffer.from(m[1], 'base64').toString('utf8') : '';
+    // a NUL is refused like a NUL in any other input (PostgreSQL cannot take it); other control characters
+    // are never in a client id or secret
+    if (decoded.includes('\u0000')) throw new AppError(400, 'nulByte', { field: 'Authorization' });
     const sep = decoded.indexOf(':');
-    // a NUL or another control character is never in a client id or secret (and PostgreSQL refuses NUL)
-    const wellFormed = sep > 0 && !/[\u0000-\u001f]/.test(decoded);
+    const wellFormed = sep > 0 && !/[\u0001-\u001f]/.test(decoded);
     const client = wellFormed ? await this.lookup(decoded.slice(0, sep), decoded.slice(sep + 1)) : null;
     if (this.cache.size > 1000) this.cache.clear();
     this.cache.set(m[1], { at: Date.now(), client });

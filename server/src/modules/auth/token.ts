@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isMd5Hex, verifyDecoy, verifyPassword } from '../../core/auth/index.js';
 import type { AppContext, ClientInfo } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { splitList } from '../../core/ids.js';
 import { type AttemptRefusal, LOCK_MINUTES } from '../../core/auth/signInGuard.js';
@@ -246,7 +247,8 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     let client: ClientInfo;
     try {
       client = await app.clients.verify(req.headers.authorization);
-    } catch {
+    } catch (e) {
+      if (e instanceof AppError && e.code === 400) return send(reply, lang, new OAuthError(400, 'invalid_request', e.key, e.params));
       return send(reply, lang, new OAuthError(401, 'invalid_client', req.headers.authorization ? 'clientInvalid' : 'clientMissing'));
     }
     req.client = client;
