@@ -18,14 +18,39 @@ export interface UserProfile {
   postId: string;
 }
 
-/** `GET /api/blade-system/dept/select` rows: the departments the user belongs to. */
+/**
+ * `GET /api/blade-auth/oauth/user-info`: the signed-in user with the token's roles and the user's
+ * departments. `roleName` and `deptName` (comma-joined) are in the caller's language: the English names
+ * for Accept-Language en, the Chinese ones where a role or department has none.
+ */
+export interface SessionUserInfo {
+  userId: string;
+  tenantId: string;
+  tenantName: string;
+  account: string;
+  name: string;
+  realName: string;
+  avatar: string;
+  email: string;
+  phone: string;
+  sex: number | null;
+  birthday: string;
+  roleId: string;
+  roleName: string;
+  roleAlias: string;
+  deptId: string;
+  deptName: string;
+  isPlatform: boolean;
+}
+
+/** `GET /api/blade-system/dept/select` rows: the departments the user belongs to (`deptName` in the caller's language). */
 export interface DeptOption {
   id: string;
   deptName: string;
   parentId: string;
 }
 
-/** `GET /api/blade-system/role/select` rows: the roles the user holds. */
+/** `GET /api/blade-system/role/select` rows: the roles the user holds (`roleName` in the caller's language). */
 export interface RoleOption {
   id: string;
   roleName: string;

@@ -59,7 +59,7 @@ afterAll(async () => {
   }
   await api(b.baseUrl, token, '/api/blade-system/user/update-info', {
     method: 'POST',
-    json: { realName: '管理员', name: 'admin', phone: '', email: '', avatar: '' },
+    json: { realName: '管理员', name: 'Administrator', phone: '', email: '', avatar: '' },
   });
 });
 
@@ -377,7 +377,8 @@ describe('personal info (/info/index)', () => {
     await b.page.getByTestId('pwd-old').fill('wrong-old');
     await b.page.getByTestId('pwd-confirm').fill(NEW_PASSWORD);
     await b.page.getByTestId('pwd-submit').click();
-    await b.page.getByText('原密码不正确').waitFor();
+    // on the field (and toasted)
+    await b.page.getByTestId('info-password-form').getByText('原密码不正确').waitFor();
 
     await b.page.getByTestId('pwd-old').fill(DEMO.password);
     await b.page.getByTestId('pwd-submit').click();

@@ -91,6 +91,21 @@ function seededButtonCodes(tree: readonly MenuSeed[]): string[] {
   return tree.flatMap((m) => [...(m.buttons ?? []).map((b) => b.code), ...seededButtonCodes(m.children ?? [])]);
 }
 
+/** English names of the seeded roles and departments: tenant, Chinese name as seeded, English name. */
+const ENGLISH_ROLE_NAMES: Array<[tenantId: string, zh: string, en: string]> = [
+  [PLATFORM_TENANT, '超级管理员', 'Super administrator'],
+  [PLATFORM_TENANT, '用户', 'User'],
+  [DEMO_TENANT, '管理员', 'Administrator'],
+];
+const ENGLISH_DEPT_NAMES: Array<[tenantId: string, zh: string, en: string]> = [
+  [PLATFORM_TENANT, '平台运营部', 'Platform operations'],
+  [PLATFORM_TENANT, '研发中心', 'R&D center'],
+  [DEMO_TENANT, '演示租户', 'Demo tenant'],
+];
+/** The seeded administrators' nickname, and the one the console shows them by in English. */
+const SEEDED_ADMIN_NICKNAME = 'admin';
+const ENGLISH_ADMIN_NICKNAME = 'Administrator';
+
 export const DATA_STEPS: DataStep[] = [
   {
     name: '0001-platform-base',
@@ -182,6 +197,29 @@ export const DATA_STEPS: DataStep[] = [
           or(eq(schema.menu.source, ''), isNull(schema.menu.source)),
         ));
       }
+    },
+  },
+  {
+    // English names for the seeded roles and departments (answered to callers in English), and an English
+    // display name for the seeded administrators: the console shows a user by the nickname in English
+    // (by the real name in Chinese). Only rows still holding the seeded Chinese name, without an English
+    // one, and nicknames still as seeded are touched: an administrator's own edits stay.
+    name: '0007-english-names',
+    async run(tx) {
+      for (const [tenantId, zh, en] of ENGLISH_ROLE_NAMES) {
+        await tx.update(schema.role).set({ roleNameEn: en }).where(and(
+          eq(schema.role.tenantId, tenantId), eq(schema.role.roleName, zh), or(isNull(schema.role.roleNameEn), eq(schema.role.roleNameEn, '')),
+        ));
+      }
+      for (const [tenantId, zh, en] of ENGLISH_DEPT_NAMES) {
+        await tx.update(schema.dept).set({ deptNameEn: en }).where(and(
+          eq(schema.dept.tenantId, tenantId), eq(schema.dept.deptName, zh), or(isNull(schema.dept.deptNameEn), eq(schema.dept.deptNameEn, '')),
+        ));
+      }
+      await tx.update(schema.user).set({ name: ENGLISH_ADMIN_NICKNAME }).where(and(
+        inArray(schema.user.tenantId, [PLATFORM_TENANT, DEMO_TENANT]), eq(schema.user.account, 'admin'),
+        eq(schema.user.name, SEEDED_ADMIN_NICKNAME), eq(schema.user.isDeleted, 0),
+      ));
     },
   },
 ];

@@ -1,6 +1,7 @@
 import type { R } from '@console/contract/envelope';
 import { CONSOLE_CLIENT } from '@console/contract/paths';
 import { clearLocalSession } from '../auth/localSession';
+import { noteSessionExpired } from '../auth/wantedPath';
 import { i18n } from '../i18n';
 import { toastError } from '../shell/feedback';
 import { useSession } from '../store/session';
@@ -9,7 +10,8 @@ import { useSettings } from '../store/settings';
 /**
  * The one HTTP client of the console. Every call carries the client's Basic auth, the user's token
  * (Blade-Auth) and the UI language; every failure is toasted (unless `silent`) and rejected with an
- * ApiError. A 401 signs the user out locally (the route guard then sends them to /login).
+ * ApiError. A 401 signs the user out locally (the route guard then sends them to /login, which says that
+ * the session has expired).
  */
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -97,7 +99,11 @@ function fail(opts: RequestOptions, sentWith: string | null, message: string, co
   // A 401 to a call sent with another token (one answered after the user signed in again, or after a
   // refresh) says nothing about the current session: it neither ends it nor is worth a toast.
   const stale = code === 401 && (useSession.getState().token?.content ?? null) !== sentWith;
-  if (code === 401 && !stale) clearLocalSession();
+  if (code === 401 && !stale) {
+    // the login page says why the user is there (a session that was never here did not expire)
+    if (useSession.getState().token) noteSessionExpired(true);
+    clearLocalSession();
+  }
   if (!opts.silent && !stale) toastError(message);
   throw new ApiError(message, code, data, reason);
 }

@@ -4,7 +4,7 @@ import { HOME_PATH } from '../shell/paths';
 import { LOCK_PATH, useLock } from '../store/lock';
 import { useSession, useSignedIn, type StoredToken } from '../store/session';
 import { clearLocalSession } from './localSession';
-import { loginStateFor, noteDeliberateSignOut, wantedPathOf } from './wantedPath';
+import { loginStateFor, noteDeliberateSignOut, noteSessionExpired, wantedPathOf } from './wantedPath';
 
 /** Spec 2: with a token, while the screen is locked, every navigation is forced to /lock. */
 export function LockGate() {
@@ -29,7 +29,7 @@ export function isEmptyToken(token: StoredToken | null): boolean {
  * The route guard of spec 2, around every route. An empty token logs out locally and goes to /login.
  * Without a token only routes whose handle is `public` pass; the others go to /login, carrying the
  * wanted page for after sign-in. It follows the session, so a 401 anywhere (which clears the session in
- * api/client.ts) lands on /login too.
+ * api/client.ts) lands on /login too, with `expired` in the login entry's state.
  */
 export function RouteGuard() {
   const token = useSession((s) => s.token);
@@ -41,9 +41,13 @@ export function RouteGuard() {
   useEffect(() => {
     if (empty) clearLocalSession();
   }, [empty]);
-  // signed in again (here or in another tab): a later loss of the session is not a deliberate sign-out
+  // signed in again (here or in another tab): a later loss of the session is neither a deliberate
+  // sign-out nor, until the server says so, an expiry
   useEffect(() => {
-    if (token) noteDeliberateSignOut(false);
+    if (token) {
+      noteDeliberateSignOut(false);
+      noteSessionExpired(false);
+    }
   }, [token]);
 
   if (empty) return <Navigate to="/login" replace />;

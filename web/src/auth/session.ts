@@ -16,9 +16,13 @@ export const navigationQuery = {
   staleTime: Infinity,
 };
 
-/** Revokes the session on the server, then forgets it locally (signing in again starts at home). */
+/**
+ * Revokes the session on the server, then forgets it locally (signing in again starts at home). Marked
+ * deliberate first, so a call answered 401 meanwhile (its session just revoked) does not pass for an
+ * expired session.
+ */
 export async function signOut(): Promise<void> {
-  await revokeSession().catch(() => undefined);
   noteDeliberateSignOut(true);
+  await revokeSession().catch(() => undefined);
   clearLocalSession();
 }

@@ -3,6 +3,7 @@ import { refreshGrant } from '../api/auth';
 import { toastError } from '../shell/feedback';
 import { useSession } from '../store/session';
 import { clearLocalSession } from './localSession';
+import { noteSessionExpired } from './wantedPath';
 
 /** How often the token's age is checked, and the age (seconds) at which it is refreshed (spec 9). */
 export const REFRESH_CHECK_MS = 10_000;
@@ -34,6 +35,7 @@ async function refreshIfStale(): Promise<void> {
     // A refused refresh token cannot be retried: the session is over. Network trouble is retried later.
     if (err instanceof ApiError && err.code >= 400 && err.code < 500) {
       toastError(err.message);
+      noteSessionExpired(true);
       clearLocalSession();
     }
   }

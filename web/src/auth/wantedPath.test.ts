@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginStateFor, noteDeliberateSignOut, safeReturnPath, wantedPathOf } from './wantedPath';
+import { loginStateFor, noteDeliberateSignOut, noteSessionExpired, safeReturnPath, sessionExpiredIn, wantedPathOf } from './wantedPath';
 
 const ORIGIN = 'https://console.example.com';
 
@@ -32,5 +32,23 @@ describe('login state', () => {
 
   it('reads nothing from a missing or odd state', () => {
     for (const state of [null, undefined, 'x', { from: 5 }, { from: '//evil.com' }]) expect(wantedPathOf(state, ORIGIN)).toBeNull();
+  });
+
+  it('says the session expired when the server ended it, never after a deliberate sign-out', () => {
+    expect(sessionExpiredIn(loginStateFor('/wel/index'))).toBe(false);
+    noteSessionExpired(true);
+    const state = loginStateFor('/wel/index');
+    expect(sessionExpiredIn(state)).toBe(true);
+    expect(wantedPathOf(state, ORIGIN)).toBe('/wel/index');
+    // signing out on purpose forgets an expiry, and a 401 answered meanwhile does not pass for one
+    noteDeliberateSignOut(true);
+    expect(sessionExpiredIn(loginStateFor('/wel/index'))).toBe(false);
+    noteSessionExpired(true);
+    expect(sessionExpiredIn(loginStateFor('/wel/index'))).toBe(false);
+    // signed in again
+    noteDeliberateSignOut(false);
+    noteSessionExpired(false);
+    expect(sessionExpiredIn(loginStateFor('/wel/index'))).toBe(false);
+    for (const odd of [null, undefined, 'expired', { expired: 'yes' }]) expect(sessionExpiredIn(odd)).toBe(false);
   });
 });

@@ -6,18 +6,36 @@
 
 export interface LoginState {
   from?: string;
+  /** the server ended the session (a 401, a refused refresh token): the login page says so */
+  expired?: boolean;
 }
 
 let signedOutDeliberately = false;
+let endedByServer = false;
 
 /** Called by sign-out, before the session is cleared; sign-in resets it. */
 export function noteDeliberateSignOut(deliberate: boolean): void {
   signedOutDeliberately = deliberate;
+  if (deliberate) endedByServer = false;
+}
+
+/**
+ * Called when the server ends the session (a 401 to a call sent with the current token, a refused
+ * refresh token), before the session is cleared; sign-in and a deliberate sign-out reset it.
+ */
+export function noteSessionExpired(expired: boolean): void {
+  endedByServer = expired && !signedOutDeliberately;
 }
 
 /** The history state for the guard's redirect to /login. */
 export function loginStateFor(wanted: string): LoginState | undefined {
-  return signedOutDeliberately ? undefined : { from: wanted };
+  if (signedOutDeliberately) return undefined;
+  return endedByServer ? { from: wanted, expired: true } : { from: wanted };
+}
+
+/** Whether a login entry's state says the server ended the session. */
+export function sessionExpiredIn(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as LoginState).expired === true;
 }
 
 /**

@@ -32,6 +32,7 @@ export const en: Messages = {
     captcha: 'Captcha',
     captchaRequired: 'Please enter the captcha',
     captchaRefresh: 'Hard to read? Show another',
+    sessionExpired: 'Your session has expired; please sign in again',
   },
   layout: {
     home: 'Home',
@@ -62,6 +63,7 @@ export const en: Messages = {
     welcome: 'Welcome to the IoT Console',
     tenant: 'Tenant: {{tenantId}}',
     role: 'Role: {{role}}',
+    roles: 'Roles: {{roles}}',
     notices: 'Latest notices',
     noNotices: 'No notices',
   },

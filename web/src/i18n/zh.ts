@@ -31,6 +31,7 @@ export const zh = {
     captcha: '验证码',
     captchaRequired: '请输入验证码',
     captchaRefresh: '看不清? 换一张',
+    sessionExpired: '登录已过期，请重新登录',
   },
   layout: {
     home: '首页',
@@ -61,6 +62,7 @@ export const zh = {
     welcome: '欢迎使用 IoT 管理控制台',
     tenant: '租户: {{tenantId}}',
     role: '角色: {{role}}',
+    roles: '角色: {{roles}}',
     notices: '最新通知',
     noNotices: '暂无通知',
   },

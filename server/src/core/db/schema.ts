@@ -127,6 +127,8 @@ export const role = pgTable(
     tenantId: tenantColumn(),
     parentId: id('parent_id').notNull().default('0'),
     roleName: varchar('role_name', { length: 100 }).notNull(),
+    /** the English name; answered to callers in English, who see role_name while it is empty */
+    roleNameEn: varchar('role_name_en', { length: 100 }),
     roleAlias: varchar('role_alias', { length: 100 }).notNull(),
     sort: integer('sort').notNull().default(0),
     ...auditColumns(),
@@ -148,6 +150,8 @@ export const dept = pgTable(
     parentId: id('parent_id').notNull().default('0'),
     ancestors: varchar('ancestors', { length: 2000 }).notNull().default('0'),
     deptName: varchar('dept_name', { length: 100 }).notNull(),
+    /** the English name; answered to callers in English, who see dept_name while it is empty */
+    deptNameEn: varchar('dept_name_en', { length: 100 }),
     fullName: varchar('full_name', { length: 255 }),
     deptCategory: smallint('dept_category').notNull().default(1),
     sort: integer('sort').notNull().default(0),

@@ -10,6 +10,7 @@ import { AppError, notFound } from '../../core/errors.js';
 import { splitList } from '../../core/ids.js';
 import { limitByIp, spendByUser } from '../../core/rateLimit.js';
 import { formatDateTime } from '../../core/time.js';
+import { localName } from '../../core/localName.js';
 
 const webErrorRecord = z.object({
   type: z.string().max(255).optional(),
@@ -69,9 +70,9 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
       const [u] = await tx.select().from(schema.user)
         .where(and(eq(schema.user.id, user.userId), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0)));
       if (!u) throw notFound();
-      const roles = await tx.select({ id: schema.role.id, roleName: schema.role.roleName, roleAlias: schema.role.roleAlias })
+      const roles = await tx.select({ id: schema.role.id, roleName: schema.role.roleName, roleNameEn: schema.role.roleNameEn, roleAlias: schema.role.roleAlias })
         .from(schema.role).where(and(eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
-      const depts = await tx.select({ id: schema.dept.id, deptName: schema.dept.deptName })
+      const depts = await tx.select({ id: schema.dept.id, deptName: schema.dept.deptName, deptNameEn: schema.dept.deptNameEn })
         .from(schema.dept).where(and(eq(schema.dept.tenantId, user.tenantId), eq(schema.dept.isDeleted, 0)));
       const [tenant] = await tx.select({ tenantName: schema.tenant.tenantName }).from(schema.tenant)
         .where(eq(schema.tenant.tenantId, user.tenantId));
@@ -81,9 +82,9 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
         userId: u.id, tenantId: u.tenantId, tenantName: tenant?.tenantName ?? '', account: u.account,
         name: u.name ?? '', realName: u.realName ?? '', avatar: u.avatar ?? '', email: u.email ?? '', phone: u.phone ?? '',
         sex: u.sex, birthday: formatDateTime(u.birthday),
-        roleId: user.roleIds.join(','), roleName: heldRoles.map((r) => r.roleName).join(','),
+        roleId: user.roleIds.join(','), roleName: heldRoles.map((r) => localName(r.roleName, r.roleNameEn, req.lang)).join(','),
         roleAlias: heldRoles.map((r) => r.roleAlias).join(','),
-        deptId: user.deptId, deptName: depts.filter((d) => userDepts.includes(d.id)).map((d) => d.deptName).join(','),
+        deptId: user.deptId, deptName: depts.filter((d) => userDepts.includes(d.id)).map((d) => localName(d.deptName, d.deptNameEn, req.lang)).join(','),
         isPlatform: u.tenantId === PLATFORM_TENANT,
       };
     });

@@ -9,6 +9,7 @@ import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { splitList } from '../../core/ids.js';
+import { localName } from '../../core/localName.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
 import { isSafeLink, md5Field } from '../../core/validation.js';
 import { spendByUser } from '../../core/rateLimit.js';
@@ -146,10 +147,10 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     const rows = await run(user, async (tx) => {
       const ids = splitList((await loadSelf(tx, user)).deptId);
       if (!ids.length) return [];
-      return tx.select({ id: schema.dept.id, deptName: schema.dept.deptName, parentId: schema.dept.parentId }).from(schema.dept)
-        .where(and(inArray(schema.dept.id, ids), eq(schema.dept.tenantId, user.tenantId), eq(schema.dept.isDeleted, 0)));
+      return tx.select({ id: schema.dept.id, deptName: schema.dept.deptName, deptNameEn: schema.dept.deptNameEn, parentId: schema.dept.parentId })
+        .from(schema.dept).where(and(inArray(schema.dept.id, ids), eq(schema.dept.tenantId, user.tenantId), eq(schema.dept.isDeleted, 0)));
     });
-    return ok(rows, req.lang);
+    return ok(rows.map((d) => ({ id: d.id, deptName: localName(d.deptName, d.deptNameEn, req.lang), parentId: d.parentId })), req.lang);
   });
 
   app.get('/api/blade-system/role/select', {
@@ -160,10 +161,10 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     const rows = await run(user, async (tx) => {
       const ids = splitList((await loadSelf(tx, user)).roleId);
       if (!ids.length) return [];
-      return tx.select({ id: schema.role.id, roleName: schema.role.roleName, roleAlias: schema.role.roleAlias }).from(schema.role)
-        .where(and(inArray(schema.role.id, ids), eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
+      return tx.select({ id: schema.role.id, roleName: schema.role.roleName, roleNameEn: schema.role.roleNameEn, roleAlias: schema.role.roleAlias })
+        .from(schema.role).where(and(inArray(schema.role.id, ids), eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
     });
-    return ok(rows, req.lang);
+    return ok(rows.map((r) => ({ id: r.id, roleName: localName(r.roleName, r.roleNameEn, req.lang), roleAlias: r.roleAlias })), req.lang);
   });
 
   // The login page hides the tenant field when the site's domain belongs to a tenant.

@@ -1,5 +1,6 @@
 import { NotificationOutlined } from '@ant-design/icons';
-import { noticeResource, type Page } from '@console/contract';
+import { noticeResource, type Page, type SessionUserInfo } from '@console/contract';
+import { API } from '@console/contract/paths';
 import { useQuery } from '@tanstack/react-query';
 import { resourceKeys } from '../../resource/api';
 import { Card, Empty, Space, Spin, Tag, theme } from 'antd';
@@ -14,6 +15,7 @@ import { useSession } from '../../store/session';
 import './home.css';
 import { lazy } from '../chunkLoad';
 import { Shortcuts } from '../pages/home/Shortcuts';
+import { displayName } from '../userName';
 
 // The first page after sign-in stays light: the drawer's code (descriptions, rich text) loads on first use.
 const DetailDrawer = lazy(() => import('../../resource/DetailDrawer').then((m) => ({ default: m.DetailDrawer })));
@@ -51,7 +53,17 @@ export function HomePage() {
     queryFn: () => request<Page<Notice>>(`${noticeResource.path}/list`, { query: LATEST_NOTICES, silent: true }),
   });
 
-  const name = user?.real_name || user?.nick_name || user?.account || '';
+  // The token names its roles by code (role_name is the aliases, as in BladeX): the names, in the UI
+  // language, come from user-info. Keyed by the token's roles, so a switch of role shows the new ones.
+  const userInfo = useQuery({
+    queryKey: ['user-info', user?.user_id, user?.role_id, user?.dept_id, lang],
+    queryFn: () => request<SessionUserInfo>(API.userInfo, { silent: true }),
+    enabled: Boolean(user),
+  });
+  const roles = userInfo.data?.roleName.split(',').filter(Boolean) ?? [];
+  const roleNames = roles.join(lang === 'en' ? ', ' : '、');
+
+  const name = displayName(user, lang);
   const { category, releaseTime } = noticeResource.fields;
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
@@ -63,7 +75,9 @@ export function HomePage() {
         <p style={{ color: token.colorTextSecondary }}>{t('home.welcome')}</p>
         <Space wrap>
           {user?.tenant_id && <Tag>{t('home.tenant', { tenantId: user.tenant_id })}</Tag>}
-          {user?.role_name && <Tag color="green">{t('home.role', { role: user.role_name })}</Tag>}
+          {roleNames && (
+            <Tag color="green" data-testid="home-roles">{roles.length > 1 ? t('home.roles', { roles: roleNames }) : t('home.role', { role: roleNames })}</Tag>
+          )}
         </Space>
       </Card>
       <Shortcuts />

@@ -5,9 +5,11 @@ import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { consoleConfigQuery } from '../../api/consoleConfig';
+import { useLang } from '../../i18n';
 import { useSession } from '../../store/session';
 import { lazy } from '../chunkLoad';
 import { useConfirmSignOut } from '../useConfirmSignOut';
+import { displayName } from '../userName';
 
 const SwitchIdentityDialog = lazy(() =>
   import('../tools/SwitchIdentityDialog').then((m) => ({ default: m.SwitchIdentityDialog })),
@@ -21,6 +23,7 @@ export function UserMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useSession((s) => s.userInfo);
+  const lang = useLang();
   const switchMode = useQuery(consoleConfigQuery).data?.switchMode === true;
   const [switching, setSwitching] = useState(false);
   const [switchUsed, setSwitchUsed] = useState(false);
@@ -46,7 +49,7 @@ export function UserMenu() {
     } else if (key === 'logout') confirmSignOut();
   };
 
-  const name = user?.real_name || user?.nick_name || user?.user_name || user?.account || '';
+  const name = displayName(user, lang);
   return (
     <>
       <Dropdown trigger={['click']} menu={{ items, onClick }} placement="bottomRight">

@@ -3,10 +3,12 @@ import { Avatar, Button, Form, Input, theme } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
+import { useLang } from '../../i18n';
 import { LOCK_PATH, useLock } from '../../store/lock';
 import { useSession } from '../../store/session';
 import { HOME_PATH } from '../paths';
 import { useConfirmSignOut } from '../useConfirmSignOut';
+import { displayName } from '../userName';
 import { lockDigest } from './lockDigest';
 
 /** Spec 4: a sign-out that follows locking goes to /login after this delay. */
@@ -23,6 +25,7 @@ export function LockPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<UnlockForm>();
   const user = useSession((s) => s.userInfo);
+  const lang = useLang();
   // Decided on arrival: unlocking and signing out change these while the page is still shown.
   const [arrival] = useState(() => ({ signedIn: useSession.getState().token !== null, locked: useLock.getState().locked }));
 
@@ -40,7 +43,7 @@ export function LockPage() {
 
   const logout = useConfirmSignOut(LOGOUT_REDIRECT_MS);
 
-  const name = user?.real_name || user?.nick_name || user?.user_name || user?.account || '';
+  const name = displayName(user, lang);
   return (
     <div
       data-testid="lock-screen"

@@ -10,6 +10,7 @@ import type { PasswordCredentials } from '../../api/passwordGrant';
 import { tenantByDomainQuery } from '../../api/tenantByDomain';
 import { afterSignInPath } from '../../auth/guards';
 import { signIn } from '../../auth/signIn';
+import { sessionExpiredIn } from '../../auth/wantedPath';
 import { useLang } from '../../i18n';
 import { lazy } from '../chunkLoad';
 import { LanguageSwitch } from '../LanguageSwitch';
@@ -32,6 +33,8 @@ export function LoginPage() {
   const { token } = theme.useToken();
   const navigate = useNavigate();
   const { state: loginState } = useLocation();
+  // sent here because the server ended the session (not after a deliberate sign-out): say so
+  const expired = sessionExpiredIn(loginState);
   const [form] = Form.useForm<LoginForm>();
   const queryClient = useQueryClient();
   const configQuery = useQuery(consoleConfigQuery);
@@ -103,6 +106,22 @@ export function LoginPage() {
             {t('app.name')}
           </h1>
           <p style={{ margin: '0 0 24px', textAlign: 'center', color: token.colorTextSecondary }}>{t('login.subtitle')}</p>
+          {expired && (
+            <div
+              role="alert"
+              data-testid="login-expired"
+              style={{
+                margin: '0 0 16px',
+                padding: '8px 12px',
+                color: token.colorWarningText,
+                background: token.colorWarningBg,
+                border: `1px solid ${token.colorWarningBorder}`,
+                borderRadius: token.borderRadius,
+              }}
+            >
+              {t('login.sessionExpired')}
+            </div>
+          )}
           {!switchesKnown ? <div style={{ minHeight: 260 }} aria-busy="true" data-testid="login-loading" /> : (
             <Form<LoginForm>
               form={form}

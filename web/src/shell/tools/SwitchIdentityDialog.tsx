@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { Identity } from '../../api/auth';
 import { ApiError, request } from '../../api/client';
 import { switchIdentity } from '../../auth/switchIdentity';
+import { useLang } from '../../i18n';
 import { useSession } from '../../store/session';
 import { testId } from '../../testId';
 
@@ -23,15 +24,17 @@ export function SwitchIdentityDialog({ open, onClose }: { open: boolean; onClose
   const [form] = Form.useForm<Identity>();
   const [submitting, setSubmitting] = useState(false);
   const user = useSession((s) => s.userInfo);
+  // the server names departments and roles in the UI language
+  const lang = useLang();
 
   const depts = useQuery({
-    queryKey: ['switch-identity', 'depts', user?.user_id],
+    queryKey: ['switch-identity', 'depts', user?.user_id, lang],
     queryFn: () => request<DeptOption[]>(API.deptSelect),
     enabled: open,
     staleTime: 0,
   });
   const roles = useQuery({
-    queryKey: ['switch-identity', 'roles', user?.user_id],
+    queryKey: ['switch-identity', 'roles', user?.user_id, lang],
     queryFn: () => request<RoleOption[]>(API.roleSelect),
     enabled: open,
     staleTime: 0,

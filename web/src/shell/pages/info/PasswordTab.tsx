@@ -4,7 +4,8 @@ import { md5 } from 'js-md5';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf, request } from '../../../api/client';
-import { toastError } from '../../feedback';
+import { useLang } from '../../../i18n';
+import { infoLabelCol } from './labels';
 import { useRevalidateOnLanguage } from './useRevalidateOnLanguage';
 import { differentFrom, sameAs } from '../../../resource/rules';
 
@@ -20,6 +21,7 @@ export function PasswordTab() {
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordForm>();
   const [saving, setSaving] = useState(false);
+  const lang = useLang();
   useRevalidateOnLanguage(form);
 
   const submit = async ({ oldPassword, newPassword, newPassword1 }: PasswordForm) => {
@@ -28,22 +30,21 @@ export function PasswordTab() {
       await request<boolean>(API.updatePassword, {
         method: 'POST',
         json: { oldPassword: md5(oldPassword), newPassword: md5(newPassword), newPassword1: md5(newPassword1) },
-        silent: true,
       });
       form.resetFields();
       void message.success({ content: t('pages.info.passwordChanged'), duration: 6 });
     } catch (err) {
+      // the client toasted the failure (spec 8); when the server names the field at fault (wrong current
+      // password, mismatch) its message shows there too
       const fields = fieldErrorsOf(err);
-      // the server names the field at fault (wrong old password, mismatch): show its message there
       if (fields) form.setFields(Object.entries(fields).map(([name, msg]) => ({ name: name as keyof PasswordForm, errors: [msg] })));
-      else toastError(err instanceof Error ? err.message : String(err));
     } finally {
       setSaving(false);
     }
   };
 
   return (
-    <Form<PasswordForm> form={form} layout="horizontal" labelCol={{ flex: '110px' }} style={{ maxWidth: 560 }} onFinish={submit} data-testid="info-password-form">
+    <Form<PasswordForm> form={form} layout="horizontal" labelCol={infoLabelCol(lang)} labelWrap style={{ maxWidth: 600 }} onFinish={submit} data-testid="info-password-form">
       <Form.Item name="oldPassword" label={t('pages.info.oldPassword')} rules={[{ required: true, message: t('pages.info.oldPasswordRequired') }]}>
         <Input.Password autoComplete="current-password" data-testid="pwd-old" />
       </Form.Item>

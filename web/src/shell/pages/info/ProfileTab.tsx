@@ -5,7 +5,8 @@ import type { Rule } from 'antd/es/form';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf, request } from '../../../api/client';
-import { toastError } from '../../feedback';
+import { useLang } from '../../../i18n';
+import { infoLabelCol } from './labels';
 import { useRevalidateOnLanguage } from './useRevalidateOnLanguage';
 import { useSession } from '../../../store/session';
 import { AvatarField } from './AvatarField';
@@ -25,6 +26,7 @@ export function ProfileTab() {
   const { message } = App.useApp();
   const [form] = Form.useForm<ProfileForm>();
   const [saving, setSaving] = useState(false);
+  const lang = useLang();
   useRevalidateOnLanguage(form);
   const queryClient = useQueryClient();
   const profile = useQuery({ queryKey: PROFILE_KEY, queryFn: () => request<UserProfile>(API.userProfile), staleTime: 0 });
@@ -47,16 +49,14 @@ export function ProfileTab() {
     const body = Object.fromEntries(EDITABLE.map((k) => [k, (values[k] ?? '').trim()]));
     setSaving(true);
     try {
-      await request<boolean>(API.updateProfile, { method: 'POST', json: body, silent: true });
+      await request<boolean>(API.updateProfile, { method: 'POST', json: body });
       useSession.getState().updateUserInfo({ real_name: body.realName, nick_name: body.name, avatar: body.avatar });
       void message.success(t('pages.info.saved'));
       await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
     } catch (err) {
+      // the client toasted the failure (spec 8); the fields the server names show their messages too
       const fields = fieldErrorsOf(err);
       if (fields) form.setFields(Object.entries(fields).map(([name, msg]) => ({ name: name as keyof ProfileForm, errors: [msg] })));
-      if (!fields || !Object.keys(fields).every((f) => (EDITABLE as readonly string[]).includes(f))) {
-        toastError(err instanceof Error ? err.message : String(err));
-      }
     } finally {
       setSaving(false);
     }
@@ -68,8 +68,9 @@ export function ProfileTab() {
       form={form}
       initialValues={profile.data ? toForm(profile.data) : undefined}
       layout="horizontal"
-      labelCol={{ flex: '110px' }}
-      style={{ maxWidth: 560 }}
+      labelCol={infoLabelCol(lang)}
+      labelWrap
+      style={{ maxWidth: 600 }}
       onFinish={save}
       data-testid="info-profile-form"
     >
