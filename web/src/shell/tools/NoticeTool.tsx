@@ -2,7 +2,7 @@ import { BellOutlined } from '@ant-design/icons';
 import { NOTICE_BELL, type NoticeBellItem, noticeResource, type NoticeUnreadCount, type Page } from '@console/contract';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Popover, Spin } from 'antd';
-import { Suspense, useCallback, useMemo, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { request } from '../../api/client';
@@ -45,6 +45,8 @@ export function NoticeTool() {
   // the drawer's code loads on first use and stays mounted so it can slide out
   const [detailUsed, setDetailUsed] = useState(false);
   const closeDetail = useCallback(() => setDetailId(null), []);
+  // the read list this browser kept before the server did (issue 8) is no longer used
+  useEffect(() => localStorage.removeItem('saber-notice-read'), []);
 
   // Keyed under the notice resource: adding or deleting notices on their page refreshes the bell too.
   const bellKey = useMemo(() => [...resourceKeys.all(noticeResource.path), 'bell', userKey] as const, [userKey]);
