@@ -80,6 +80,12 @@ describe('unread counts', () => {
     expect((await h.call('GET', NOTICE_BELL.inbox, { token: alice, query: { size: 501 } })).status).toBe(400);
   });
 
+  it('takes the token from a blade-auth query parameter too, and ignores other keys', async () => {
+    const res = await h.call<NoticeUnreadCount>('GET', NOTICE_BELL.unreadCount, { query: { 'blade-auth': `bearer ${alice}`, _t: 1 } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.total).toBe(5);
+  });
+
   it('needs a signed-in user', async () => {
     expect((await h.call('GET', NOTICE_BELL.unreadCount)).status).toBe(401);
     expect((await h.call('POST', NOTICE_BELL.read, { query: { ids: ids.release1! } })).status).toBe(401);

@@ -118,7 +118,7 @@ export function registerNoticeReadRoutes(app: FastifyInstance, ctx: AppContext, 
     schema: {
       tags: [tag],
       summary: 'Notice bell: the caller\'s unread released notices, in total and per category (exact up to a bound)',
-      querystring: z.object({ category_in: categoryList.optional() }).strict(),
+      querystring: z.object({ category_in: categoryList.optional() }).passthrough(),
       response: { 200: envelopeOf(unreadCount) },
     },
   }, async (req) => {
@@ -132,7 +132,7 @@ export function registerNoticeReadRoutes(app: FastifyInstance, ctx: AppContext, 
     current: z.coerce.number().int().min(1).max(10_000_000).default(1),
     size: z.coerce.number().int().min(1).max(500).default(10),
     category_in: categoryList.optional(),
-  }).strict();
+  }).passthrough();
   app.get(NOTICE_BELL.inbox, {
     config: { access: { permission: null }, fieldLabels: { current: { zh: '页码', en: 'current' }, size: { zh: '每页条数', en: 'size' }, ...categoryLabel } },
     schema: {

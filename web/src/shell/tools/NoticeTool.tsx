@@ -50,7 +50,6 @@ export function NoticeTool() {
 
   // Keyed under the notice resource: adding or deleting notices on their page refreshes the bell too.
   const bellKey = useMemo(() => [...resourceKeys.all(noticeResource.path), 'bell', userKey] as const, [userKey]);
-  const byTab = useMemo(() => categoriesByTab((dicts.notice ?? []).map((d) => d.dictKey)), [dicts]);
   // Silent: a failure leaves the badge as it was.
   const counts = useQuery({
     queryKey: [...bellKey, 'unread'],
@@ -58,6 +57,12 @@ export function NoticeTool() {
     refetchInterval: REFRESH_MS,
     enabled: !!user,
   });
+  // the dictionary's categories, and any other category that has unread notices (it goes to the notice
+  // tab), so every unread notice the badge counts is in a tab and can be marked read there
+  const byTab = useMemo(
+    () => categoriesByTab([...new Set([...(dicts.notice ?? []).map((d) => d.dictKey), ...Object.keys(counts.data?.byCategory ?? {})])]),
+    [dicts, counts.data],
+  );
   const lists = useQueries({
     queries: NOTICE_TABS.map((tab) => ({
       queryKey: [...bellKey, 'inbox', tab, byTab[tab].join(','), lang],
@@ -84,7 +89,9 @@ export function NoticeTool() {
     onSettled: refresh,
   });
   const markAll = useMutation({
-    mutationFn: (tab: NoticeTab) => request<boolean>(NOTICE_BELL.readAll, { method: 'POST', query: { category: byTab[tab].join(',') } }),
+    // a tab without categories has nothing to mark (an empty category list would mean every category)
+    mutationFn: async (tab: NoticeTab) =>
+      byTab[tab].length > 0 && request<boolean>(NOTICE_BELL.readAll, { method: 'POST', query: { category: byTab[tab].join(',') } }),
     onSettled: refresh,
   });
 
