@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { signIn, signOutLocally, waitFor } from '../flows.js';
+import { confirm, openMenu, signIn, signOutLocally, tableRows, toast, waitFor } from '../flows.js';
 
 /** The header's bell: unread counts from the server, mark one, mark a tab all read, kept per user across reloads. */
 
@@ -159,5 +159,19 @@ describe('notice bell', () => {
     await b.page.getByTestId('notice-read-all').click();
     await waitFor(b.page, 'one unread left', async () => (await badge(b.page)) === 1);
     await closeBell(b.page);
+  });
+
+  it('updates the badge when the notice page removes an unread notice', async () => {
+    await openMenu(b.page, 'desk', 'notice');
+    await b.page.getByTestId('resource-page').waitFor();
+    await b.page.locator('#search_title').fill(titles.instruction);
+    await b.page.getByTestId('resource-search-submit').click();
+    await waitFor(b.page, 'one row', async () => (await tableRows(b.page).count()) === 1 && (await tableRows(b.page).first().innerText()).includes(titles.instruction));
+    await tableRows(b.page).first().getByTestId('resource-row-delete').click();
+    await confirm(b.page);
+    await toast(b.page, '删除成功');
+    await waitFor(b.page, 'nothing unread', async () => (await badge(b.page)) === 0);
+    expect(await serverUnread(token)).toBe(0);
+    await shot(b.page, '5-removed');
   });
 });
