@@ -6,3 +6,4 @@ export * from './resource.js';
 export * from './resources/index.js';
 export * from './paths.js';
 export * from './shell.js';
+export * from './noticeBell.js';

@@ -23,6 +23,7 @@ export const toolsZh = {
     message: '消息',
     notice: '通知',
     viewAll: '查看全部',
+    readAll: '全部已读',
     empty: '暂无数据',
   },
   server: {
@@ -99,6 +100,7 @@ export const toolsEn: ToolsMessages = {
     message: 'Messages',
     notice: 'Notices',
     viewAll: 'View all',
+    readAll: 'Mark all as read',
     empty: 'Nothing here',
   },
   server: {

@@ -4,7 +4,8 @@ import { Descriptions, Drawer, Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLang } from '../i18n';
-import { detailQuery } from './api';
+import { request } from '../api/client';
+import { detailQuery, resourceKeys } from './api';
 import { useDicts } from './dict';
 import { displayText } from './display';
 import { detailFields } from './fieldsOf';
@@ -16,17 +17,25 @@ export interface DetailDrawerProps {
   /** the record to show; null closes the drawer */
   id: string | null;
   onClose: () => void;
+  /** answers `?id=` with the record instead of `{def.path}/detail` (the notice bell's own detail call) */
+  detailUrl?: string;
 }
 
 /** Every field of one record (from `detail`) with its label; dictionary labels resolved, rich text rendered. */
-export function DetailDrawer({ def, id, onClose }: DetailDrawerProps) {
+export function DetailDrawer({ def, id, onClose, detailUrl }: DetailDrawerProps) {
   const lang = useLang();
   const { t } = useTranslation();
   const dicts = useDicts(def);
   // keep the last record on screen while the drawer slides out
   const [shownId, setShownId] = useState(id);
   if (id !== null && id !== shownId) setShownId(id);
-  const detail = useQuery({ ...detailQuery<ResourceRecord>(def, shownId ?? ''), enabled: id !== null });
+  const viaEngine = detailQuery<ResourceRecord>(def, shownId ?? '');
+  const detail = useQuery<ResourceRecord, Error, ResourceRecord, readonly unknown[]>({
+    queryKey: detailUrl ? [...resourceKeys.all(def.path), 'detail-via', detailUrl, shownId ?? ''] : viaEngine.queryKey,
+    queryFn: detailUrl ? () => request<ResourceRecord>(detailUrl, { query: { id: shownId ?? '' } }) : viaEngine.queryFn,
+    staleTime: 0,
+    enabled: id !== null,
+  });
 
   useEffect(() => {
     if (id !== null && detail.isError) onClose();

@@ -207,6 +207,41 @@ export const notice = pgTable(
   ],
 );
 
+/**
+ * Notices a user has read one by one (the bell). A user's "mark all as read" is a watermark in
+ * blade_notice_read_mark instead, so this table stays small: it holds only reads since the last one.
+ */
+export const noticeRead = pgTable(
+  'blade_notice_read',
+  {
+    tenantId: tenantColumn(),
+    userId: id('user_id').notNull(),
+    noticeId: id('notice_id').notNull(),
+    readTime: ts('read_time').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'blade_notice_read_pkey', columns: [t.userId, t.noticeId] }),
+    // a removed notice's read rows are dropped with it
+    index('ix_notice_read_notice').on(t.noticeId),
+  ],
+);
+
+/**
+ * "Mark all as read" per user: every notice that was visible at `readUntil` (created and released by
+ * then) counts as read. `category` -1 is the watermark of every category; any other value only covers
+ * notices of that category (a tab's "mark all").
+ */
+export const noticeReadMark = pgTable(
+  'blade_notice_read_mark',
+  {
+    tenantId: tenantColumn(),
+    userId: id('user_id').notNull(),
+    category: integer('category').notNull(),
+    readUntil: ts('read_until').notNull(),
+  },
+  (t) => [primaryKey({ name: 'blade_notice_read_mark_pkey', columns: [t.userId, t.category] })],
+);
+
 /** Uploaded files (the file storage interface keeps the bytes; this is the register). */
 export const attach = pgTable(
   'blade_attach',
@@ -358,5 +393,5 @@ export const appDataStep = pgTable('app_data_step', {
 /** Tables whose rows belong to one tenant: row-level security is enabled on each (see migrations). */
 export const TENANT_TABLES = [
   'blade_role', 'blade_dept', 'blade_user', 'blade_notice', 'auth_session', 'auth_refresh_token',
-  'blade_log_usual', 'blade_log_api', 'blade_log_error',
+  'blade_log_usual', 'blade_log_api', 'blade_log_error', 'blade_notice_read', 'blade_notice_read_mark',
 ] as const;

@@ -4,9 +4,11 @@ import type { AppContext } from '../../core/context.js';
 import { schema } from '../../core/db/index.js';
 import { mountResource } from '../../core/resource/engine.js';
 import { registerDashboardRoute } from './dashboard.js';
+import { dropReadRows, registerNoticeReadRoutes } from './noticeRead.js';
 
-/** blade-desk: notices and the dashboard's figures. */
+/** blade-desk: notices, the bell's read state and the dashboard's figures. */
 export async function deskModule(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  mountResource(app, ctx, noticeResource, schema.notice);
+  const notices = mountResource(app, ctx, noticeResource, schema.notice, { afterRemove: (tx, ids) => dropReadRows(tx, ids) });
+  registerNoticeReadRoutes(app, ctx, notices);
   registerDashboardRoute(app, ctx);
 }

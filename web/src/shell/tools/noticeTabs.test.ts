@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { categoriesByTab, tabOfCategory, withRead } from './noticeTabs';
+import { categoriesByTab, countLabel, tabOfCategory, unreadByTab } from './noticeTabs';
 
 describe('notice tabs', () => {
   it('sorts the notice dictionary into mail, message and notice', () => {
@@ -16,13 +16,16 @@ describe('notice tabs', () => {
   });
 });
 
-describe('withRead', () => {
-  it('adds new ids once', () => {
-    expect(withRead(['a'], ['a', 'b', 'b'])).toEqual(['a', 'b']);
-    expect(withRead(['a'], ['a'])).toEqual(['a']);
+describe('unread per tab', () => {
+  it('adds the categories of each tab', () => {
+    const byTab = categoriesByTab(['1', '2', '3', '4', '5', '6']);
+    expect(unreadByTab({ 1: 2, 2: 1, 3: 4, 6: 5 }, byTab)).toEqual({ mail: 5, message: 5, notice: 2 });
+    expect(unreadByTab({}, byTab)).toEqual({ mail: 0, message: 0, notice: 0 });
   });
 
-  it('forgets the oldest beyond the cap', () => {
-    expect(withRead(['a', 'b', 'c'], ['d'], 3)).toEqual(['b', 'c', 'd']);
+  it('labels counts as the badge does', () => {
+    expect(countLabel(0)).toBe('');
+    expect(countLabel(7)).toBe('7');
+    expect(countLabel(100)).toBe('99+');
   });
 });

@@ -26,13 +26,14 @@ export function categoriesByTab(dictKeys: readonly string[]): Record<NoticeTab, 
   return out;
 }
 
-/** How many read notice ids are remembered per user (the oldest are forgotten first). */
-export const READ_IDS_CAP = 500;
+/** Unread notices per tab, from the server's counts per category (dictionary key). */
+export function unreadByTab(byCategory: Readonly<Record<string, number>>, byTab: Readonly<Record<NoticeTab, readonly string[]>>): Record<NoticeTab, number> {
+  const out: Record<NoticeTab, number> = { mail: 0, message: 0, notice: 0 };
+  for (const tab of NOTICE_TABS) for (const key of byTab[tab]) out[tab] += byCategory[key] ?? 0;
+  return out;
+}
 
-/** Adds ids to a user's read list, newest last, capped. */
-export function withRead(read: readonly string[], ids: readonly string[], cap = READ_IDS_CAP): string[] {
-  const added = [...new Set(ids)].filter((id) => !read.includes(id));
-  if (added.length === 0) return [...read];
-  const next = [...read, ...added];
-  return next.length > cap ? next.slice(next.length - cap) : next;
+/** A count as a tab shows it: nothing for 0, `99+` above 99 (as the badge). */
+export function countLabel(n: number): string {
+  return n <= 0 ? '' : n > 99 ? '99+' : String(n);
 }
