@@ -83,6 +83,7 @@ export const en: Messages = {
     tooLong: '{{label}} must be at most {{max}} characters',
     rangeStart: 'Start date',
     rangeEnd: 'End date',
+    discardConfirm: 'Discard your changes?',
   },
   chrome: chromeEn,
   richText: {
