@@ -210,6 +210,25 @@ describe('times in the server\'s display zone', () => {
     });
   });
 
+  it('an edit dialog focuses its first field once the record is in, and closes unasked while unchanged', async () => {
+    await tableRows(b.page).first().getByTestId('resource-row-edit').click();
+    await waitFor(b.page, 'the record loaded', async () => (await b.page.locator('#resource_title').inputValue()) === '时区检查');
+    await waitFor(b.page, 'the first field focused', async () => (await focus(b.page)).id === 'resource_title');
+    await b.page.keyboard.press('Escape');
+    await formDialog(b.page).waitFor({ state: 'hidden' });
+    expect(await discardConfirm(b.page).count()).toBe(0);
+
+    await tableRows(b.page).first().getByTestId('resource-row-edit').click();
+    await waitFor(b.page, 'the record loaded', async () => (await b.page.locator('#resource_title').inputValue()) === '时区检查');
+    await waitFor(b.page, 'the first field focused', async () => (await focus(b.page)).id === 'resource_title');
+    await b.page.keyboard.type('（改）');
+    await b.page.keyboard.press('Escape');
+    await discardConfirm(b.page).waitFor();
+    await b.page.getByTestId('confirm-ok').click();
+    await formDialog(b.page).waitFor({ state: 'hidden' });
+    expect(await tableRows(b.page).first().innerText()).not.toContain('（改）');
+  });
+
   it('stamps the local error log in the server zone', async () => {
     const before = wallTime(new Date(Date.now() - 1000), SERVER_ZONE);
     await b.page.evaluate(() => {
