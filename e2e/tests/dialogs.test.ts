@@ -282,3 +282,32 @@ describe('form wording in English', () => {
     await b.page.getByTestId('lang-zh').click();
   });
 });
+
+describe('with animations on', () => {
+  it('what is typed right after opening lands in the first field and in the search box', async () => {
+    await b.page.emulateMedia({ reducedMotion: 'no-preference' });
+    try {
+      await b.page.reload();
+      await b.page.getByTestId('resource-page').waitFor();
+      // typed while the dialog is still zooming in
+      await b.page.getByTestId('resource-add').click();
+      await b.page.keyboard.type('animated');
+      await waitFor(b.page, 'the text in the first field', async () => (await b.page.locator('#resource_title').inputValue()) === 'animated');
+      await b.page.getByTestId('resource-form-cancel').click();
+      await formDialog(b.page).waitFor({ state: 'hidden' });
+
+      await b.page.locator('#search_title').click();
+      await b.page.keyboard.press('Control+k');
+      await b.page.keyboard.type('通知');
+      const box = b.page.getByTestId('menu-search-input');
+      await waitFor(b.page, 'the text in the search box', async () => (await box.inputValue()) === '通知');
+      expect(await b.page.locator('#search_title').inputValue()).toBe('');
+      await b.page.keyboard.press('Escape');
+      await box.waitFor({ state: 'hidden' });
+      // the focus goes back to the field it came from
+      await waitFor(b.page, 'the focus back in the page field', async () => (await focus(b.page)).id === 'search_title');
+    } finally {
+      await b.page.emulateMedia({ reducedMotion: 'reduce' });
+    }
+  });
+});

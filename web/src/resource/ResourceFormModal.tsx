@@ -80,16 +80,17 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
     // Runs once: the modal is mounted per opening, so its target never changes.
   }, []);
 
-  // the first field takes the focus once the dialog is open and the record loaded
+  // the first field takes the focus as the dialog opens (not after its opening animation) once the
+  // record is in; if it cannot take it yet, again when the dialog has finished opening
   useEffect(() => {
-    if (!opened || loading || focused.current) return;
+    if (!open || loading || focused.current) return;
     const body = bodyRef.current;
     if (body?.contains(document.activeElement) && document.activeElement !== body) {
       focused.current = true;
       return;
     }
     focused.current = focusFirstField(body);
-  }, [opened, loading]);
+  }, [open, opened, loading]);
 
   const changed = useCallback((): boolean => {
     const initial = initialValues.current;
