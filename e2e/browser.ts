@@ -14,8 +14,11 @@ export interface BrowserHarness {
   newPage(): Promise<Page>;
 }
 
-/** One Chromium for the test file; a screenshot of the page is kept for every failed test. */
-export function useBrowser(): BrowserHarness {
+/**
+ * One Chromium for the test file; a screenshot of the page is kept for every failed test. `timezoneId`
+ * runs the browser in another zone than the machine's (e.g. to test the server's display zone).
+ */
+export function useBrowser(options: { timezoneId?: string } = {}): BrowserHarness {
   const h = { baseUrl: inject('baseUrl') } as BrowserHarness;
   // requests still waiting for an answer, reported with a failed test's screenshot
   const pending = new Map<unknown, string>();
@@ -33,6 +36,7 @@ export function useBrowser(): BrowserHarness {
       headless: true,
       viewport: { width: 1440, height: 900 },
       locale: 'zh-CN',
+      ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
       // the console honours it by turning antd's animations off: no click lands on a dialog still zooming in
       reducedMotion: 'reduce',
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',

@@ -157,11 +157,16 @@ export interface DashboardOverview {
 /**
  * `GET /api/app/pub/console-config` (public): switches the console reads at start (spec 9 defaults:
  * captcha off, switch mode off, tenant mode on). Set on the server by SWITCH_MODE, CAPTCHA_MODE,
- * TENANT_MODE and DEFAULT_TENANT_ID.
+ * TENANT_MODE, DEFAULT_TENANT_ID and TZ_DISPLAY.
  */
 export interface ConsoleConfig {
   switchMode: boolean;
   captchaMode: boolean;
   tenantMode: boolean;
   defaultTenantId: string;
+  /**
+   * IANA zone of the `yyyy-MM-dd HH:mm:ss` timestamps the server answers and accepts (TZ_DISPLAY,
+   * default Asia/Shanghai): the console shows and takes times in it, whatever the browser's zone.
+   */
+  timeZone: string;
 }

@@ -40,6 +40,6 @@ describe('captcha mode on', () => {
 
   it('serves its switches to the console', async () => {
     const res = await h.call('GET', '/api/app/pub/console-config');
-    expect(res.body.data).toEqual({ switchMode: false, captchaMode: true, tenantMode: true, defaultTenantId: '541742' });
+    expect(res.body.data).toEqual({ switchMode: false, captchaMode: true, tenantMode: true, defaultTenantId: '541742', timeZone: 'Asia/Shanghai' });
   });
 });

@@ -3,6 +3,8 @@ import '@ant-design/v5-patch-for-react-19';
 import 'antd/dist/reset.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { consoleConfigQuery } from './api/consoleConfig';
+import { queryClient } from './api/queryClient';
 import { App } from './App';
 import './i18n';
 import { router } from './router';
@@ -15,6 +17,8 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
 installErrorCapture();
+// the switches and the server's display zone, early: the login page and the date pickers need them
+void queryClient.prefetchQuery(consoleConfigQuery);
 followOtherTabs();
 followThemeSettings();
 syncDocumentTitle(router);

@@ -84,6 +84,7 @@ export const zh = {
     tooLong: '{{label}}长度不能超过 {{max}} 个字符',
     rangeStart: '开始日期',
     rangeEnd: '结束日期',
+    discardConfirm: '当前表单有未保存的修改，确定关闭吗?',
   },
   chrome: chromeZh,
   richText: {

@@ -2,13 +2,15 @@ import type { ResourceDef } from '@console/contract';
 import { ModalForm, type ProFormInstance } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Spin } from 'antd';
-import { Fragment, useEffect, useMemo, useRef, useState } from 'react';
+import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorsOf } from '../api/client';
 import { useLang } from '../i18n';
 import { detailQuery, resourceApi, resourceKeys } from './api';
 import type { DictMap } from './dictValues';
+import { confirmInDialog, focusFirstField, hasOpenPopup } from '../dialog/dialogFocus';
 import { createDefaults, formFields, formValuesOf } from './fieldsOf';
+import { formChanged } from './formDirty';
 import { renderFormField } from './formFields';
 import { testId } from '../testId';
 import type { FormContext, FormOverride, ResourceRecord } from './types';
@@ -33,17 +35,28 @@ type Values = Record<string, unknown>;
 /**
  * The one add/edit form of a resource. Mount it per opening (keyed): a create starts from the
  * definition's defaults, an edit loads the record from `detail` first.
+ *
+ * Input is never lost: Esc closes only the innermost layer (an open date panel, select list or popover
+ * first, the dialog after), and a dialog with changes asks before ×, Esc or a click outside closes it
+ * (the Cancel button is an explicit discard). The first field takes the focus once the form is ready,
+ * and the focus comes back into the dialog after its confirm.
  */
 export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFormModalProps<Rec>) {
   const { def, target, open, dicts, override, onClose, afterClose, onSaved } = props;
   const lang = useLang();
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const formRef = useRef<ProFormInstance<Values>>(undefined);
   const [record, setRecord] = useState<Rec>();
   const [loading, setLoading] = useState(target.mode === 'edit');
   const api = useMemo(() => resourceApi<Rec>(def), [def]);
+  const bodyRef = useRef<HTMLDivElement>(null);
+  // the values the form opened with (an edit: once the record is in), to tell whether anything changed
+  const initialValues = useRef<Values | undefined>(target.mode === 'create' ? createDefaults(def) : undefined);
+  const [opened, setOpened] = useState(false);
+  const focused = useRef(false);
+  const asking = useRef(false);
 
   useEffect(() => {
     if (target.mode !== 'edit') return;
@@ -55,6 +68,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
         setRecord(rec);
         const values: Values = override?.toForm ? override.toForm(rec) : formValuesOf(def, rec);
         formRef.current?.setFields(Object.entries(values).map(([name, value]) => ({ name, value })));
+        initialValues.current = values;
         setLoading(false);
       })
       .catch(() => {
@@ -65,6 +79,55 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
     };
     // Runs once: the modal is mounted per opening, so its target never changes.
   }, []);
+
+  // the first field takes the focus as the dialog opens (not after its opening animation) once the
+  // record is in; if it cannot take it yet, again when the dialog has finished opening
+  useEffect(() => {
+    if (!open || loading || focused.current) return;
+    const body = bodyRef.current;
+    if (body?.contains(document.activeElement) && document.activeElement !== body) {
+      focused.current = true;
+      return;
+    }
+    focused.current = focusFirstField(body);
+  }, [open, opened, loading]);
+
+  const changed = useCallback((): boolean => {
+    const initial = initialValues.current;
+    const form = formRef.current;
+    if (!initial || !form) return false;
+    return formChanged(initial, form.getFieldsValue(true) as Values);
+  }, []);
+
+  /** ×, Esc or a click outside: close, after asking when something was changed. */
+  const requestClose = useCallback(() => {
+    if (!changed()) {
+      onClose();
+      return;
+    }
+    if (asking.current) return;
+    asking.current = true;
+    confirmInDialog(modal, {
+      title: t('common.tip'),
+      content: t('resource.discardConfirm'),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      okButtonProps: testId('confirm-ok'),
+      cancelButtonProps: testId('confirm-cancel'),
+      onOk: () => onClose(),
+      afterClose: () => {
+        asking.current = false;
+      },
+    });
+  }, [changed, modal, onClose, t]);
+
+  // Esc: seen on the way down, before an open popup closes itself; the dialog takes it only when none is open
+  const onKeyDownCapture = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'Escape' || e.nativeEvent.isComposing || !open) return;
+    if (hasOpenPopup()) return;
+    e.stopPropagation();
+    requestClose();
+  };
 
   const ctx: FormContext<Rec> = { mode: target.mode, record };
 
@@ -81,6 +144,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
     void message.success(t(target.mode === 'create' ? 'resource.added' : 'resource.updated'));
     void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });
     onSaved();
+    onClose();
     return true;
   };
 
@@ -95,9 +159,8 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
     <ModalForm<Values>
       title={t(target.mode === 'create' ? 'resource.add' : 'resource.edit')}
       open={open}
-      onOpenChange={(next) => {
-        if (!next) onClose();
-      }}
+      // closing is decided here (requestClose, submit, Cancel), not by ModalForm's own open state
+      onOpenChange={() => undefined}
       formRef={formRef}
       // field ids become `resource_<field>` (the search form's are `search_<field>`)
       name="resource"
@@ -110,17 +173,29 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
       dateFormatter="string"
       omitNil={false}
       scrollToFirstError
-      modalProps={{ afterClose, maskClosable: false, destroyOnHidden: true }}
+      modalProps={{
+        afterClose,
+        afterOpenChange: setOpened,
+        destroyOnHidden: true,
+        // × and a click outside ask first when something changed; Esc is handled below
+        onCancel: requestClose,
+        maskClosable: true,
+        keyboard: false,
+        wrapProps: { onKeyDownCapture },
+      }}
       submitter={{
         searchConfig: { submitText: t('common.ok'), resetText: t('common.cancel') },
         submitButtonProps: { disabled: loading, ...testId('resource-form-submit') },
-        resetButtonProps: testId('resource-form-cancel'),
+        // the Cancel button is a deliberate discard
+        resetButtonProps: { ...testId('resource-form-cancel'), onClick: onClose },
       }}
       data-testid="resource-form"
     >
       <Spin spinning={loading}>
-        {items}
-        {override?.extra?.(ctx)}
+        <div ref={bodyRef}>
+          {items}
+          {override?.extra?.(ctx)}
+        </div>
       </Spin>
     </ModalForm>
   );

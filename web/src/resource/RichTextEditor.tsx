@@ -8,7 +8,7 @@ import {
   UnderlineOutlined,
   UnorderedListOutlined,
 } from '@ant-design/icons';
-import { Button, Form, Input, Popover, Space, Tooltip, theme } from 'antd';
+import { Button, Form, Input, type InputRef, Popover, Space, Tooltip, theme } from 'antd';
 import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sanitizeHtml } from './sanitizeHtml';
@@ -62,6 +62,14 @@ export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, 
   const [active, setActive] = useState<ReadonlySet<Command>>(new Set());
   const [linkOpen, setLinkOpen] = useState(false);
   const [linkUrl, setLinkUrl] = useState('');
+  const linkInputRef = useRef<InputRef>(null);
+
+  // the link box takes the focus as the popover opens
+  useEffect(() => {
+    if (!linkOpen) return;
+    const frame = requestAnimationFrame(() => linkInputRef.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [linkOpen]);
 
   // Write outside changes (initial value, form reset) into the DOM, never the editor's own echo.
   useEffect(() => {
@@ -156,6 +164,13 @@ export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, 
   return (
     <div
       className="rte"
+      // Esc while the link popover is open closes the popover only, wherever the focus is in the editor
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || !linkOpen || e.nativeEvent.isComposing) return;
+        e.preventDefault();
+        e.stopPropagation();
+        setLinkOpen(false);
+      }}
       data-testid="richtext"
       style={{ borderColor, borderRadius: token.borderRadius, background: disabled ? token.colorBgContainerDisabled : token.colorBgContainer }}
     >
@@ -169,11 +184,20 @@ export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, 
             content={
               <Space.Compact>
                 <Input
+                  ref={linkInputRef}
                   autoFocus
                   value={linkUrl}
                   placeholder={t('richText.linkPlaceholder')}
                   onChange={(e) => setLinkUrl(e.target.value)}
                   onPressEnter={applyLink}
+                  onKeyDown={(e) => {
+                    // Esc closes only the link popover (not the dialog around the editor); the caret goes back
+                    if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
+                    e.preventDefault();
+                    e.stopPropagation();
+                    setLinkOpen(false);
+                    restoreSelection();
+                  }}
                   data-testid="richtext-link-url"
                 />
                 <Button type="primary" onClick={applyLink} data-testid="richtext-link-apply">

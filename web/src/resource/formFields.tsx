@@ -12,7 +12,7 @@ import type { ReactNode } from 'react';
 import { WIRE_DATETIME } from './display';
 import { dictOptions } from './dictValues';
 import { RichTextEditor } from './RichTextEditor';
-import { fieldRules, VALIDATE_TRIGGER } from './rules';
+import { fieldPrompt, fieldRules, VALIDATE_TRIGGER } from './rules';
 import type { FormFieldContext } from './types';
 
 
@@ -20,14 +20,17 @@ import type { FormFieldContext } from './types';
 export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {
   const { name, field: f } = ctx;
   const label = text(f.label, ctx.lang);
+  const messages = {
+    pleaseEnter: (l: string) => t('resource.pleaseEnter', { label: l }),
+    pleaseSelect: (l: string) => t('resource.pleaseSelect', { label: l }),
+    tooLong: (l: string, max: number) => t('resource.tooLong', { label: l, max }),
+  };
+  // the placeholder says what the required message says ("Please enter the title" / 请输入通知标题)
+  const placeholder = fieldPrompt(f, label, ctx.lang, messages);
   const common = {
     name,
     label,
-    rules: fieldRules(f, label, ctx.lang, {
-      pleaseEnter: (l) => t('resource.pleaseEnter', { label: l }),
-      pleaseSelect: (l) => t('resource.pleaseSelect', { label: l }),
-      tooLong: (l, max) => t('resource.tooLong', { label: l, max }),
-    }),
+    rules: fieldRules(f, label, ctx.lang, messages),
     validateTrigger: VALIDATE_TRIGGER,
     tooltip: f.help ? text(f.help, ctx.lang) : undefined,
   };
@@ -36,7 +39,7 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
       <ProFormSelect
         {...common}
         options={dictOptions(f, ctx.dicts)}
-        placeholder={t('resource.pleaseSelect', { label })}
+        placeholder={placeholder}
         fieldProps={{ showSearch: true, optionFilterProp: 'label' }}
       />
     );
@@ -44,19 +47,19 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
   switch (f.type) {
     case 'string':
     case 'id':
-      return <ProFormText {...common} placeholder={t('resource.pleaseEnter', { label })} fieldProps={{ maxLength: f.max }} />;
+      return <ProFormText {...common} placeholder={placeholder} fieldProps={{ maxLength: f.max }} />;
     case 'text':
       return (
         <ProFormTextArea
           {...common}
-          placeholder={t('resource.pleaseEnter', { label })}
+          placeholder={placeholder}
           fieldProps={{ maxLength: f.max, showCount: f.max !== undefined, autoSize: { minRows: 3, maxRows: 10 } }}
         />
       );
     case 'richtext':
       return (
         <ProForm.Item {...common}>
-          <RichTextEditor placeholder={t('resource.pleaseEnter', { label })} />
+          <RichTextEditor placeholder={placeholder} />
         </ProForm.Item>
       );
     case 'int':
@@ -66,7 +69,7 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
           {...common}
           min={f.min}
           max={f.max}
-          placeholder={t('resource.pleaseEnter', { label })}
+          placeholder={placeholder}
           fieldProps={{ precision: f.type === 'int' ? 0 : undefined }}
         />
       );
@@ -74,7 +77,7 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
       return (
         <ProFormDateTimePicker
           {...common}
-          placeholder={t('resource.pleaseSelect', { label })}
+          placeholder={placeholder}
           fieldProps={{ format: WIRE_DATETIME, style: { width: '100%' } }}
         />
       );

@@ -1,6 +1,6 @@
 import { noticeResource, paramResource, type FieldDef } from '@console/contract';
 import { describe, expect, it } from 'vitest';
-import { differentFrom, fieldRules, type RuleMessages, sameAs } from './rules';
+import { differentFrom, fieldPrompt, fieldRules, labelInSentence, type RuleMessages, sameAs } from './rules';
 
 const messages: RuleMessages = {
   pleaseEnter: (label) => `enter ${label}`,
@@ -19,8 +19,28 @@ describe('fieldRules', () => {
   it('falls back to "enter" for typed fields and "select" for picked ones', () => {
     const typed: FieldDef = { type: 'string', label: { zh: '名', en: 'Name' }, required: true };
     const picked: FieldDef = { type: 'int', label: { zh: '类', en: 'Kind' }, required: true, dict: 'kind' };
-    expect(fieldRules(typed, 'Name', 'en', messages)[0]).toMatchObject({ message: 'enter Name' });
-    expect(fieldRules(picked, 'Kind', 'en', messages)[0]).toMatchObject({ message: 'select Kind' });
+    expect(fieldRules(typed, 'Name', 'en', messages)[0]).toMatchObject({ message: 'enter name' });
+    expect(fieldRules(picked, 'Kind', 'en', messages)[0]).toMatchObject({ message: 'select kind' });
+  });
+
+  it('words the placeholder like the required message, in both languages', () => {
+    const { title, releaseTime, content } = noticeResource.fields;
+    expect(fieldPrompt(title, 'Title', 'en', messages)).toBe('Please enter the title');
+    expect(fieldPrompt(title, '通知标题', 'zh', messages)).toBe('请输入通知标题');
+    expect(fieldPrompt(releaseTime, 'Release time', 'en', messages)).toBe('Please select the release time');
+    expect(fieldPrompt(content, 'Content', 'en', messages)).toBe('enter content');
+    expect(fieldPrompt(content, '通知内容', 'zh', messages)).toBe('enter 通知内容');
+    for (const [name, f] of Object.entries(paramResource.fields)) {
+      const required = fieldRules(f, name, 'en', messages).find((r) => 'required' in r);
+      if (required) expect(required).toMatchObject({ message: fieldPrompt(f, name, 'en', messages) });
+    }
+  });
+
+  it('puts English labels inside a sentence, keeping acronyms', () => {
+    expect(labelInSentence('Parameter name', 'en')).toBe('parameter name');
+    expect(labelInSentence('ID', 'en')).toBe('ID');
+    expect(labelInSentence('URL of the page', 'en')).toBe('URL of the page');
+    expect(labelInSentence('参数名称', 'zh')).toBe('参数名称');
   });
 
   it('adds no string-only keys to non-text fields (a number must pass `required`)', () => {

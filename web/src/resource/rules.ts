@@ -20,16 +20,32 @@ function isTypedText(f: FieldDef): boolean {
   return f.dict === undefined && (f.type === 'string' || f.type === 'text' || f.type === 'richtext' || f.type === 'id');
 }
 
+/**
+ * A label inside an English sentence ("Please enter the release time"): its first letter lower-cased,
+ * unless it starts with an acronym ("ID", "URL"). Chinese labels are left as they are.
+ */
+export function labelInSentence(label: string, lang: Lang): string {
+  if (lang !== 'en' || label.length === 0) return label;
+  if (/^[A-Z]{2}/.test(label)) return label;
+  return label.charAt(0).toLowerCase() + label.slice(1);
+}
+
+/**
+ * What a field asks for, worded like its required message: the definition's own text when it has one
+ * ("Please enter the title"), else "please enter/select the <label>". The placeholder and the required
+ * message both use it, so they never disagree.
+ */
+export function fieldPrompt(f: FieldDef, label: string, lang: Lang, messages: Pick<RuleMessages, 'pleaseEnter' | 'pleaseSelect'>): string {
+  if (typeof f.required === 'object') return text(f.required, lang);
+  const phrased = labelInSentence(label, lang);
+  return isChoice(f) ? messages.pleaseSelect(phrased) : messages.pleaseEnter(phrased);
+}
+
 /** The validation rules of a field: required (with its own message when it has one) and max length. */
 export function fieldRules(f: FieldDef, label: string, lang: Lang, messages: RuleMessages): Rule[] {
   const rules: Rule[] = [];
   if (isRequired(f)) {
-    const message =
-      typeof f.required === 'object'
-        ? text(f.required, lang)
-        : isChoice(f)
-          ? messages.pleaseSelect(label)
-          : messages.pleaseEnter(label);
+    const message = fieldPrompt(f, label, lang, messages);
     // `whitespace` only on texts: any key besides `required` makes async-validator check the type (string)
     rules.push(isTypedText(f) ? { required: true, whitespace: true, message } : { required: true, message });
   }

@@ -16,9 +16,9 @@ const SERVER_CHECK_TIMEOUT_MS = 3000;
 export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get(API.consoleConfig, {
     config: { access: { public: true } },
-    schema: { tags: ['app'], summary: 'Console switches: switch mode, captcha, tenant mode, default tenant (public)' },
+    schema: { tags: ['app'], summary: 'Console switches: switch mode, captcha, tenant mode, default tenant, display time zone (public)' },
   }, async (req) => {
-    const body: ConsoleConfig = { ...ctx.config.console };
+    const body: ConsoleConfig = { ...ctx.config.console, timeZone: ctx.config.timeZone };
     return ok(body, req.lang);
   });
 

@@ -4,6 +4,7 @@ import { App, Button, Modal, Space, Table, Typography, type TableColumnsType } f
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../api/client';
+import { confirmInDialog } from '../../dialog/dialogFocus';
 import { useErrorLog } from '../../store/errorLog';
 import { testId } from '../../testId';
 
@@ -42,7 +43,7 @@ export function ErrorLogPanel({ open, onClose }: { open: boolean; onClose: () =>
 
   const confirmUpload = () => {
     const sent = useErrorLog.getState().records;
-    modal.confirm({
+    confirmInDialog(modal, {
       title: t('common.tip'),
       content: t('tools.errorLog.uploadConfirm'),
       okText: t('common.ok'),
@@ -65,7 +66,7 @@ export function ErrorLogPanel({ open, onClose }: { open: boolean; onClose: () =>
   };
 
   const confirmClear = () => {
-    modal.confirm({
+    confirmInDialog(modal, {
       title: t('common.tip'),
       content: t('tools.errorLog.clearConfirm'),
       okText: t('common.ok'),

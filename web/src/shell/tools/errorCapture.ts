@@ -1,5 +1,6 @@
 import { ApiError } from '../../api/client';
 import { ERROR_LOG_STORAGE_KEY, useErrorLog } from '../../store/errorLog';
+import { displayZone } from '../../time/displayZone';
 import { errorRecordOf, isBenign, type ErrorDetails } from './errorRecord';
 
 /** The same error object can reach us twice (an error boundary rendering twice in StrictMode, say). */
@@ -14,7 +15,7 @@ export function recordError(details: ErrorDetails): void {
     if (seen.has(error)) return;
     seen.add(error);
   }
-  const record = errorRecordOf(details, window.location.href, new Date());
+  const record = errorRecordOf(details, window.location.href, new Date(), displayZone());
   if (!isBenign(record)) useErrorLog.getState().add(record);
 }
 

@@ -11,6 +11,12 @@ describe('errorRecordOf', () => {
     expect(r.stack).toContain('x is undefined');
   });
 
+  it('stamps the time in the server\'s display zone when it is known', () => {
+    const instant = new Date(Date.UTC(2026, 4, 6, 4, 29, 0));
+    expect(errorRecordOf({ error: 'x' }, 'u', instant, 'Asia/Shanghai').time).toBe('2026-05-06 12:29:00');
+    expect(errorRecordOf({ error: 'x' }, 'u', instant, 'America/New_York').time).toBe('2026-05-06 00:29:00');
+  });
+
   it('records thrown strings, objects and bare event messages', () => {
     expect(errorRecordOf({ error: 'plain' }, 'u', at).message).toBe('plain');
     expect(errorRecordOf({ error: { code: 7 } }, 'u', at).message).toBe('{"code":7}');

@@ -1,5 +1,5 @@
 import type { WebErrorRecord } from '@console/contract/envelope';
-import dayjs from 'dayjs';
+import { formatInZone } from '../../time/displayZone';
 
 /** How many records the local error log keeps (the oldest go first). */
 export const ERROR_LOG_CAP = 200;
@@ -29,8 +29,11 @@ export interface ErrorDetails {
   info?: string;
 }
 
-/** A record of the local error log (type error), stamped with the page and the local time. */
-export function errorRecordOf({ error, message, info }: ErrorDetails, url: string, now: Date): WebErrorRecord {
+/**
+ * A record of the local error log (type error), stamped with the page and the time in the server's
+ * display zone (`zone`; the browser's own zone while it is not known).
+ */
+export function errorRecordOf({ error, message, info }: ErrorDetails, url: string, now: Date, zone?: string): WebErrorRecord {
   const text = (error instanceof Error ? `${error.name}: ${error.message}` : textOf(error ?? message)) || message || 'unknown error';
   const stack = error instanceof Error && error.stack ? error.stack : undefined;
   return {
@@ -39,7 +42,7 @@ export function errorRecordOf({ error, message, info }: ErrorDetails, url: strin
     ...(stack ? { stack: stack.slice(0, LIMITS.stack) } : {}),
     ...(info ? { info: info.slice(0, LIMITS.info) } : {}),
     url: url.slice(0, LIMITS.url),
-    time: dayjs(now).format('YYYY-MM-DD HH:mm:ss'),
+    time: formatInZone(now, zone),
   };
 }
 

@@ -1,6 +1,6 @@
 import { SearchOutlined } from '@ant-design/icons';
 import { Empty, Input, type InputRef, Modal, Typography } from 'antd';
-import { type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useLang } from '../../../i18n';
@@ -12,7 +12,15 @@ import { type MenuEntry, menuEntries, searchMenu } from './menuSearch';
  * The menu search palette: type to filter the user's menu (names in both languages and paths),
  * ↑/↓ to move, Enter to open, Esc to close.
  */
-export function MenuSearchPalette({ open, onClose }: { open: boolean; onClose: () => void }) {
+export function MenuSearchPalette(props: {
+  open: boolean;
+  onClose: () => void;
+  /** keys typed since Ctrl K, before the box could take the focus */
+  takeHeldKeys?: () => string;
+  /** puts the focus back where it was before the palette opened */
+  afterClose?: () => void;
+}) {
+  const { open, onClose, takeHeldKeys, afterClose } = props;
   const { t } = useTranslation();
   const lang = useLang();
   const navigate = useNavigate();
@@ -28,11 +36,25 @@ export function MenuSearchPalette({ open, onClose }: { open: boolean; onClose: (
   );
   const results = useMemo(() => searchMenu(entries, query), [entries, query]);
 
-  // a fresh palette every time it opens
-  useEffect(() => {
+  /** The box takes the focus and the keys typed since Ctrl K; false while it cannot be focused yet. */
+  const focusBox = (): boolean => {
+    const input = inputRef.current?.input;
+    if (!input) return false;
+    if (document.activeElement !== input) inputRef.current?.focus();
+    if (document.activeElement !== input) return false;
+    const typed = takeHeldKeys?.() ?? '';
+    if (typed) setQuery((q) => q + typed);
+    return true;
+  };
+
+  // a fresh palette every time it opens, focused as it opens (not after the opening animation)
+  useLayoutEffect(() => {
     if (!open) return;
     setQuery('');
     setActive(0);
+    focusBox();
+    // focusBox reads refs and the latest callback; it must run once per opening only
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [open]);
 
   useEffect(() => {
@@ -71,8 +93,11 @@ export function MenuSearchPalette({ open, onClose }: { open: boolean; onClose: (
       width={560}
       style={{ top: 80 }}
       afterOpenChange={(opened) => {
-        if (opened) inputRef.current?.focus();
+        if (opened) focusBox();
+        else afterClose?.();
       }}
+      // the opener decides where the focus goes back (never to the field that held the keys)
+      focusTriggerAfterClose={false}
     >
       <Input
         ref={inputRef}
