@@ -237,10 +237,13 @@ describe('wording and keyboard of the list page', () => {
     await settings.waitFor();
     expect(await settings.innerText()).toContain('显示全部列');
     expect(await settings.innerText()).toContain('未固定');
+    // focus moved into the popup; Escape closes it and returns to the button
+    await waitFor(b.page, 'focus in the column settings', () =>
+      b.page.evaluate(() => document.activeElement?.closest('.ant-pro-table-column-setting-overlay') != null));
     await screenshot('column-settings-zh');
     await b.page.keyboard.press('Escape');
-    await list().getByTestId('resource-settings').click();
     await settings.waitFor({ state: 'hidden' });
+    expect(await b.page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)).toBe('resource-settings');
 
     // a sortable header: visible focus ring, sorts with Space and Enter
     const header = list().locator('th.ant-table-column-has-sorters[aria-label="参数名称"]');

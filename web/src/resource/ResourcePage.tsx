@@ -3,7 +3,7 @@ import { PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/c
 import { ProProvider, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Pagination, type PaginationProps } from 'antd';
-import { cloneElement, isValidElement, useCallback, useContext, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, isValidElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Query } from '../api/client';
 import { useLang } from '../i18n';
@@ -58,8 +58,39 @@ function tagSearchButtons(dom: ReactNode[]): ReactNode[] {
  * An icon button of the table toolbar: reachable with Tab, pressed with Enter or Space, named for
  * screen readers in the UI language (ProTable's own are bare icons in spans).
  */
-function ToolbarIconButton({ label, icon, testid, ...rest }: { label: string; icon: ReactNode; testid: string }) {
+function ToolbarIconButton({ label, icon, testid, ...rest }: { label: string; icon: ReactNode; testid: string; onClick?: (e: MouseEvent) => void }) {
   return <Button type="text" size="small" className="resource-toolbar-btn" icon={icon} aria-label={label} data-testid={testid} {...rest} />;
+}
+
+const SETTINGS_OVERLAY = '.ant-pro-table-column-setting-overlay';
+
+/**
+ * The column settings open in a popup at the end of the document, out of the Tab order: opened from
+ * the keyboard (a click without a pointer), focus moves to its first checkbox; Escape there closes it
+ * and returns to the button.
+ */
+function useKeyboardColumnSettings(rootRef: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !(event.target instanceof Element) || !event.target.closest(SETTINGS_OVERLAY)) return;
+      const button = rootRef.current?.querySelector<HTMLElement>('[data-testid="resource-settings"]');
+      if (!button) return;
+      button.click();
+      button.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [rootRef]);
+  return useCallback((event: MouseEvent) => {
+    if (event.detail !== 0) return; // a pointer click
+    let frames = 0;
+    const focusFirst = () => {
+      const box = document.querySelector<HTMLElement>(`${SETTINGS_OVERLAY}:not(.ant-popover-hidden) input[type="checkbox"]`);
+      if (box) box.focus();
+      else if (++frames < 30) requestAnimationFrame(focusFirst);
+    };
+    requestAnimationFrame(focusFirst);
+  }, []);
 }
 
 /** The actions column fits its link buttons (a screen with extra row actions gets room for two more). */
@@ -94,6 +125,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const [totalExact, setTotalExact] = useState(true);
   const rootRef = useRef<HTMLDivElement>(null);
   const bodyHeight = useFitBodyHeight(rootRef);
+  const onSettingsClick = useKeyboardColumnSettings(rootRef);
   // ProComponents' popups (column settings, density) in the console's words (i18n `list.pro`)
   const proContext = useContext(ProProvider);
   const proValue = useMemo(() => ({ ...proContext, intl: proIntl(lang) }), [proContext, lang]);
@@ -247,7 +279,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             density: true,
             densityIcon: <ToolbarIconButton label={t('list.pro.tableToolBar.density')} icon={<ColumnHeightOutlined />} testid="resource-density" />,
             setting: {
-              settingIcon: <ToolbarIconButton label={t('list.pro.tableToolBar.columnSetting')} icon={<SettingOutlined />} testid="resource-settings" />,
+              settingIcon: <ToolbarIconButton label={t('list.pro.tableToolBar.columnSetting')} icon={<SettingOutlined />} testid="resource-settings" onClick={onSettingsClick} />,
             },
           }}
           toolBarRender={() => [
