@@ -200,6 +200,17 @@ describe('wording and keyboard of the list page', () => {
   it('reaches the toolbar\'s buttons and the sortable headers with Tab, and uses them with Enter and Space', async () => {
     await search('lp-row');
     await waitFor(b.page, 'ten rows', async () => (await tableRows(b.page).count()) === 10);
+    // the search form's 展开 toggle is reached after 查询 and works with Enter
+    await list().getByTestId('resource-search-submit').focus();
+    await b.page.keyboard.press('Tab');
+    const toggle = list().getByTestId('resource-search-toggle');
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await b.page.keyboard.press('Enter');
+    await waitFor(b.page, 'the search form expanded', async () => (await toggle.getAttribute('aria-expanded')) === 'true');
+    await b.page.keyboard.press('Space');
+    await waitFor(b.page, 'the search form collapsed', async () => (await toggle.getAttribute('aria-expanded')) === 'false');
+
     await list().getByTestId('resource-add').focus();
     const order: string[] = [];
     for (let i = 0; i < 8; i++) {

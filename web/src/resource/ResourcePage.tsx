@@ -1,4 +1,4 @@
-import { ColumnHeightOutlined, DeleteOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { ColumnHeightOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import { PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
 import { ProProvider, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
@@ -60,6 +60,19 @@ function tagSearchButtons(dom: ReactNode[]): ReactNode[] {
  */
 function ToolbarIconButton({ label, icon, testid, ...rest }: { label: string; icon: ReactNode; testid: string; onClick?: (e: MouseEvent) => void }) {
   return <Button type="text" size="small" className="resource-toolbar-btn" icon={icon} aria-label={label} data-testid={testid} {...rest} />;
+}
+
+/**
+ * The search form's 展开/收起 toggle as a button: ProForm renders it as an `<a>` without href, which Tab
+ * skips; the button inside takes the focus and its click reaches the link.
+ */
+function collapseToggle(collapsed: boolean, intl: { getMessage: (id: string, fallback: string) => string }, hiddenNum?: number | false) {
+  return (
+    <button type="button" className="resource-search-toggle" aria-expanded={!collapsed} data-testid="resource-search-toggle">
+      {collapsed ? `${intl.getMessage('tableForm.collapsed', '展开')}${hiddenNum ? `(${hiddenNum})` : ''}` : intl.getMessage('tableForm.expand', '收起')}
+      <DownOutlined style={{ marginInlineStart: '0.5em', transform: `rotate(${collapsed ? 0 : 0.5}turn)` }} />
+    </button>
+  );
 }
 
 const SETTINGS_OVERLAY = '.ant-pro-table-column-setting-overlay';
@@ -272,7 +285,15 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             onChange: (_keys, rows) => setSelected(rows.filter((row): row is Rec => row !== undefined)),
           }}
           form={{ name: 'search' }}
-          search={hasSearch ? { labelWidth: 'auto', optionRender: (_config, _formProps, dom) => tagSearchButtons(dom) } : false}
+          search={
+            hasSearch
+              ? {
+                  labelWidth: 'auto',
+                  optionRender: (_config, _formProps, dom) => tagSearchButtons(dom),
+                  collapseRender: (collapsed, _props, intl, hiddenNum) => collapseToggle(collapsed, intl, hiddenNum),
+                }
+              : false
+          }
           options={{
             reload: true,
             reloadIcon: <ToolbarIconButton label={t('list.pro.tableToolBar.reload')} icon={<ReloadOutlined />} testid="resource-reload" />,
@@ -298,7 +319,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           tableViewRender={(tableProps, table) => {
             const shown = tableProps.pagination;
             // antd drops the pager when the list is empty; keep it, saying 0
-            const emptyPager = shown && !shown.total ? <Pagination {...shown} className="resource-pagination-empty" total={0} current={1} /> : null;
+            const emptyPager = shown && !shown.total && !tableProps.loading ? <Pagination {...shown} className="resource-pagination-empty" total={0} current={1} /> : null;
             return (
               <div data-testid="resource-table">
                 {table}
