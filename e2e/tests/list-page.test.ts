@@ -226,6 +226,8 @@ describe('wording and keyboard of the list page', () => {
     expect(await list().getByTestId('resource-reload').getAttribute('aria-label')).toBe('刷新');
     expect(await list().getByTestId('resource-density').getAttribute('aria-label')).toBe('表格密度');
     expect(await list().getByTestId('resource-settings').getAttribute('aria-label')).toBe('列设置');
+    expect(await list().locator('thead .ant-checkbox-input').getAttribute('aria-label')).toBe('全选当前页');
+    expect(await tableRows(b.page).first().locator('.ant-checkbox-input').getAttribute('aria-label')).toBe('选择此行');
 
     // refresh with Enter
     const before = listCalls.length;
@@ -275,6 +277,7 @@ describe('wording and keyboard of the list page', () => {
     await waitFor(b.page, 'English labels', async () => (await list().getByTestId('resource-reload').getAttribute('aria-label')) === 'Refresh');
     expect(await list().getByTestId('resource-density').getAttribute('aria-label')).toBe('Row density');
     expect(await list().getByTestId('resource-settings').getAttribute('aria-label')).toBe('Columns');
+    expect(await list().locator('thead .ant-checkbox-input').getAttribute('aria-label')).toBe('Select all rows on this page');
     expect((await pager().locator('.ant-pagination-options-quick-jumper').innerText()).replace(/\s+/g, '')).toBe('Gotopage');
 
     await list().getByTestId('resource-density').click();

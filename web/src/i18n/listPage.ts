@@ -9,6 +9,8 @@ export const listPageZh = {
   pageTotalNone: '共 0 条',
   jumpTo: '前往',
   jumpPage: '页',
+  selectAll: '全选当前页',
+  selectRow: '选择此行',
   pro: {
     alert: {
       clear: '取消选择',
@@ -42,6 +44,8 @@ export const listPageEn: typeof listPageZh = {
   pageTotalNone: '0 items',
   jumpTo: 'Go to',
   jumpPage: 'page',
+  selectAll: 'Select all rows on this page',
+  selectRow: 'Select this row',
   pro: {
     alert: {
       clear: 'Clear selection',

@@ -75,6 +75,11 @@ function collapseToggle(collapsed: boolean, intl: { getMessage: (id: string, fal
   );
 }
 
+/** An aria-label for antd props objects that do not declare aria attributes (checkbox props). */
+function ariaLabel(label: string): object {
+  return { 'aria-label': label };
+}
+
 const SETTINGS_OVERLAY = '.ant-pro-table-column-setting-overlay';
 
 /**
@@ -283,6 +288,9 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           rowSelection={{
             selectedRowKeys: selected.map((row) => row.id),
             onChange: (_keys, rows) => setSelected(rows.filter((row): row is Rec => row !== undefined)),
+            // antd names the header checkbox "Select all" in any language, and the rows' not at all
+            getTitleCheckboxProps: () => ariaLabel(t('list.selectAll')),
+            getCheckboxProps: () => ariaLabel(t('list.selectRow')),
           }}
           form={{ name: 'search' }}
           search={
