@@ -3,19 +3,25 @@ import { useState, type MouseEvent } from 'react';
 
 /**
  * A table cell's text, cut with an ellipsis by its column; when it is cut, hovering shows it whole.
- * (Whether it is cut is measured on hover only: a page of 200 rows has no observer per cell.)
+ * Whether it is cut is measured on hover, and the tooltip is created then: a page of 200 rows carries
+ * no tooltip or observer per cell.
  */
 export function CellText({ text }: { text: string }) {
-  const [cut, setCut] = useState(false);
+  const [tip, setTip] = useState(false);
   const onMouseEnter = (event: MouseEvent<HTMLSpanElement>) => {
     const el = event.currentTarget;
-    setCut(el.scrollWidth > el.clientWidth);
+    if (!tip && el.scrollWidth > el.clientWidth) setTip(true);
   };
-  return (
-    <Tooltip title={cut ? text : undefined} placement="topLeft">
-      <span className="resource-cell-text" onMouseEnter={onMouseEnter}>
-        {text}
-      </span>
+  const span = (
+    <span className="resource-cell-text" onMouseEnter={onMouseEnter}>
+      {text}
+    </span>
+  );
+  return tip ? (
+    <Tooltip title={text} placement="topLeft" defaultOpen>
+      {span}
     </Tooltip>
+  ) : (
+    span
   );
 }
