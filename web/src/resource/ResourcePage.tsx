@@ -34,6 +34,11 @@ export interface ResourcePageProps<F extends Fields> {
   extraToolbar?: (ctx: ToolbarContext<ResourceRecord<F>>) => ReactNode[];
   /** actions appended to each row (after view, edit and delete) */
   extraRowActions?: (record: ResourceRecord<F>, ctx: RowActionContext) => ReactNode[];
+  /**
+   * the table body scrolls inside the window, keeping the header and the pager in view (default true);
+   * false for a list that is not the page's main content (in a dialog, under another list)
+   */
+  fitWindow?: boolean;
 }
 
 interface FormState {
@@ -125,7 +130,7 @@ function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
  */
 export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   type Rec = ResourceRecord<F>;
-  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions } = props;
+  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true } = props;
   const lang = useLang();
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -142,7 +147,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   // the server estimates the totals of very large lists; the pager then says "about"
   const [totalExact, setTotalExact] = useState(true);
   const rootRef = useRef<HTMLDivElement>(null);
-  const bodyHeight = useFitBodyHeight(rootRef);
+  const bodyHeight = useFitBodyHeight(rootRef, fitWindow);
   const onSettingsClick = useKeyboardColumnSettings(rootRef);
   // ProComponents' popups (column settings, density) in the console's words (i18n `list.pro`)
   const proContext = useContext(ProProvider);
@@ -283,7 +288,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           dateFormatter="string"
           tableLayout="fixed"
           // the body scrolls inside the window: the header and the pager stay in view
-          scroll={{ x: sized.width, y: bodyHeight }}
+          scroll={fitWindow ? { x: sized.width, y: bodyHeight } : { x: sized.width }}
           pagination={pagination}
           rowSelection={{
             selectedRowKeys: selected.map((row) => row.id),

@@ -37,11 +37,11 @@ function bottomGapOf(el: HTMLElement): number {
  * page or the window changes size; a kept-alive page that is hidden (display: none, docs/keep-alive.md)
  * is not measured (its effects are gone anyway) and measures again when it is shown.
  */
-export function useFitBodyHeight(rootRef: RefObject<HTMLElement | null>, initial = 400): number {
+export function useFitBodyHeight(rootRef: RefObject<HTMLElement | null>, enabled = true, initial = 400): number {
   const [height, setHeight] = useState(initial);
   useLayoutEffect(() => {
     const root = rootRef.current;
-    if (!root) return;
+    if (!root || !enabled) return;
     const measure = () => {
       if (root.getClientRects().length === 0) return; // hidden
       const body = root.querySelector<HTMLElement>('.ant-table-body');
@@ -64,6 +64,6 @@ export function useFitBodyHeight(rootRef: RefObject<HTMLElement | null>, initial
       observer.disconnect();
       window.removeEventListener('resize', measure);
     };
-  }, [rootRef]);
+  }, [rootRef, enabled]);
   return height;
 }
