@@ -178,7 +178,7 @@ describe('the list page at real sizes', () => {
     await search('lp-nothing-matches-this');
     await waitFor(b.page, 'no rows', async () => (await tableRows(b.page).count()) === 0);
     await pager().waitFor();
-    expect(await pager().locator('.ant-pagination-total-text').innerText()).toBe('共 0 条');
+    expect(await pager().locator('.ant-pagination-total-text').innerText()).toBe('总共 0 条');
     expect(await inViewport('[data-testid="resource-pagination"]', true)).toBe(true);
     await screenshot('empty-search');
   });

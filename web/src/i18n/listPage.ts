@@ -6,7 +6,7 @@
  */
 export const listPageZh = {
   deleteTitle: '确认删除',
-  pageTotalNone: '共 0 条',
+  pageTotalNone: '总共 0 条',
   jumpTo: '前往',
   jumpPage: '页',
   selectAll: '全选当前页',
