@@ -1,6 +1,7 @@
 import { chromeEn } from './chrome';
 import { tabsEn } from './tabs';
 import { pagesEn } from './pages';
+import { listPageEn } from './listPage';
 import type { Messages } from './zh';
 import { toolsEn } from './tools';
 
@@ -103,4 +104,5 @@ export const en: Messages = {
   tools: toolsEn,
   tabs: tabsEn,
   pages: pagesEn,
+  list: listPageEn,
 };

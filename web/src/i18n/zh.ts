@@ -2,6 +2,7 @@ import { chromeZh } from './chrome';
 import { toolsZh } from './tools';
 import { tabsZh } from './tabs';
 import { pagesZh } from './pages';
+import { listPageZh } from './listPage';
 
 /** Chinese UI strings (the default language). en.ts mirrors this shape exactly. */
 export const zh = {
@@ -102,6 +103,7 @@ export const zh = {
   tools: toolsZh,
   tabs: tabsZh,
   pages: pagesZh,
+  list: listPageZh,
 };
 
 export type Messages = typeof zh;

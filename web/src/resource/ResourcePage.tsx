@@ -1,16 +1,19 @@
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { ColumnHeightOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
 import { PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
-import { ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
+import { ProProvider, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button } from 'antd';
-import { cloneElement, isValidElement, useCallback, useMemo, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import { App, Button, Pagination, type PaginationProps } from 'antd';
+import { cloneElement, isValidElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Query } from '../api/client';
 import { useLang } from '../i18n';
 import { usePermissionCheck } from '../store/permissions';
 import { resourceApi, resourceKeys } from './api';
-import { applyColumnsOverride, buildColumns } from './columns';
+import { applyColumnsOverride, buildColumns, sizeColumns, textWidth, withKeyboardSorting } from './columns';
 import { DetailDrawer } from './DetailDrawer';
+import { useFitBodyHeight } from './fitHeight';
+import './listPage.css';
+import { proIntl } from './proIntl';
 import { useDicts } from './dict';
 import { buildListQuery, DEFAULT_PAGE_SIZE, type SortState, type TableParams } from './listQuery';
 import { allowedButtons } from './permissions';
@@ -31,6 +34,11 @@ export interface ResourcePageProps<F extends Fields> {
   extraToolbar?: (ctx: ToolbarContext<ResourceRecord<F>>) => ReactNode[];
   /** actions appended to each row (after view, edit and delete) */
   extraRowActions?: (record: ResourceRecord<F>, ctx: RowActionContext) => ReactNode[];
+  /**
+   * the table body scrolls inside the window, keeping the header and the pager in view (default true);
+   * false for a list that is not the page's main content (in a dialog, under another list)
+   */
+  fitWindow?: boolean;
 }
 
 interface FormState {
@@ -52,13 +60,77 @@ function tagSearchButtons(dom: ReactNode[]): ReactNode[] {
 }
 
 /**
+ * An icon button of the table toolbar: reachable with Tab, pressed with Enter or Space, named for
+ * screen readers in the UI language (ProTable's own are bare icons in spans).
+ */
+function ToolbarIconButton({ label, icon, testid, ...rest }: { label: string; icon: ReactNode; testid: string; onClick?: (e: MouseEvent) => void }) {
+  return <Button type="text" size="small" className="resource-toolbar-btn" icon={icon} aria-label={label} data-testid={testid} {...rest} />;
+}
+
+/**
+ * The search form's 展开/收起 toggle as a button: ProForm renders it as an `<a>` without href, which Tab
+ * skips; the button inside takes the focus and its click reaches the link.
+ */
+function collapseToggle(collapsed: boolean, intl: { getMessage: (id: string, fallback: string) => string }, hiddenNum?: number | false) {
+  return (
+    <button type="button" className="resource-search-toggle" aria-expanded={!collapsed} data-testid="resource-search-toggle">
+      {collapsed ? `${intl.getMessage('tableForm.collapsed', '展开')}${hiddenNum ? `(${hiddenNum})` : ''}` : intl.getMessage('tableForm.expand', '收起')}
+      <DownOutlined style={{ marginInlineStart: '0.5em', transform: `rotate(${collapsed ? 0 : 0.5}turn)` }} />
+    </button>
+  );
+}
+
+/** An aria-label for antd props objects that do not declare aria attributes (checkbox props). */
+function ariaLabel(label: string): object {
+  return { 'aria-label': label };
+}
+
+const SETTINGS_OVERLAY = '.ant-pro-table-column-setting-overlay';
+
+/**
+ * The column settings open in a popup at the end of the document, out of the Tab order: opened from
+ * the keyboard (a click without a pointer), focus moves to its first checkbox; Escape there closes it
+ * and returns to the button.
+ */
+function useKeyboardColumnSettings(rootRef: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape' || !(event.target instanceof Element) || !event.target.closest(SETTINGS_OVERLAY)) return;
+      const button = rootRef.current?.querySelector<HTMLElement>('[data-testid="resource-settings"]');
+      if (!button) return;
+      button.click();
+      button.focus();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [rootRef]);
+  return useCallback((event: MouseEvent) => {
+    if (event.detail !== 0) return; // a pointer click
+    let frames = 0;
+    const focusFirst = () => {
+      const box = document.querySelector<HTMLElement>(`${SETTINGS_OVERLAY}:not(.ant-popover-hidden) input[type="checkbox"]`);
+      if (box) box.focus();
+      else if (++frames < 30) requestAnimationFrame(focusFirst);
+    };
+    requestAnimationFrame(focusFirst);
+  }, []);
+}
+
+/** The actions column fits its link buttons (a screen with extra row actions gets room for two more). */
+function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
+  const buttons = labels.filter((l): l is string => l !== false).map((l) => textWidth(l) + 16);
+  if (extra) buttons.push(80, 80);
+  return Math.max(textWidth('操作') + 32, buttons.reduce((sum, w) => sum + w, 0) + 8 * Math.max(0, buttons.length - 1) + 32);
+}
+
+/**
  * The generic list page of a resource, rendered from its definition: search form, sortable paged
  * table with multi-select, add/edit modal, detail drawer, delete and batch delete with confirmation,
  * and buttons shown by permission. Screens customise it through the props, not by copying it.
  */
 export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   type Rec = ResourceRecord<F>;
-  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions } = props;
+  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true } = props;
   const lang = useLang();
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -74,6 +146,12 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const [detailId, setDetailId] = useState<string | null>(null);
   // the server estimates the totals of very large lists; the pager then says "about"
   const [totalExact, setTotalExact] = useState(true);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const bodyHeight = useFitBodyHeight(rootRef, fitWindow);
+  const onSettingsClick = useKeyboardColumnSettings(rootRef);
+  // ProComponents' popups (column settings, density) in the console's words (i18n `list.pro`)
+  const proContext = useContext(ProProvider);
+  const proValue = useMemo(() => ({ ...proContext, intl: proIntl(lang) }), [proContext, lang]);
 
   const reload = useCallback(() => void actionRef.current?.reload(), []);
   const clearSelection = useCallback(() => setSelected([]), []);
@@ -87,7 +165,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const confirmRemove = useCallback(
     (ids: string[]) => {
       modal.confirm({
-        title: t('common.tip'),
+        // not 提示/Notice: on the Notices screen that reads as the screen's own name
+        title: t('list.deleteTitle'),
         content: t('resource.deleteConfirm'),
         okText: t('common.ok'),
         cancelText: t('common.cancel'),
@@ -120,7 +199,17 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const request = useCallback(
     async (tableParams: TableParams, sort: SortState) => {
       try {
-        const page = await api.list(buildListQuery(tableParams, sort));
+        const query = buildListQuery(tableParams, sort);
+        const page = await api.list(query);
+        const current = Number(query.current);
+        const last = Math.max(1, Math.ceil(page.total / Number(query.size)));
+        if (page.records.length === 0 && current > 1 && current > last) {
+          // The page shown became empty (its rows were deleted here or elsewhere): show the last page
+          // instead. Changing ProTable's page makes it request that page; `success: false` keeps the
+          // rows on screen meanwhile instead of flashing "no data".
+          actionRef.current?.setPageInfo?.({ current: last });
+          return { data: [], total: page.total, success: false };
+        }
         setTotalExact(page.totalExact !== false);
         return { data: page.records, total: page.total, success: true };
       } catch {
@@ -140,6 +229,10 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
         key: 'option',
         valueType: 'option',
         fixed: 'right',
+        width: actionColumnWidth(
+          [allowed.view && t('resource.view'), allowed.edit && t('resource.edit'), allowed.delete && t('resource.delete')],
+          extraRowActions !== undefined,
+        ),
         render: (_dom, record) => [
           allowed.view && (
             <Button key="view" type="link" size="small" data-testid="resource-row-view" onClick={() => setDetailId(record.id)}>
@@ -161,65 +254,108 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
       };
       generated.push(actionColumn);
     }
-    return applyColumnsOverride(generated, columnsOverride, ctx);
+    return withKeyboardSorting(applyColumnsOverride(generated, columnsOverride, ctx));
   }, [def, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove]);
+  const sized = useMemo(() => sizeColumns(columns, true), [columns]);
 
   const hasSearch = columns.some((c) => !c.hideInSearch && c.valueType !== 'option');
 
+  const locale = lang === 'zh' ? 'zh-CN' : 'en-US';
+  const pagination: PaginationProps = {
+    defaultPageSize: DEFAULT_PAGE_SIZE,
+    pageSizeOptions: PAGE_SIZES.map(String),
+    showSizeChanger: true,
+    // Saber's 前往 [ ] 页 (antd says 跳至)
+    showQuickJumper: true,
+    locale: { jump_to: t('list.jumpTo'), page: t('list.jumpPage') },
+    showTotal: (total, [from, to]) =>
+      total === 0
+        ? t('list.pageTotalNone')
+        : t(totalExact ? 'resource.pageTotal' : 'resource.pageTotalApprox', { from, to, total: total.toLocaleString(locale) }),
+    ...testId('resource-pagination'),
+  };
+
   return (
-    <div data-testid="resource-page" data-resource={def.code}>
-      <ProTable<Rec, Query>
-        rowKey="id"
-        actionRef={actionRef}
-        headerTitle={text(def.title, lang)}
-        columns={columns}
-        params={params}
-        request={request}
-        dateFormatter="string"
-        scroll={{ x: 'max-content' }}
-        pagination={{
-          defaultPageSize: DEFAULT_PAGE_SIZE,
-          pageSizeOptions: PAGE_SIZES.map(String),
-          showSizeChanger: true,
-          showTotal: (total, [from, to]) =>
-            t(totalExact ? 'resource.pageTotal' : 'resource.pageTotalApprox', { from, to, total: total.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US') }),
-        }}
-        rowSelection={{
-          selectedRowKeys: selected.map((row) => row.id),
-          onChange: (_keys, rows) => setSelected(rows.filter((row): row is Rec => row !== undefined)),
-        }}
-        form={{ name: 'search' }}
-        search={hasSearch ? { labelWidth: 'auto', optionRender: (_config, _formProps, dom) => tagSearchButtons(dom) } : false}
-        options={{ density: true, reload: true, setting: true }}
-        toolBarRender={() => [
-          allowed.add && (
-            <Button key="add" type="primary" icon={<PlusOutlined />} data-testid="resource-add" onClick={() => openForm({ mode: 'create' })}>
-              {t('resource.add')}
-            </Button>
-          ),
-          allowed.delete && (
-            <Button key="batch-delete" danger icon={<DeleteOutlined />} data-testid="resource-batch-delete" onClick={removeSelected}>
-              {t('resource.delete')}
-            </Button>
-          ),
-          ...(extraToolbar?.({ selectedRows: selected, reload, clearSelection }) ?? []),
-        ].filter(Boolean)}
-        tableViewRender={(_tableProps, table) => <div data-testid="resource-table">{table}</div>}
-      />
-      {form && (
-        <ResourceFormModal<Rec>
-          key={form.seq}
-          def={def}
-          target={form.target}
-          open={form.open}
-          dicts={dicts}
-          override={formOverride}
-          onClose={() => setForm((f) => f && { ...f, open: false })}
-          afterClose={() => setForm(null)}
-          onSaved={reload}
+    <div ref={rootRef} className="resource-page" data-testid="resource-page" data-resource={def.code}>
+      <ProProvider.Provider value={proValue}>
+        <ProTable<Rec, Query>
+          rowKey="id"
+          actionRef={actionRef}
+          headerTitle={text(def.title, lang)}
+          columns={sized.columns}
+          params={params}
+          request={request}
+          dateFormatter="string"
+          tableLayout="fixed"
+          // the body scrolls inside the window: the header and the pager stay in view
+          scroll={fitWindow ? { x: sized.width, y: bodyHeight } : { x: sized.width }}
+          pagination={pagination}
+          rowSelection={{
+            selectedRowKeys: selected.map((row) => row.id),
+            onChange: (_keys, rows) => setSelected(rows.filter((row): row is Rec => row !== undefined)),
+            // antd names the header checkbox "Select all" in any language, and the rows' not at all
+            getTitleCheckboxProps: () => ariaLabel(t('list.selectAll')),
+            getCheckboxProps: () => ariaLabel(t('list.selectRow')),
+          }}
+          form={{ name: 'search' }}
+          search={
+            hasSearch
+              ? {
+                  labelWidth: 'auto',
+                  optionRender: (_config, _formProps, dom) => tagSearchButtons(dom),
+                  collapseRender: (collapsed, _props, intl, hiddenNum) => collapseToggle(collapsed, intl, hiddenNum),
+                }
+              : false
+          }
+          options={{
+            reload: true,
+            reloadIcon: <ToolbarIconButton label={t('list.pro.tableToolBar.reload')} icon={<ReloadOutlined />} testid="resource-reload" />,
+            density: true,
+            densityIcon: <ToolbarIconButton label={t('list.pro.tableToolBar.density')} icon={<ColumnHeightOutlined />} testid="resource-density" />,
+            setting: {
+              settingIcon: <ToolbarIconButton label={t('list.pro.tableToolBar.columnSetting')} icon={<SettingOutlined />} testid="resource-settings" onClick={onSettingsClick} />,
+            },
+          }}
+          toolBarRender={() => [
+            allowed.add && (
+              <Button key="add" type="primary" icon={<PlusOutlined />} data-testid="resource-add" onClick={() => openForm({ mode: 'create' })}>
+                {t('resource.add')}
+              </Button>
+            ),
+            allowed.delete && (
+              <Button key="batch-delete" danger icon={<DeleteOutlined />} data-testid="resource-batch-delete" onClick={removeSelected}>
+                {t('resource.delete')}
+              </Button>
+            ),
+            ...(extraToolbar?.({ selectedRows: selected, reload, clearSelection }) ?? []),
+          ].filter(Boolean)}
+          tableViewRender={(tableProps, table) => {
+            const shown = tableProps.pagination;
+            // antd drops the pager when the list is empty; keep it, saying 0
+            const emptyPager = shown && !shown.total && !tableProps.loading ? <Pagination {...shown} className="resource-pagination-empty" total={0} current={1} /> : null;
+            return (
+              <div data-testid="resource-table">
+                {table}
+                {emptyPager}
+              </div>
+            );
+          }}
         />
-      )}
-      <DetailDrawer def={def} id={detailId} onClose={closeDetail} />
+        {form && (
+          <ResourceFormModal<Rec>
+            key={form.seq}
+            def={def}
+            target={form.target}
+            open={form.open}
+            dicts={dicts}
+            override={formOverride}
+            onClose={() => setForm((f) => f && { ...f, open: false })}
+            afterClose={() => setForm(null)}
+            onSaved={reload}
+          />
+        )}
+        <DetailDrawer def={def} id={detailId} onClose={closeDetail} />
+      </ProProvider.Provider>
     </div>
   );
 }

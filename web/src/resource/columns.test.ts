@@ -2,7 +2,7 @@ import { noticeResource, paramResource } from '@console/contract';
 import type { ProColumns } from '@ant-design/pro-components';
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { applyColumnsOverride, buildColumns, rangeKey } from './columns';
+import { applyColumnsOverride, buildColumns, COLUMN_WIDTHS, rangeKey, sizeColumns, textWidth, withKeyboardSorting } from './columns';
 
 const labels = { rangeStart: 'start', rangeEnd: 'end' };
 const dicts = { notice: [{ id: '1', code: 'notice', dictKey: '1', dictValue: '发布通知', sort: 1, remark: '' }] };
@@ -68,5 +68,49 @@ describe('applyColumnsOverride', () => {
   it('hands the whole list to a function', () => {
     const out = applyColumnsOverride(columns, (cols) => [...cols, { key: 'extra', title: 'Extra' }], ctx);
     expect(out.at(-1)?.key).toBe('extra');
+  });
+});
+
+describe('column widths', () => {
+  const columns = buildColumns<unknown>(paramResource, { lang: 'zh', dicts: {} }, labels);
+  const byKey = (key: string) => columns.find((c) => c.key === key);
+
+  it('gives every table column a width by its type, wide enough for its header, and an ellipsis', () => {
+    expect(byKey('paramName')?.width).toBe(COLUMN_WIDTHS.string);
+    expect(byKey('paramValue')?.width).toBe(COLUMN_WIDTHS.text);
+    expect(byKey('createTime')?.width).toBe(COLUMN_WIDTHS.datetime);
+    expect(columns.filter((c) => !c.hideInTable).every((c) => c.ellipsis === true)).toBe(true);
+    const long = { ...paramResource, fields: { x: { type: 'int' as const, label: { zh: 'x', en: 'A very long column label here' }, sortable: true } } };
+    const en = buildColumns<unknown>(long, { lang: 'en', dicts: {} }, labels);
+    expect(en.find((c) => c.key === 'x')?.width).toBe(textWidth('A very long column label here') + 32 + 28);
+  });
+
+  it('fills in missing widths and sums the table\'s scroll width (search-only columns left out)', () => {
+    const { columns: sized, width } = sizeColumns<unknown>([{ key: 'a', width: 100 }, { key: 'b' }, { key: 'c', hideInTable: true }], true);
+    expect(sized[1]?.width).toBe(COLUMN_WIDTHS.other);
+    expect(sized[2]?.width).toBeUndefined();
+    expect(width).toBe(COLUMN_WIDTHS.selection + 100 + COLUMN_WIDTHS.other);
+  });
+
+  it('measures CJK labels wider than Latin ones', () => {
+    expect(textWidth('参数')).toBe(28);
+    expect(textWidth('ab')).toBe(16);
+  });
+});
+
+describe('withKeyboardSorting', () => {
+  it('hands antd sortable titles as text (its header name) and sorts on Space', () => {
+    const [sortable, plain] = withKeyboardSorting<unknown>([{ key: 'a', title: 'Name', sorter: true }, { key: 'b', title: 'Other' }]);
+    expect(typeof sortable?.title).toBe('function');
+    expect((sortable?.title as () => string)()).toBe('Name');
+    expect(plain?.title).toBe('Other');
+    let clicked = 0;
+    let prevented = false;
+    const th = { click: () => (clicked += 1) };
+    const props = sortable?.onHeaderCell?.({}) as { onKeyDownCapture: (e: unknown) => void };
+    props.onKeyDownCapture({ key: ' ', target: th, currentTarget: th, preventDefault: () => (prevented = true) });
+    props.onKeyDownCapture({ key: 'a', target: th, currentTarget: th, preventDefault: () => undefined });
+    expect(clicked).toBe(1);
+    expect(prevented).toBe(true);
   });
 });

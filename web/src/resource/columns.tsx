@@ -7,12 +7,42 @@ import {
 } from '@console/contract';
 import type { ProColumns } from '@ant-design/pro-components';
 import dayjs from 'dayjs';
+import type { KeyboardEvent } from 'react';
+import { CellText } from './CellText';
 import { dictOptions } from './dictValues';
 import { displayText, WIRE_DATETIME } from './display';
 import type { ColumnsOverride, RenderContext } from './types';
 
-/** Long texts get a fixed width so that they can be cut with an ellipsis. */
-const LONG_TEXT_WIDTH = 240;
+/**
+ * Column widths by field type (px). Every column has a width and cuts its text with an ellipsis (the
+ * whole text on hover), so one long value never pushes the other columns out of view.
+ */
+export const COLUMN_WIDTHS = {
+  string: 160,
+  text: 200,
+  richtext: 200,
+  int: 110,
+  number: 120,
+  datetime: 170,
+  id: 180,
+  dict: 130,
+  /** a column without a width after a screen's override */
+  other: 160,
+  /** the multi-select column */
+  selection: 48,
+} as const;
+
+/** Roughly how wide a label is at 14px: CJK characters are square, Latin ones about half as wide. */
+export function textWidth(label: string): number {
+  let width = 0;
+  for (const ch of label) width += /[\u2e80-\u9fff\uff00-\uffef]/.test(ch) ? 14 : 8;
+  return width;
+}
+
+/** A column wide enough for its header: the label, the cell padding and the sort arrows. */
+function headerWidth(label: string, sortable: boolean): number {
+  return textWidth(label) + 32 + (sortable ? 28 : 0);
+}
 
 export interface ColumnLabels {
   rangeStart: string;
@@ -42,13 +72,14 @@ function searchable(f: FieldDef): boolean {
 }
 
 function fieldColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext): ProColumns<Rec> {
-  const longText = f.type === 'text' || f.type === 'richtext';
+  const title = text(f.label, ctx.lang);
+  const sortable = f.sortable === true;
   return {
-    title: text(f.label, ctx.lang),
+    title,
     dataIndex: name,
     key: name,
-    width: f.width ?? (longText ? LONG_TEXT_WIDTH : undefined),
-    ellipsis: longText,
+    width: f.width ?? Math.max(f.dict ? COLUMN_WIDTHS.dict : COLUMN_WIDTHS[f.type], headerWidth(title, sortable)),
+    ellipsis: true,
     sorter: f.sortable === true,
     hideInTable: !shownInList(f),
     hideInSearch: !searchable(f),
@@ -56,7 +87,7 @@ function fieldColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext): ProCol
     fieldProps: f.dict ? { options: dictOptions(f, ctx.dicts), showSearch: true, optionFilterProp: 'label' } : undefined,
     // 'like' sends the plain key; 'equal' sends `<field>_equal`
     search: f.search === 'equal' ? { transform: (value: unknown) => ({ [`${name}_equal`]: value }) } : undefined,
-    render: (_dom, record) => displayText(f, (record as Record<string, unknown>)[name], ctx.dicts),
+    render: (_dom, record) => <CellText text={displayText(f, (record as Record<string, unknown>)[name], ctx.dicts)} />,
   };
 }
 
@@ -83,6 +114,56 @@ export function buildColumns<Rec>(def: ResourceDef, ctx: RenderContext, labels: 
     if (f.search === 'dateRange') columns.push(rangeColumn<Rec>(name, f, ctx, labels));
   }
   return columns;
+}
+
+/** Whether a column is a column of the table (not a search-only one). */
+function inTable<Rec>(column: ProColumns<Rec>): boolean {
+  return !column.hideInTable;
+}
+
+/**
+ * Fills in the widths a screen's columns left out and returns the table's scroll width: the sum of
+ * the column widths (the table still stretches to the page when that is narrower).
+ */
+export function sizeColumns<Rec>(columns: ProColumns<Rec>[], selectable: boolean): { columns: ProColumns<Rec>[]; width: number } {
+  let width = selectable ? COLUMN_WIDTHS.selection : 0;
+  const sized = columns.map((column) => {
+    if (!inTable(column)) return column;
+    const w = typeof column.width === 'number' ? column.width : COLUMN_WIDTHS.other;
+    width += w;
+    return column.width === undefined ? { ...column, width: w } : column;
+  });
+  return { columns: sized, width };
+}
+
+/**
+ * Sortable headers for the keyboard and screen readers: antd focuses them and sorts on Enter; Space
+ * does the same here (instead of scrolling the page). antd names a sortable header (`aria-label`) after
+ * its title only when the title is text, but ProTable wraps a text title in an element, which leaves
+ * the name empty: a title given as a function returning the text reaches antd as text.
+ */
+export function withKeyboardSorting<Rec>(columns: ProColumns<Rec>[]): ProColumns<Rec>[] {
+  return columns.map((column) => {
+    if (!column.sorter) return column;
+    const own = column.onHeaderCell;
+    const title = column.title;
+    return {
+      ...column,
+      ...(typeof title === 'string' ? { title: () => title } : {}),
+      onHeaderCell: (col) => {
+        const props = own?.(col) ?? {};
+        return {
+          ...props,
+          onKeyDownCapture: (event: KeyboardEvent<HTMLElement>) => {
+            if (event.key === ' ' && event.target === event.currentTarget) {
+              event.preventDefault();
+              event.currentTarget.click();
+            }
+          },
+        };
+      },
+    };
+  });
 }
 
 /** Applies a screen's column customisation (see ColumnsOverride). */
