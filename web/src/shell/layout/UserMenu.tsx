@@ -50,9 +50,15 @@ export function UserMenu() {
   return (
     <>
       <Dropdown trigger={['click']} menu={{ items, onClick }} placement="bottomRight">
-        <Button type="text" data-testid="user-menu" icon={<Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />}>
-          <span data-testid="user-name">{name}</span>
-          <DownOutlined style={{ fontSize: 10 }} />
+        <Button
+          type="text"
+          aria-label={name ? `${t('chrome.header.userMenu')}: ${name}` : t('chrome.header.userMenu')}
+          title={name || undefined}
+          data-testid="user-menu"
+          icon={<Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} aria-hidden="true" />}
+        >
+          <span className="shell-user-name" data-testid="user-name">{name}</span>
+          <DownOutlined className="shell-user-caret" aria-hidden="true" style={{ fontSize: 10 }} />
         </Button>
       </Dropdown>
       {switchUsed && (
