@@ -20,9 +20,11 @@ export function fade(hex: string, alpha: number): string {
   return `rgba(${(n >> 16) & 255},${(n >> 8) & 255},${n & 255},${alpha})`;
 }
 
-/** A palette entry as CSS: the primary colour where the palette asks for it. */
+/** A palette entry as CSS: the primary colour where the palette asks for it, or an ink readable on it. */
 export function resolvePaint(paint: Paint, primary: string): string {
-  return typeof paint === 'string' ? paint : fade(primary, paint.primary);
+  if (typeof paint === 'string') return paint;
+  if ('inkOnPrimary' in paint) return inkOn(primary);
+  return fade(primary, paint.primary);
 }
 
 /** [r, g, b, a] of a `#hex`, `rgb()`/`rgba()` or `transparent` colour; null for anything else (gradients). */
