@@ -1,4 +1,4 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined, MoreOutlined } from '@ant-design/icons';
+import { EllipsisOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
 import { Layout, Popover } from 'antd';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -134,7 +134,7 @@ export function HeaderBar({ tools }: HeaderBarProps) {
         >
           <HeaderIconButton
             label={t('chrome.header.moreTools')}
-            icon={<MoreOutlined />}
+            icon={<EllipsisOutlined />}
             aria-haspopup="true"
             aria-expanded={moreOpen}
             data-testid="header-more"
