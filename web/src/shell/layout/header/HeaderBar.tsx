@@ -13,6 +13,7 @@ import { FOLD, Foldable, HeaderFoldContext, MAX_FOLD } from './headerFold';
 import { HeaderIconButton } from './HeaderIconButton';
 import { LockButton } from './LockButton';
 import { MenuSearch } from './MenuSearch';
+import { useTopMenus } from './topMenu';
 import { TopMenuBar } from './TopMenuBar';
 import './header.css';
 
@@ -26,6 +27,16 @@ export interface HeaderBarProps {
   tools?: ReactNode;
 }
 
+/** Whether the top menu's items, at their natural widths, are wider than the room the bar gives them. */
+function topMenuCrowded(header: HTMLElement): boolean {
+  const nav = header.querySelector<HTMLElement>('.shell-top-menu');
+  const row = nav?.querySelector('.shell-top-menu-measure');
+  if (!nav || !row) return false;
+  const items = [...row.children].slice(0, -1); // the last one measures "more"
+  const need = items.reduce((sum, item) => sum + item.getBoundingClientRect().width, 0);
+  return need > nav.clientWidth + 0.5;
+}
+
 /**
  * The header's fold level: 0 while everything fits, else the lowest level at which nothing overflows.
  * It is found by folding one level at a time before paint; a wider header starts again from 0.
@@ -37,8 +48,9 @@ function useFoldLevel(header: React.RefObject<HTMLElement | null>, deps: unknown
 
   useLayoutEffect(() => {
     const el = header.current;
-    if (!el) return;
-    if (el.scrollWidth > el.clientWidth && fit.level < MAX_FOLD) setFit((f) => ({ ...f, level: f.level + 1 }));
+    if (!el || fit.level >= MAX_FOLD) return;
+    // the top menu's items come before the least used tools: fold those while the menu has items in "more"
+    if (el.scrollWidth > el.clientWidth || (fit.level < FOLD.look && topMenuCrowded(el))) setFit((f) => ({ ...f, level: f.level + 1 }));
   }, [fit, header]);
 
   useLayoutEffect(() => {
@@ -65,7 +77,8 @@ function useFoldLevel(header: React.RefObject<HTMLElement | null>, deps: unknown
 /**
  * Spec 2 top bar, left to right: collapse toggle, top menu, menu search, the tools, colour picker,
  * lock, theme chooser, language switch, full screen, user menu. On a narrow header the tools fold, the
- * least used first, into a "more tools" menu at the end (before the user menu); nothing overflows.
+ * least used first, into a "more tools" menu at the end (before the user menu); nothing overflows. The
+ * least used tools also fold to give the top menu room for its items.
  */
 export function HeaderBar({ tools }: HeaderBarProps) {
   const { t, i18n } = useTranslation();
@@ -73,7 +86,8 @@ export function HeaderBar({ tools }: HeaderBarProps) {
   const setCollapsed = useSettings((s) => s.setCollapsed);
   const userName = useSession((s) => s.userInfo?.real_name ?? s.userInfo?.user_name ?? '');
   const header = useRef<HTMLElement>(null);
-  const level = useFoldLevel(header, [i18n.language, userName, collapsed]);
+  const topMenuCount = useTopMenus().data?.length ?? 0;
+  const level = useFoldLevel(header, [i18n.language, userName, collapsed, topMenuCount]);
   const [moreOpen, setMoreOpen] = useState(false);
 
   const folding = (inBar: boolean) => (
