@@ -210,6 +210,20 @@ describe('the header at every width', () => {
         }
       }
     }
+    // English labels are longer: the default theme again in English
+    await resize(b.page, 1440);
+    await chooseTheme(b.page, 'd2');
+    await b.page.getByTestId('lang-en').click();
+    await waitFor(b.page, 'the English UI', async () => (await b.page.evaluate(() => document.documentElement.lang)) === 'en');
+    for (const width of WIDTHS) {
+      await resize(b.page, width);
+      problems.push(...(await overflowReport(b.page)).filter((p) => !p.startsWith('(info)')).map((p) => `en d2 @ ${width}: ${p}`));
+      await b.page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await b.page.screenshot({ path: join(SHOTS, `d2-${width}-en.png`) });
+    }
+    await resize(b.page, 1440);
+    await b.page.getByTestId('lang-zh').click();
+    await waitFor(b.page, 'the Chinese UI', async () => (await b.page.evaluate(() => document.documentElement.lang)) === 'zh-CN');
     expect(problems).toEqual([]);
     // the narrow bars did have more tabs than room: the ··· was there and covered none
     expect([...overflowSeen]).toEqual(expect.arrayContaining([700, 360]));
@@ -236,7 +250,7 @@ describe('the header at every width', () => {
     await resize(b.page, 1440);
     await b.page.getByTestId('menu-home').click();
     await b.page.waitForURL('**/wel/index');
-    expect(await b.page.getByTestId('top-menu-home').getAttribute('aria-current')).toBe('true');
+    await waitFor(b.page, '首页 highlighted', async () => (await b.page.getByTestId('top-menu-home').getAttribute('aria-current')) === 'true');
     // reached from the sidebar, not from the top menu
     if (!(await b.page.getByTestId('menu-param').isVisible())) await openMenu(b.page, 'system');
     await b.page.getByTestId('menu-param').click();
