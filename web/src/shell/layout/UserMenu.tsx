@@ -28,13 +28,13 @@ export function UserMenu() {
   const confirmSignOut = useConfirmSignOut();
 
   const items: MenuProps['items'] = [
-    { key: 'dashboard', icon: <DashboardOutlined />, label: <span data-testid="user-menu-dashboard">{t('tools.userMenu.dashboard')}</span> },
-    { key: 'info', icon: <IdcardOutlined />, label: <span data-testid="user-menu-info">{t('tools.userMenu.info')}</span> },
+    { key: 'dashboard', icon: <DashboardOutlined aria-hidden="true" />, label: <span data-testid="user-menu-dashboard">{t('tools.userMenu.dashboard')}</span> },
+    { key: 'info', icon: <IdcardOutlined aria-hidden="true" />, label: <span data-testid="user-menu-info">{t('tools.userMenu.info')}</span> },
     ...(switchMode
-      ? [{ key: 'switch', icon: <SwapOutlined />, label: <span data-testid="user-menu-switch">{t('tools.userMenu.switch')}</span> }]
+      ? [{ key: 'switch', icon: <SwapOutlined aria-hidden="true" />, label: <span data-testid="user-menu-switch">{t('tools.userMenu.switch')}</span> }]
       : []),
     { type: 'divider' },
-    { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="logout">{t('layout.logout')}</span> },
+    { key: 'logout', icon: <LogoutOutlined aria-hidden="true" />, label: <span data-testid="logout">{t('layout.logout')}</span> },
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
