@@ -312,7 +312,23 @@ describe('the header at every width', () => {
     await waitFor(b.page, 'the English UI', async () => (await b.page.evaluate(() => document.documentElement.lang)) === 'en');
     await b.page.getByTestId('lang-zh').click();
     await waitFor(b.page, 'the Chinese UI', async () => (await b.page.evaluate(() => document.documentElement.lang)) === 'zh-CN');
+    // the notices' popover opens from there too
+    if (!(await panel.isVisible())) await b.page.getByTestId('header-more').click();
+    await panel.getByTestId('tool-notice').click();
+    await b.page.getByTestId('notice-popover').waitFor();
+    await settle(b.page);
+    const notices = await b.page.getByTestId('notice-popover').boundingBox();
+    expect(notices && notices.x >= 0 && notices.x + notices.width <= 360, `notices at ${JSON.stringify(notices)}`).toBe(true);
+    await b.page.screenshot({ path: join(SHOTS, 'd2-360-notices.png') });
     await b.page.keyboard.press('Escape');
+    await b.page.getByTestId('notice-popover').waitFor({ state: 'hidden' });
+    // and the lock dialog
+    if (!(await panel.isVisible())) await b.page.getByTestId('header-more').click();
+    await panel.getByTestId('lock-button').click();
+    await b.page.getByTestId('lock-form').waitFor();
+    await b.page.getByTestId('lock-cancel').click();
+    await b.page.getByTestId('lock-form').waitFor({ state: 'hidden' });
+    if (await panel.isVisible()) await b.page.keyboard.press('Escape');
     await resize(b.page, 1440);
     expect(await b.page.getByTestId('header-more').count()).toBe(0);
   });

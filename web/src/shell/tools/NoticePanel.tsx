@@ -22,7 +22,7 @@ export function NoticePanel({ notices, read, loading, dicts, onOpenNotice, onVie
   const unreadIn = (tab: NoticeTab) => notices[tab].filter((n) => !read.includes(n.id)).length;
 
   return (
-    <div style={{ width: 340 }} data-testid="notice-popover">
+    <div style={{ width: 'min(340px, calc(100vw - 16px))' }} data-testid="notice-popover">
       <Spin spinning={loading}>
         <Tabs
           centered

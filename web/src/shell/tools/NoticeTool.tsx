@@ -84,6 +84,8 @@ export function NoticeTool() {
         open={open}
         onOpenChange={onOpenChange}
         arrow={false}
+        // shifted to stay inside a narrow window (opened from the header's "more tools" menu)
+        align={{ overflow: { adjustX: true, adjustY: true, shiftX: true, shiftY: true } }}
         styles={{ body: { padding: 0 } }}
         // the popup (and with it the panel's code) renders on first open
         content={
