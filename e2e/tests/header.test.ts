@@ -297,6 +297,10 @@ describe('the header at every width', () => {
     for (const id of ['user-menu', 'sidebar-toggle', 'menu-search', 'header-more']) {
       expect(await b.page.getByTestId(id).isVisible(), id).toBe(true);
     }
+    // a folded tool's badge shows as a dot on "more tools": an error caught in the page goes to the local error log
+    await b.page.evaluate(() => { setTimeout(() => { throw new Error('header test: a logged error'); }); });
+    await waitFor(b.page, 'a dot on "more tools"', async () => Number(await b.page.getByTestId('header-more-badge').getAttribute('data-count')) > 0);
+    expect(await b.page.getByTestId('header-more-badge').locator('.ant-badge-dot').count()).toBe(1);
     await b.page.getByTestId('header-more').click();
     const panel = b.page.getByTestId('header-more-panel');
     await panel.waitFor();

@@ -13,6 +13,7 @@ import type { ResourceRecord } from '../../resource/types';
 import { useNoticeRead } from '../../store/noticeRead';
 import { useSession } from '../../store/session';
 import { lazy } from '../chunkLoad';
+import { useFoldedBadge } from '../layout/header/headerFold';
 import { HeaderIconButton } from '../layout/header/HeaderIconButton';
 import { categoriesByTab, NOTICE_TABS, type NoticeTab } from './noticeTabs';
 
@@ -68,6 +69,7 @@ export function NoticeTool() {
     const ids = new Set(NOTICE_TABS.flatMap((tab) => notices[tab].map((n) => n.id)));
     return [...ids].filter((id) => !read.includes(id)).length;
   }, [notices, read]);
+  useFoldedBadge('notice', unread);
 
   const onOpenChange = (next: boolean) => {
     setOpen(next);

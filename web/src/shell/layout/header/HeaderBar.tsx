@@ -1,5 +1,5 @@
 import { EllipsisOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Layout, Popover } from 'antd';
+import { Badge, Layout, Popover } from 'antd';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../store/session';
@@ -9,7 +9,7 @@ import { PrimaryColorPicker } from '../../theme/PrimaryColorPicker';
 import { ThemeChooser } from '../../theme/ThemeChooser';
 import { UserMenu } from '../UserMenu';
 import { FullscreenToggle } from './FullscreenToggle';
-import { FOLD, Foldable, HeaderFoldContext, MAX_FOLD } from './headerFold';
+import { FOLD, Foldable, FoldedBadgeContext, HeaderFoldContext, MAX_FOLD } from './headerFold';
 import { HeaderIconButton } from './HeaderIconButton';
 import { LockButton } from './LockButton';
 import { MenuSearch } from './MenuSearch';
@@ -89,6 +89,9 @@ export function HeaderBar({ tools }: HeaderBarProps) {
   const topMenuCount = useTopMenus().data?.length ?? 0;
   const level = useFoldLevel(header, [i18n.language, userName, collapsed, topMenuCount]);
   const [moreOpen, setMoreOpen] = useState(false);
+  const [badges, setBadges] = useState<Record<string, number>>({});
+  const reportBadge = useCallback((key: string, count: number) => setBadges((b) => (b[key] === count ? b : { ...b, [key]: count })), []);
+  const folded = Object.values(badges).reduce((a, n) => a + n, 0);
 
   const folding = (inBar: boolean) => (
     <>
@@ -138,21 +141,30 @@ export function HeaderBar({ tools }: HeaderBarProps) {
           arrow={false}
           open={moreOpen}
           onOpenChange={setMoreOpen}
+          // the folded tools stay mounted (and up to date: fresh) while the menu is closed: their badges still count
+          forceRender
+          fresh
           content={
-            <HeaderFoldContext.Provider value={more}>
-              <div className="shell-header-more" data-testid="header-more-panel">
-                {folding(false)}
-              </div>
-            </HeaderFoldContext.Provider>
+            <FoldedBadgeContext.Provider value={reportBadge}>
+              <HeaderFoldContext.Provider value={more}>
+                <div className="shell-header-more" data-testid="header-more-panel">
+                  {folding(false)}
+                </div>
+              </HeaderFoldContext.Provider>
+            </FoldedBadgeContext.Provider>
           }
         >
-          <HeaderIconButton
-            label={t('chrome.header.moreTools')}
-            icon={<EllipsisOutlined />}
-            aria-haspopup="true"
-            aria-expanded={moreOpen}
-            data-testid="header-more"
-          />
+          <span data-testid="header-more-badge" data-count={folded}>
+            <Badge dot={folded > 0} offset={[-6, 6]}>
+              <HeaderIconButton
+                label={t('chrome.header.moreTools')}
+                icon={<EllipsisOutlined />}
+                aria-haspopup="true"
+                aria-expanded={moreOpen}
+                data-testid="header-more"
+              />
+            </Badge>
+          </span>
         </Popover>
       )}
       <UserMenu />

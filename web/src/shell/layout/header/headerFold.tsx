@@ -1,4 +1,4 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, type ReactNode } from 'react';
 
 /**
  * Narrow headers fold their lower-priority tools into the "more tools" menu. The header renders its tools
@@ -22,4 +22,18 @@ export function Foldable({ at, children }: { at: number; children: ReactNode }) 
   const { level, place } = useContext(HeaderFoldContext);
   const folded = level >= at;
   return (place === 'more') === folded ? children : null;
+}
+
+/** Counts of the folded tools' badges (unread notices, logged errors), shown as a dot on "more tools". */
+export const FoldedBadgeContext = createContext<((key: string, count: number) => void) | null>(null);
+
+/** A tool's badge count: while the tool is folded into "more tools", "more tools" shows a dot for it. */
+export function useFoldedBadge(key: string, count: number): void {
+  const place = useHeaderPlace();
+  const report = useContext(FoldedBadgeContext);
+  useEffect(() => {
+    if (place !== 'more' || !report) return;
+    report(key, count);
+    return () => report(key, 0);
+  }, [place, report, key, count]);
 }
