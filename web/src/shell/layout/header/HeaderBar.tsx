@@ -69,7 +69,6 @@ function useFoldLevel(header: React.RefObject<HTMLElement | null>, deps: unknown
   }, [header, refit]);
 
   // content whose width changes (language, user name, top menus) fits again from the start
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   useLayoutEffect(refit, deps);
   return fit.level;
 }

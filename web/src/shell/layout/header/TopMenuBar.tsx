@@ -32,7 +32,6 @@ export function TopMenuBar() {
   const choose = useTopMenuChoice((s) => s.choose);
   const trees = useQueries({ queries: topMenus.map((m) => topMenuRoutesQuery(m.id)) });
   const treeData = trees.map((q) => q.data);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
   const treesById = useMemo(() => new Map(topMenus.map((m, i) => [m.id, treeData[i]])), [topMenus, ...treeData]);
 
   const current = topMenus.some((m) => m.id === chosen) ? chosen : null;
