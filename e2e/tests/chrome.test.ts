@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Page, Response } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, useBrowser } from '../browser.js';
 import { confirm, signIn, waitFor } from '../flows.js';
@@ -329,6 +329,14 @@ describe('sidebar', () => {
 describe('top menu', () => {
   it('shows home plus the server\'s top menus, and hides itself when the server has none', async () => {
     const answer = b.page.waitForResponse((r) => r.url().includes('/api/blade-system/menu/top-menu'));
+    // each top menu's part of the menu: fetched with the bar (its highlight follows the page) or on the click
+    const parts = new Map<string, Promise<unknown>>();
+    const onResponse = (r: Response) => {
+      const id = /\/menu\/routes\?topMenuId=(\d+)/.exec(r.url())?.[1];
+      // read at once (a body is gone after the next navigation); one not needed may fail unheard
+      if (id) parts.set(id, r.json().catch(() => null));
+    };
+    b.page.on('response', onResponse);
     await b.page.reload();
     const topMenus = ((await (await answer).json()) as { data: Array<{ id: string; code: string; name: string }> }).data;
     await b.page.getByTestId('side-menu').waitFor();
@@ -341,9 +349,10 @@ describe('top menu', () => {
     for (const m of topMenus) await b.page.getByTestId(`top-menu-${m.code}`).waitFor();
     const [first] = topMenus;
     if (!first) return;
-    const routes = b.page.waitForResponse((r) => r.url().includes(`/menu/routes?topMenuId=${first.id}`));
     await b.page.getByTestId(`top-menu-${first.code}`).click();
-    const tree = ((await (await routes).json()) as { data: Array<{ code: string }> }).data;
+    await waitFor(b.page, `the part of top menu ${first.code}`, async () => parts.has(first.id));
+    const tree = ((await parts.get(first.id)) as { data: Array<{ code: string }> }).data;
+    b.page.off('response', onResponse);
     for (const root of tree) await b.page.getByTestId(`menu-${root.code}`).waitFor();
     expect(await b.page.getByTestId(`top-menu-${first.code}`).getAttribute('aria-current')).toBe('true');
     await b.page.getByTestId('top-menu-home').click();

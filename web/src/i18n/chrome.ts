@@ -5,6 +5,11 @@ export const chromeZh = {
     topMenu: '顶部菜单',
     fullscreen: '全屏',
     exitFullscreen: '退出全屏',
+    more: '更多',
+    moreTools: '更多工具',
+    userMenu: '用户菜单',
+    tabsOverflow: '更多标签',
+    closeTab: '关闭标签',
   },
   theme: {
     choose: '主题',
@@ -57,6 +62,11 @@ export const chromeEn: ChromeMessages = {
     topMenu: 'Top menu',
     fullscreen: 'Full screen',
     exitFullscreen: 'Exit full screen',
+    more: 'More',
+    moreTools: 'More tools',
+    userMenu: 'User menu',
+    tabsOverflow: 'More tabs',
+    closeTab: 'Close tab',
   },
   theme: {
     choose: 'Theme',

@@ -31,13 +31,13 @@ export function UserMenu() {
   const confirmSignOut = useConfirmSignOut();
 
   const items: MenuProps['items'] = [
-    { key: 'dashboard', icon: <DashboardOutlined />, label: <span data-testid="user-menu-dashboard">{t('tools.userMenu.dashboard')}</span> },
-    { key: 'info', icon: <IdcardOutlined />, label: <span data-testid="user-menu-info">{t('tools.userMenu.info')}</span> },
+    { key: 'dashboard', icon: <DashboardOutlined aria-hidden="true" />, label: <span data-testid="user-menu-dashboard">{t('tools.userMenu.dashboard')}</span> },
+    { key: 'info', icon: <IdcardOutlined aria-hidden="true" />, label: <span data-testid="user-menu-info">{t('tools.userMenu.info')}</span> },
     ...(switchMode
-      ? [{ key: 'switch', icon: <SwapOutlined />, label: <span data-testid="user-menu-switch">{t('tools.userMenu.switch')}</span> }]
+      ? [{ key: 'switch', icon: <SwapOutlined aria-hidden="true" />, label: <span data-testid="user-menu-switch">{t('tools.userMenu.switch')}</span> }]
       : []),
     { type: 'divider' },
-    { key: 'logout', icon: <LogoutOutlined />, label: <span data-testid="logout">{t('layout.logout')}</span> },
+    { key: 'logout', icon: <LogoutOutlined aria-hidden="true" />, label: <span data-testid="logout">{t('layout.logout')}</span> },
   ];
 
   const onClick: MenuProps['onClick'] = ({ key }) => {
@@ -53,9 +53,15 @@ export function UserMenu() {
   return (
     <>
       <Dropdown trigger={['click']} menu={{ items, onClick }} placement="bottomRight">
-        <Button type="text" data-testid="user-menu" icon={<Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} />}>
-          <span data-testid="user-name">{name}</span>
-          <DownOutlined style={{ fontSize: 10 }} />
+        <Button
+          type="text"
+          aria-label={name ? `${t('chrome.header.userMenu')}: ${name}` : t('chrome.header.userMenu')}
+          title={name || undefined}
+          data-testid="user-menu"
+          icon={<Avatar size="small" src={user?.avatar || undefined} icon={<UserOutlined />} aria-hidden="true" />}
+        >
+          <span className="shell-user-name" data-testid="user-name">{name}</span>
+          <DownOutlined className="shell-user-caret" aria-hidden="true" style={{ fontSize: 10 }} />
         </Button>
       </Dropdown>
       {switchUsed && (

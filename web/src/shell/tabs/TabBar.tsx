@@ -4,6 +4,7 @@ import {
   CloseCircleOutlined,
   CloseOutlined,
   DownOutlined,
+  EllipsisOutlined,
   ExportOutlined,
   MinusCircleOutlined,
   ReloadOutlined,
@@ -41,7 +42,7 @@ export function TabBar({ top }: { top: number }) {
 
   const entry = (action: Action, icon: ReactNode, disabled = false) => ({
     key: action,
-    icon,
+    icon: <span aria-hidden="true">{icon}</span>,
     disabled,
     label: <span data-testid={`tab-menu-${action}`}>{t(`tabs.${action}`)}</span>,
   });
@@ -73,7 +74,7 @@ export function TabBar({ top }: { top: number }) {
   const items = tabs.map((key) => ({
     key,
     closable: canClose(tabs, key, rules),
-    closeIcon: <CloseOutlined data-testid="tab-close" />,
+    closeIcon: <CloseOutlined aria-hidden="true" data-testid="tab-close" />,
     label: (
       <Dropdown trigger={['contextMenu']} destroyOnHidden menu={{ items: menuFor(key), onClick: onMenu(key) }}>
         <span style={LABEL_STYLE} data-testid="tab" data-key={key} data-active={key === actions.current}>
@@ -88,7 +89,7 @@ export function TabBar({ top }: { top: number }) {
     { type: 'divider' },
     {
       key: 'homeFixed',
-      icon: homeFixed ? <CheckOutlined /> : <span style={{ display: 'inline-block', width: 14 }} />,
+      icon: homeFixed ? <CheckOutlined aria-hidden="true" /> : <span aria-hidden="true" style={{ display: 'inline-block', width: 14 }} />,
       label: <span data-testid="tab-menu-homeFixed">{t('tabs.homeFixed')}</span>,
     },
   ];
@@ -112,10 +113,13 @@ export function TabBar({ top }: { top: number }) {
           if (action === 'remove' && typeof key === 'string') actions.close(key);
         }}
         tabBarStyle={{ margin: 0 }}
+        // the close buttons and the overflow button (···) are named in the UI language, not by their icons
+        locale={{ removeAriaLabel: t('chrome.header.closeTab'), dropdownAriaLabel: t('chrome.header.tabsOverflow') }}
+        more={{ icon: <EllipsisOutlined aria-label={t('chrome.header.tabsOverflow')} data-testid="tabs-overflow" /> }}
         tabBarExtraContent={{
           right: (
             <Dropdown trigger={['click']} destroyOnHidden placement="bottomRight" menu={{ items: barMenu, onClick: onMenu(actions.current) }}>
-              <Button type="text" size="small" icon={<DownOutlined />} aria-label={t('tabs.more')} data-testid="tabs-menu" />
+              <Button type="text" size="small" icon={<DownOutlined aria-hidden="true" />} aria-label={t('tabs.more')} title={t('tabs.more')} data-testid="tabs-menu" />
             </Dropdown>
           ),
         }}

@@ -26,7 +26,7 @@ export function PrimaryColorPicker() {
       onClick={armed ? undefined : () => setArmed(true)}
       data-testid="colour-picker"
     >
-      <span className="shell-colour-dot" style={{ background: primary }} data-testid="colour-current" />
+      <span className="shell-colour-dot" style={{ background: primary }} aria-hidden="true" data-testid="colour-current" />
     </HeaderIconButton>
   );
   if (!armed) return trigger;

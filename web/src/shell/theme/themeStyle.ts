@@ -1,5 +1,5 @@
 import { theme as antdTheme, type ThemeConfig } from 'antd';
-import { resolvePaint } from './paint';
+import { inkOn, resolvePaint } from './paint';
 import { THEMES, type ThemeName } from './themes';
 
 /** How a theme and the primary colour reach antd (tokens) and the rest of the frame (CSS variables). */
@@ -81,6 +81,8 @@ export function themeCssVars(name: ThemeName, primary: string): Record<string, s
     '--shell-tag-active-bg': paint(p.tags.activeBg),
     '--shell-tag-active-text': paint(p.tags.activeText),
     '--shell-tag-active-border': paint(p.tags.activeBorder),
+    // the active tab's close button: readable on the active tab whatever its text colour (white theme: white text bar, white tab)
+    '--shell-tag-active-close': inkOn(paint(p.tags.activeBg), p.dark || p.backdrop ? '#1f1f2e' : '#ffffff'),
   };
 }
 

@@ -73,5 +73,8 @@ describe('paint', () => {
     expect(resolvePaint('#fff', '#52D577')).toBe('#fff');
     expect(resolvePaint({ primary: 1 }, '#52D577')).toBe('#52D577');
     expect(resolvePaint({ primary: 0.1 }, '#52D577')).toBe('rgba(82,213,119,0.1)');
+    // an ink readable on the primary colour: dark on the light default green, white on a dark blue
+    expect(resolvePaint({ inkOnPrimary: true }, '#52D577')).toBe('rgba(0,0,0,0.65)');
+    expect(resolvePaint({ inkOnPrimary: true }, '#2F54EB')).toBe('rgba(255,255,255,0.9)');
   });
 });

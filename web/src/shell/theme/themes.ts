@@ -17,9 +17,13 @@ export function isThemeName(value: unknown): value is ThemeName {
   return typeof value === 'string' && (THEME_NAMES as readonly string[]).includes(value);
 }
 
-/** A CSS colour (or, where noted, any CSS background), or the user's primary colour at an opacity. */
-export type Paint = string | { primary: number };
+/**
+ * A CSS colour (or, where noted, any CSS background), the user's primary colour at an opacity, or an
+ * ink readable on the primary colour (dark on a light one, white on a dark one).
+ */
+export type Paint = string | { primary: number } | { inkOnPrimary: true };
 const primary: Paint = { primary: 1 };
+const inkOnPrimary: Paint = { inkOnPrimary: true };
 const primarySoft = (alpha: number): Paint => ({ primary: alpha });
 
 export interface ThemePalette {
@@ -85,14 +89,15 @@ export const THEMES: Record<ThemeName, ThemePalette> = {
   white: {
     dark: false,
     pageBg: '#f0f2f5',
-    logo: { bg: primary, text: '#ffffff' },
+    logo: { bg: primary, text: inkOnPrimary },
     sider: {
       bg: '#ffffff', shadow: '2px 0 6px rgba(0,21,41,0.15)', text: '#666666', hoverBg: '#f5f5f5', hoverText: '#333333',
-      selectedBg: primary, selectedText: '#ffffff', subBg: '#ffffff', bar: 'none', barColor: primary, itemRadius: 0,
+      selectedBg: primary, selectedText: inkOnPrimary, subBg: '#ffffff', bar: 'none', barColor: primary, itemRadius: 0,
       openText: primary,
     },
-    header: { bg: primary, text: '#ffffff', shadow: 'none', searchBg: 'rgba(255,255,255,0.2)' },
-    tags: { bg: primary, tagBg: 'rgba(255,255,255,0.2)', tagText: '#ffffff', activeBg: '#ffffff', activeText: primary, activeBorder: '#ffffff' },
+    // the text on the primary colour stays readable whatever colour is chosen (white on a dark one, dark on a light one)
+    header: { bg: primary, text: inkOnPrimary, shadow: 'none', searchBg: 'rgba(255,255,255,0.2)' },
+    tags: { bg: primary, tagBg: 'rgba(255,255,255,0.2)', tagText: inkOnPrimary, activeBg: '#ffffff', activeText: primary, activeBorder: '#ffffff' },
   },
   // slate everywhere, antd's dark algorithm for the content
   dark: {

@@ -4,6 +4,7 @@ import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorLog } from '../../store/errorLog';
 import { lazy } from '../chunkLoad';
+import { useFoldedBadge } from '../layout/header/headerFold';
 import { HeaderIconButton } from '../layout/header/HeaderIconButton';
 
 const ErrorLogPanel = lazy(() => import('./ErrorLogPanel').then((m) => ({ default: m.ErrorLogPanel })));
@@ -15,6 +16,7 @@ export const ERROR_BADGE_OVERFLOW = 99;
 export function ErrorLogTool() {
   const { t } = useTranslation();
   const count = useErrorLog((s) => s.records.length);
+  useFoldedBadge('errorLog', count);
   const [open, setOpen] = useState(false);
   // the panel's code loads on first use and stays mounted so it can animate out
   const [used, setUsed] = useState(false);

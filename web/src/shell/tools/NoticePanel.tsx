@@ -27,7 +27,7 @@ export function NoticePanel({ notices, unread, loading, marking, dicts, onOpenNo
   const [active, setActive] = useState<NoticeTab>(NOTICE_TABS[0]);
 
   return (
-    <div style={{ width: 340 }} data-testid="notice-popover">
+    <div style={{ width: 'min(340px, calc(100vw - 16px))' }} data-testid="notice-popover">
       <Spin spinning={loading}>
         <Tabs
           centered

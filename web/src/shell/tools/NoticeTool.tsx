@@ -11,6 +11,7 @@ import { resourceKeys } from '../../resource/api';
 import { useDicts } from '../../resource/dict';
 import { useSession } from '../../store/session';
 import { lazy } from '../chunkLoad';
+import { useFoldedBadge } from '../layout/header/headerFold';
 import { HeaderIconButton } from '../layout/header/HeaderIconButton';
 import { categoriesByTab, NOTICE_TABS, type NoticeTab, unreadByTab } from './noticeTabs';
 
@@ -94,6 +95,7 @@ export function NoticeTool() {
       byTab[tab].length > 0 && request<boolean>(NOTICE_BELL.readAll, { method: 'POST', query: { category: byTab[tab].join(',') } }),
     onSettled: refresh,
   });
+  useFoldedBadge('notice', total);
 
   const onOpenChange = (next: boolean) => {
     setOpen(next);
@@ -111,6 +113,8 @@ export function NoticeTool() {
         open={open}
         onOpenChange={onOpenChange}
         arrow={false}
+        // shifted to stay inside a narrow window (opened from the header's "more tools" menu)
+        align={{ overflow: { adjustX: true, adjustY: true, shiftX: true, shiftY: true } }}
         styles={{ body: { padding: 0 } }}
         // the popup (and with it the panel's code) renders on first open
         content={

@@ -92,9 +92,9 @@ export function MenuSearch() {
         title={t('chrome.search.button')}
         data-testid="menu-search"
       >
-        <SearchOutlined />
+        <SearchOutlined aria-hidden="true" />
         <span className="shell-header-search-text">{t('chrome.search.button')}</span>
-        <kbd>{isMac ? '⌘K' : 'Ctrl K'}</kbd>
+        <kbd aria-hidden="true">{isMac ? '⌘K' : 'Ctrl K'}</kbd>
       </button>
       {palette.mounted && (
         <Suspense fallback={null}>
