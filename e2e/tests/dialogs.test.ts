@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiToken } from '../api.js';
 import { ARTIFACTS, useBrowser } from '../browser.js';
 import { openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
 
@@ -57,6 +58,14 @@ beforeAll(async () => {
   await signIn(b.page, b.baseUrl, '541742', 'admin', 'admin');
   await openMenu(b.page, 'desk', 'notice');
   await b.page.getByTestId('resource-page').waitFor();
+});
+
+afterAll(async () => {
+  // leave the demo tenant's notices as they were for the other test files (notice.test.ts counts them)
+  const token = await apiToken(b.baseUrl, '541742', 'admin', 'admin');
+  const page = await api<{ records: { id: string; title: string }[] }>(b.baseUrl, token, `/api/blade-desk/notice/list?title=${encodeURIComponent('时区检查')}&size=500`);
+  const ids = page.data.records.map((r) => r.id);
+  if (ids.length) await api(b.baseUrl, token, `/api/blade-desk/notice/remove?ids=${ids.join(',')}`, { method: 'POST' });
 });
 
 describe('menu search keyboard', () => {
