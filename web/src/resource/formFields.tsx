@@ -9,6 +9,7 @@ import {
 } from '@ant-design/pro-components';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
+import '../time/pickerZone';
 import { WIRE_DATETIME } from './display';
 import { dictOptions } from './dictValues';
 import { RichTextEditor } from './RichTextEditor';

@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { displayZone, formatInZone, setDisplayZone } from './displayZone';
+import './pickerZone';
 
 afterEach(() => setDisplayZone(undefined));
 
