@@ -15,6 +15,11 @@ const shot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACT
 
 const formDialog = (page: Page) => page.locator('.ant-modal-wrap').filter({ has: page.getByTestId('resource-form') });
 const discardConfirm = (page: Page) => page.locator('.ant-modal-confirm', { hasText: /当前表单有未保存的修改|Discard your changes/ });
+/** The discard confirm open and holding the focus, as a person sees it before pressing the next key. */
+async function confirmReady(page: Page): Promise<void> {
+  await discardConfirm(page).waitFor();
+  await waitFor(page, 'the focus in the confirm', () => page.evaluate(() => !!document.activeElement?.closest('.ant-modal-confirm')));
+}
 const openPicker = (page: Page) => page.locator('.ant-picker-dropdown:not(.ant-picker-dropdown-hidden)');
 
 /** The id (or test id) of the focused element, and whether it is inside the add/edit dialog. */
@@ -139,7 +144,7 @@ describe('add/edit dialog keyboard', () => {
   it('Esc on a changed form asks first; cancel keeps the input and gives the focus back to the dialog', async () => {
     await b.page.locator('#resource_title').click();
     await b.page.keyboard.press('Escape');
-    await discardConfirm(b.page).waitFor();
+    await confirmReady(b.page);
     expect(await discardConfirm(b.page).innerText()).toContain('当前表单有未保存的修改，确定关闭吗?');
     await shot(b.page, 'discard-confirm');
     await b.page.getByTestId('confirm-cancel').click();
@@ -152,7 +157,7 @@ describe('add/edit dialog keyboard', () => {
     await b.page.keyboard.type('（修订）');
     expect(await b.page.locator('#resource_title').inputValue()).toBe('春节放假安排（修订）');
     await b.page.keyboard.press('Escape');
-    await discardConfirm(b.page).waitFor();
+    await confirmReady(b.page);
     await b.page.keyboard.press('Escape');
     await discardConfirm(b.page).waitFor({ state: 'detached' });
     await waitFor(b.page, 'the focus back in the dialog after Esc on the confirm', async () => (await focus(b.page)).inForm);
@@ -161,7 +166,7 @@ describe('add/edit dialog keyboard', () => {
 
   it('× and a click outside ask too; confirming closes and the next opening is empty', async () => {
     await formDialog(b.page).locator('.ant-modal-close').click();
-    await discardConfirm(b.page).waitFor();
+    await confirmReady(b.page);
     await b.page.getByTestId('confirm-cancel').click();
     await discardConfirm(b.page).waitFor({ state: 'detached' });
     expect(await b.page.locator('#resource_title').inputValue()).toBe('春节放假安排（修订）');
@@ -169,13 +174,13 @@ describe('add/edit dialog keyboard', () => {
 
     // the mask: a click beside the dialog
     await b.page.mouse.click(30, 600);
-    await discardConfirm(b.page).waitFor();
+    await confirmReady(b.page);
     await b.page.getByTestId('confirm-cancel').click();
     await discardConfirm(b.page).waitFor({ state: 'detached' });
     expect(await formDialog(b.page).isVisible()).toBe(true);
 
     await b.page.mouse.click(30, 600);
-    await discardConfirm(b.page).waitFor();
+    await confirmReady(b.page);
     await b.page.getByTestId('confirm-ok').click();
     await formDialog(b.page).waitFor({ state: 'hidden' });
     await openAdd(b.page);
@@ -232,7 +237,7 @@ describe('times in the server\'s display zone', () => {
     await waitFor(b.page, 'the first field focused', async () => (await focus(b.page)).id === 'resource_title');
     await b.page.keyboard.type('（改）');
     await b.page.keyboard.press('Escape');
-    await discardConfirm(b.page).waitFor();
+    await confirmReady(b.page);
     await b.page.getByTestId('confirm-ok').click();
     await formDialog(b.page).waitFor({ state: 'hidden' });
     expect(await tableRows(b.page).first().innerText()).not.toContain('（改）');
@@ -283,7 +288,7 @@ describe('form wording in English', () => {
 
     await b.page.locator('#resource_title').fill('Draft');
     await b.page.keyboard.press('Escape');
-    await discardConfirm(b.page).waitFor();
+    await confirmReady(b.page);
     expect(await discardConfirm(b.page).innerText()).toContain('Discard your changes?');
     await b.page.getByTestId('confirm-ok').click();
     await formDialog(b.page).waitFor({ state: 'hidden' });

@@ -13,7 +13,7 @@ export const en: Messages = {
   common: {
     ok: 'OK',
     cancel: 'Cancel',
-    tip: 'Notice',
+    tip: 'Please confirm',
   },
   api: {
     unknownError: 'unknown error',
