@@ -73,3 +73,16 @@ export async function confirm(page: Page): Promise<void> {
   await page.getByTestId('confirm-ok').click();
   await dialog.waitFor({ state: 'detached' });
 }
+
+/** Chooses one of the eleven themes in the theme dialog and closes it once the page wears it. */
+export async function chooseTheme(page: Page, name: string): Promise<void> {
+  await page.getByTestId('theme-button').click();
+  await page.getByTestId('theme-options').waitFor();
+  await page.getByTestId(`theme-option-${name}`).click();
+  await waitFor(page, `theme ${name} on <html>`, async () =>
+    (await page.evaluate(() => document.documentElement.dataset.theme)) === name);
+  await waitFor(page, `theme ${name} checked in the dialog`, async () =>
+    (await page.getByTestId(`theme-option-${name}`).getAttribute('aria-checked')) === 'true');
+  await page.keyboard.press('Escape');
+  await page.getByTestId('theme-options').waitFor({ state: 'hidden' });
+}

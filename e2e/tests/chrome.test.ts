@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { confirm, signIn, waitFor } from '../flows.js';
+import { chooseTheme, confirm, signIn, waitFor } from '../flows.js';
 
 const b = useBrowser();
 
@@ -29,16 +29,6 @@ async function frameLook(page: Page) {
   });
 }
 
-async function chooseTheme(page: Page, name: string): Promise<void> {
-  await page.getByTestId('theme-button').click();
-  await page.getByTestId('theme-options').waitFor();
-  await page.getByTestId(`theme-option-${name}`).click();
-  await waitFor(page, `theme ${name} on <html>`, async () =>
-    (await page.evaluate(() => document.documentElement.dataset.theme)) === name);
-  expect(await page.getByTestId(`theme-option-${name}`).getAttribute('aria-checked')).toBe('true');
-  await page.keyboard.press('Escape');
-  await page.getByTestId('theme-options').waitFor({ state: 'hidden' });
-}
 
 /** The background colour of the list page's primary button (查询). */
 async function primaryButtonColour(page: Page): Promise<string> {

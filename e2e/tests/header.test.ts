@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { openMenu, signIn, waitFor } from '../flows.js';
+import { chooseTheme, openMenu, signIn, waitFor } from '../flows.js';
 
 const b = useBrowser();
 
@@ -16,15 +16,6 @@ const SHOT_WIDTHS: readonly number[] = [1280, 360];
 interface TopMenu { id: string; code: string; name: string }
 let topMenus: TopMenu[] = [];
 
-async function chooseTheme(page: Page, name: string): Promise<void> {
-  await page.getByTestId('theme-button').click();
-  await page.getByTestId('theme-options').waitFor();
-  await page.getByTestId(`theme-option-${name}`).click();
-  await waitFor(page, `theme ${name} on <html>`, async () =>
-    (await page.evaluate(() => document.documentElement.dataset.theme)) === name);
-  await page.keyboard.press('Escape');
-  await page.getByTestId('theme-options').waitFor({ state: 'hidden' });
-}
 
 /** Two frames: resize observers have run and the re-render they caused is painted. */
 async function settle(page: Page): Promise<void> {
