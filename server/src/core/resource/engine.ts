@@ -1,5 +1,5 @@
 import {
-  dictNameKey, type FieldDef, isIdText, isRequired, type Lang, MAX_IDS_PER_CALL, msg, permissionCodes, recordSchema,
+  dictNameKey, type FieldDef, isIdText, isRequired, type Lang, msg, permissionCodes, recordSchema,
   type ResourceDef, submitSchema, SYSTEM_FIELDS, t,
 } from '@console/contract';
 import { and, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
@@ -12,6 +12,7 @@ import { type Executor, inTenant } from '../db/index.js';
 import { envelopeOf, ok, pageOf } from '../envelope.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
 import { isUniqueViolation } from '../dbErrors.js';
+import { idsParam } from '../idList.js';
 import { sanitizeHtml } from '../html.js';
 import { isId, nextId } from '../ids.js';
 import { formatDateTime, parseDateTime } from '../time.js';
@@ -288,12 +289,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     },
   }, async (req) => {
     const user = requireUser(req);
-    const raw = (req.query as { ids?: string }).ids ?? (req.body as { ids?: string } | undefined)?.ids ?? '';
-    const ids = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
-    if (ids.length === 0) throw badRequest('idsRequired', undefined, { ids: msg('idsRequired', req.lang) });
-    if (ids.length > MAX_IDS_PER_CALL) throw badRequest('tooManyIds', { max: MAX_IDS_PER_CALL });
-    const bad = ids.find((id) => !isId(id));
-    if (bad) throw badRequest('badId', { field: bad }, { ids: msg('badId', req.lang, { field: bad }) });
+    const ids = idsParam((req.query as { ids?: string }).ids ?? (req.body as { ids?: string } | undefined)?.ids, req.lang);
     await run(user, async (tx) => {
       const removed = await tx
         .update(table)

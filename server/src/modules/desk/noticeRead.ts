@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
+import { idsParam } from '../../core/idList.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { envelopeOf, ok, pageOf } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
@@ -197,11 +198,7 @@ export function registerNoticeReadRoutes(app: FastifyInstance, ctx: AppContext, 
     },
   }, async (req) => {
     const user = requireUser(req);
-    const ids = parts((req.body as { ids?: unknown } | null | undefined)?.ids ?? (req.query as { ids?: string }).ids);
-    if (ids.length === 0) throw badRequest('idsRequired', undefined, { ids: msg('idsRequired', req.lang) });
-    if (ids.length > MAX_IDS_PER_CALL) throw badRequest('tooManyIds', { max: MAX_IDS_PER_CALL });
-    const bad = ids.find((id) => !isId(id));
-    if (bad) throw badRequest('badId', { field: bad }, { ids: msg('badId', req.lang, { field: bad }) });
+    const ids = idsParam((req.body as { ids?: unknown } | null | undefined)?.ids ?? (req.query as { ids?: string }).ids, req.lang);
     const now = new Date();
     await run(user, async (tx) => {
       const found = await tx.select({ id: n.id }).from(n).where(and(inArray(n.id, ids), visible(user, now)));
