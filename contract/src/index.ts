@@ -3,6 +3,8 @@ export * from './messages.js';
 export * from './envelope.js';
 export * from './filters.js';
 export * from './resource.js';
+export * from './action.js';
+export * from './menus.js';
 export * from './resources/index.js';
 export * from './paths.js';
 export * from './shell.js';

@@ -19,6 +19,7 @@ export const messages = {
   notInteger: { zh: '{field}必须是整数', en: '{field} must be a whole number' },
   notNumber: { zh: '{field}必须是数字', en: '{field} must be a number' },
   badDate: { zh: '{field}不是合法的时间 (yyyy-MM-dd HH:mm:ss)', en: '{field} is not a valid time (yyyy-MM-dd HH:mm:ss)' },
+  badDay: { zh: '{field}不是合法的日期 (yyyy-MM-dd)', en: '{field} is not a valid date (yyyy-MM-dd)' },
   badEnum: { zh: '{field}的取值无效', en: '{field} has an invalid value' },
   badType: { zh: '{field}的类型不正确', en: '{field} has the wrong type' },
   badId: { zh: '{field}不是合法的编号', en: '{field} is not a valid id' },
@@ -95,6 +96,13 @@ export const messages = {
   agreementNotFound: { zh: '协议不存在或尚未发布', en: 'The agreement does not exist or is not published' },
   storageQuotaExceeded: { zh: '租户存储空间不足: 已用 {used}, 共 {quota}, 放不下这个文件; 请联系管理员', en: 'Not enough storage for this file: the tenant uses {used} of {quota}; contact your administrator' },
   uploadsTooMany: { zh: '上传过于频繁: 每 {minutes} 分钟最多 {files} 个文件、共 {size}; 请 {seconds} 秒后再试', en: 'Too many uploads: at most {files} files and {size} per {minutes} minutes; try again in {seconds} seconds' },
+  // resource engine
+  refMissing: { zh: '{field}选择的数据不存在或已删除', en: '{field}: the selected record does not exist or was deleted' },
+  immutableField: { zh: '{field}创建后不能修改', en: '{field} cannot be changed once created' },
+  treeParentSelf: { zh: '上级不能是自己或自己的下级', en: 'The parent cannot be the record itself or one of its descendants' },
+  treeHasChildren: { zh: '「{name}」下还有子节点, 请先删除子节点', en: '"{name}" still has children; delete them first' },
+  treeTooLarge: { zh: '数据过多, 无法一次展示整棵树, 请使用懒加载', en: 'Too many records to show the whole tree at once; load it level by level' },
+  tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ActionDefs } from './action.js';
 import type { I18nText } from './i18n.js';
 
 /**
@@ -12,7 +13,13 @@ export type FieldType =
   | 'int'
   | 'number'
   | 'datetime' // 'yyyy-MM-dd HH:mm:ss' on the wire
-  | 'id'; // a 64-bit id, a string on the wire
+  | 'date' // 'yyyy-MM-dd' on the wire
+  | 'id' // a 64-bit id, a string on the wire
+  | 'boolean' // 0 or 1 on the wire (BladeX's Integer flags); true/false accepted on input
+  | 'ref' // the id of a live row of the resource named by `ref` (checked to exist in the caller's tenant)
+  | 'ids' // comma-joined ids ('1,2'), each a live row of `ref` when it is set; arrays accepted on input
+  | 'file' // a link to an uploaded file (put-file) or an http(s) link
+  | 'image'; // the same, an image
 
 export interface FieldDef {
   type: FieldType;
@@ -41,11 +48,62 @@ export interface FieldDef {
   help?: I18nText;
   /** value used for a new record when the form leaves it empty */
   defaultValue?: string | number;
+  /** `ref` / `ids`: the code of the resource whose rows the value names; answered with `<field>Name` */
+  ref?: string;
+  /** accepted on submit, never answered (a password); not a column of the table */
+  writeOnly?: boolean;
+  /** set when the record is created; an update that changes it is refused */
+  immutable?: boolean;
 }
 
 export type Fields = Record<string, FieldDef>;
 
-export interface ResourceDef<F extends Fields = Fields> {
+/** Where a resource's screen sits in the menu tree (menus.md); the seed and the console's routes derive from it. */
+export interface MenuPlacement {
+  /** code of the parent directory (contract/src/menus.ts) */
+  parent: string;
+  /** the console route of the screen, e.g. /system/dept */
+  route: string;
+  name: I18nText;
+  sort: number;
+  /** Saber iconfont class */
+  icon?: string;
+  /** buttons beyond add/edit/delete/view (menus.md "extra buttons") */
+  buttons?: ButtonDef[];
+}
+
+export interface ButtonDef {
+  /** the permission code, e.g. user_reset */
+  code: string;
+  name: I18nText;
+  /** BladeX's alias (also picks the icon): add, edit, delete, view, or the action's own word */
+  alias: string;
+  placement: 'toolbar' | 'row' | 'both';
+  /** the action it calls (a key of `actions`), for the menu's API path */
+  action?: string;
+}
+
+/** A tree resource: rows name their parent; the engine keeps ancestors and answers the tree calls. */
+export interface TreeDef {
+  /** the field holding the parent's id ('0' for a root) */
+  parentField: string;
+  /** a column (not a field) holding the comma-joined ids from the root, e.g. '0,12,57' */
+  ancestorsColumn?: string;
+  /** the field shown as a node's title (default: the resource's name field) */
+  labelField?: string;
+  /** `list` answers the whole matching tree unpaged (BladeX's dept, role, menu and dict lists) */
+  unpagedList?: boolean;
+}
+
+/** Streamed xlsx export and background import, declared per resource (api.md section 5). */
+export interface ImportExportDef {
+  /** `GET {path}/export`: every row matching the list filters; permission code (default `<code>_export`) */
+  export?: { permission?: string; name?: string };
+  /** `POST {path}/import` (multipart `file`), `GET {path}/import-template`, `GET {path}/get-upload-progress?id=` */
+  import?: { permission?: string; name?: string };
+}
+
+export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = ActionDefs> {
   /** the menu code; permission codes are `<code>_add`, `<code>_edit`, `<code>_delete`, `<code>_view` */
   code: string;
   /** API base path, e.g. /api/blade-system/param */
@@ -60,9 +118,19 @@ export interface ResourceDef<F extends Fields = Fields> {
   buttons?: { add?: boolean; edit?: boolean; delete?: boolean; view?: boolean };
   /** the field that names a record in messages (e.g. duplicates); defaults to the first required string */
   nameField?: string;
+  /** the screen's place in the menu; absent for resources without a screen of their own */
+  menu?: MenuPlacement;
+  /** a tree resource */
+  tree?: TreeDef;
+  /** calls beyond CRUD (grant, enable, reset-password…), typed (contract/src/action.ts) */
+  actions?: A;
+  /** xlsx export / import */
+  io?: ImportExportDef;
+  /** 'custom': the console renders a page of its own for this resource (web/src/modules/pages.ts) */
+  page?: 'generic' | 'custom';
 }
 
-export function defineResource<F extends Fields>(def: ResourceDef<F>): ResourceDef<F> {
+export function defineResource<F extends Fields, A extends ActionDefs = Record<never, never>>(def: ResourceDef<F, A>): ResourceDef<F, A> {
   return def;
 }
 
@@ -101,7 +169,8 @@ export function permissionCodes(def: Pick<ResourceDef, 'code'>): PermissionCodes
 /** All fields a client may filter on: the definition's own plus the system fields (minus tenantId). */
 export function filterableFields(def: ResourceDef): Record<string, FieldDef> {
   const { tenantId: _omit, ...system } = SYSTEM_FIELDS;
-  return { ...def.fields, ...system };
+  const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly));
+  return { ...own, ...system };
 }
 
 export function sortableFields(def: ResourceDef): string[] {
@@ -115,6 +184,7 @@ export function isRequired(f: FieldDef): boolean {
 }
 
 export function shownInList(f: FieldDef): boolean {
+  if (f.writeOnly) return false;
   return f.list ?? !(f.type === 'text' || f.type === 'richtext');
 }
 
@@ -167,11 +237,46 @@ function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
     }
     case 'datetime':
       return forInput ? z.string().trim().refine(isDateTimeText, { params: { kind: 'datetime' } }) : z.string();
+    case 'date':
+      return forInput ? z.string().trim().refine(isDateText, { params: { kind: 'date' } }) : z.string();
     case 'id':
-      return forInput
-        ? z.union([z.string().trim().refine(isIdText), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]).transform(String)
-        : z.string();
+    case 'ref':
+      return forInput ? idInput : z.string();
+    case 'ids': {
+      const list = forInput ? idListInput : z.string();
+      return f.max !== undefined && forInput ? idListInput.refine((v) => v === '' || v.split(',').length <= f.max!, { params: { kind: 'idsMax', max: f.max } }) : list;
+    }
+    case 'boolean':
+      return forInput ? booleanInput : z.number().int();
+    case 'file':
+    case 'image': {
+      let s = forInput ? z.string().trim() : z.string();
+      s = s.max(f.max ?? 1000);
+      return s;
+    }
   }
+}
+
+/** An id as clients send it: a decimal string or a (safe) number. */
+export const idInput = z.union([z.string().trim().refine(isIdText), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]).transform(String);
+
+/** A list of ids as clients send it (BladeX: '1,2'; JSON clients: ['1','2']), normalised to '1,2' without repeats. */
+export const idListInput = z
+  .union([z.string(), z.array(z.union([z.string(), z.number()]))])
+  .transform((v) => [...new Set((Array.isArray(v) ? v.map(String) : v.split(',')).map((s) => s.trim()).filter(Boolean))])
+  .refine((ids) => ids.every(isIdText))
+  .transform((ids) => ids.join(','));
+
+/** A flag as clients send it: 0/1, '0'/'1', true/false; answered as 0/1. */
+export const booleanInput = z
+  .union([z.boolean(), z.literal(0), z.literal(1), z.enum(['0', '1', 'true', 'false'])])
+  .transform((v) => (v === true || v === 1 || v === '1' || v === 'true' ? 1 : 0));
+
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar day, 'yyyy-MM-dd'. */
+export function isDateText(v: string): boolean {
+  return DATE_PATTERN.test(v) && isDateTimeText(v);
 }
 
 /**
@@ -185,6 +290,8 @@ export function submitSchema(def: ResourceDef, mode: 'create' | 'update'): z.Zod
     const base = fieldSchema(f, true);
     shape[name] = mode === 'create' && isRequired(f) ? base : base.nullish();
   }
+  // a tree's ancestors are the engine's to keep
+  if (def.tree?.ancestorsColumn) shape[def.tree.ancestorsColumn] = z.unknown().optional();
   shape.id = mode === 'update' ? fieldSchema(SYSTEM_FIELDS.id, true) : z.unknown().optional();
   // Clients echo back what `detail` gave them: accept and ignore the engine-managed columns.
   for (const name of Object.keys(SYSTEM_FIELDS)) if (name !== 'id') shape[name] = z.unknown().optional();
@@ -202,8 +309,25 @@ export function recordSchema(def: ResourceDef): z.ZodObject {
   const all: Fields = { ...SYSTEM_FIELDS, ...def.fields };
   for (const [name, f] of Object.entries(all)) {
     if (name === 'tenantId' && def.scope !== 'tenant') continue;
+    if (f.writeOnly) continue;
     shape[name] = fieldSchema(f, false).nullable();
-    if (f.dict) shape[dictNameKey(name)] = z.string().nullable();
+    if (hasDisplayName(f)) shape[dictNameKey(name)] = z.string().nullable();
   }
+  if (def.tree) shape.hasChildren = z.boolean().optional();
   return z.object(shape);
+}
+
+/** Fields answered with a display value beside them (`<field>Name`): dictionary codes and references. */
+export function hasDisplayName(f: FieldDef): boolean {
+  return f.dict !== undefined || ((f.type === 'ref' || f.type === 'ids') && f.ref !== undefined);
+}
+
+/** The fields a record answers (write-only ones never are). */
+export function answeredFields(def: ResourceDef): string[] {
+  return Object.entries(def.fields).filter(([, f]) => !f.writeOnly).map(([name]) => name);
+}
+
+/** The label field of a resource: what names one of its rows (tree titles, `<ref>Name`, duplicate messages). */
+export function nameFieldOf(def: ResourceDef): string {
+  return def.tree?.labelField ?? def.nameField ?? Object.keys(def.fields).find((k) => isRequired(def.fields[k]!) && def.fields[k]!.type === 'string') ?? 'id';
 }

@@ -15,12 +15,10 @@ import { SignInGuard } from './core/auth/signInGuard.js';
 import { Semaphore } from './core/semaphore.js';
 import { availableParallelism } from 'node:os';
 import { defaultStorage } from './core/storage/index.js';
+import { ResourceRegistry } from './core/resource/registry.js';
 import { setTimeZone } from './core/time.js';
-import { appModule } from './modules/app/index.js';
-import { authModule } from './modules/auth/index.js';
-import { deskModule } from './modules/desk/index.js';
-import { resourceModule } from './modules/resource/index.js';
-import { systemModule } from './modules/system/index.js';
+import { moduleDataSteps, moduleResources, mountModules } from './modules/index.js';
+import { syncResourceMenus } from './seed/resourceMenus.js';
 import { runDataSteps } from './seed/runner.js';
 import { DATA_STEPS } from './seed/steps.js';
 
@@ -53,7 +51,8 @@ export async function createServer(config: Config): Promise<Server> {
   const database = await openDatabase(config);
   let kv: Kv | undefined;
   try {
-    await runDataSteps(database.db, DATA_STEPS);
+    await runDataSteps(database.db, [...DATA_STEPS, ...moduleDataSteps()]);
+    await syncResourceMenus(database.db, moduleResources().map((b) => b.def));
     kv = config.redisUrl ? await redisKv(config.redisUrl, config.redisPrefix) : memoryKv();
     const sessions = new Sessions(database.db, kv);
     const permissions = new Permissions(database.db, kv);
@@ -67,17 +66,13 @@ export async function createServer(config: Config): Promise<Server> {
       config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, dicts, logs,
       signIns: new SignInGuard(kv), hashing: new Semaphore(Math.max(1, availableParallelism() - 1), 500, 15_000, HASHING_REST_RATIO),
       heavyQueries: new Semaphore(config.limits.heavyQueries, 200, 5_000),
-      storage: defaultStorage(config.dataDir), version: readVersion(),
+      storage: defaultStorage(config.dataDir), version: readVersion(), resources: new ResourceRegistry(),
     };
     app = await buildApp(ctx, {
       version: ctx.version,
       routes: async (a, c, extras) => {
         a.decorate('clients', extras.clients);
-        await authModule(a, c);
-        await systemModule(a, c);
-        await deskModule(a, c);
-        await appModule(a, c);
-        await resourceModule(a, c);
+        await mountModules(a, c);
       },
     });
     await app.ready();

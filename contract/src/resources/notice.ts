@@ -7,6 +7,7 @@ export const noticeResource = defineResource({
   title: { zh: '通知公告', en: 'Notices' },
   scope: 'tenant',
   nameField: 'title',
+  menu: { parent: 'desk', route: '/desk/notice', name: { zh: '通知公告', en: 'Notices' }, sort: 1, icon: 'iconfont iconicon_sms' },
   fields: {
     title: {
       type: 'string',

@@ -7,6 +7,7 @@ export const paramResource = defineResource({
   title: { zh: '参数管理', en: 'Parameters' },
   scope: 'platform',
   nameField: 'paramKey',
+  menu: { parent: 'system', route: '/system/param', name: { zh: '参数管理', en: 'Parameters' }, sort: 8, icon: 'iconfont iconicon_community_line' },
   fields: {
     paramName: {
       type: 'string',

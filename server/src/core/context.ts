@@ -11,6 +11,7 @@ import type { Semaphore } from './semaphore.js';
 import type { Kv } from './kv.js';
 import type { Logs } from './logs.js';
 import type { FieldLabels } from './validation.js';
+import type { ResourceRegistry } from './resource/registry.js';
 
 /** The server's shared services, created once at start and handed to every module. */
 export interface AppContext {
@@ -33,6 +34,8 @@ export interface AppContext {
   storage: FileStorage;
   /** the build's version, as /version.json answers */
   version: string;
+  /** every resource the engine mounted, by code (references resolve through it) */
+  resources: ResourceRegistry;
 }
 
 /** The signed-in caller, from a verified access token. */

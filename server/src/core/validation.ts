@@ -57,13 +57,25 @@ function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLab
     case 'too_big':
       if (issue.origin === 'string') return msg('tooLong', lang, { field: label, max: String(issue.maximum) });
       return msg('tooLarge', lang, { field: label, max: String(issue.maximum) });
-    case 'invalid_union':
-      return msg('badId', lang, { field: label });
+    case 'invalid_union': {
+      const entry = labels && Object.hasOwn(labels, field) ? labels[field] : undefined;
+      const type = entry && 'type' in entry ? (entry as FieldDef).type : undefined;
+      return type === 'boolean' ? msg('badType', lang, { field: label }) : msg('badId', lang, { field: label });
+    }
     case 'invalid_value':
       return msg('badEnum', lang, { field: label });
     case 'custom':
       if ((issue.params as { kind?: string } | undefined)?.kind === 'datetime') return msg('badDate', lang, { field: label });
       if ((issue.params as { kind?: string } | undefined)?.kind === 'md5') return msg('passwordNotMd5', lang);
+      if ((issue.params as { kind?: string } | undefined)?.kind === 'date') return msg('badDay', lang, { field: label });
+      if ((issue.params as { kind?: string } | undefined)?.kind === 'idsRequired') return msg('idsRequired', lang);
+      if ((issue.params as { kind?: string } | undefined)?.kind === 'idsMax') {
+        return msg('tooManyItems', lang, { field: label, max: String((issue.params as { max?: number }).max ?? '') });
+      }
+      // an id list with a malformed id
+      if (issue.path.length && labels && Object.hasOwn(labels, field) && 'type' in (labels[field] as object) && (labels[field] as FieldDef).type === 'ids') {
+        return msg('badId', lang, { field: label });
+      }
       return msg('badType', lang, { field: label });
     case 'invalid_format':
       if (issue.format === 'regex' && typeof issue.input === 'string' && /^\s*$/.test(issue.input)) {

@@ -85,6 +85,8 @@ export async function grantToRoles(tx: Tx, menuIds: Iterable<string>, aliases: s
   const conds = [inArray(schema.role.roleAlias, aliases), eq(schema.role.isDeleted, 0)];
   if (tenantIds) conds.push(inArray(schema.role.tenantId, tenantIds));
   const roles = await tx.select({ id: schema.role.id }).from(schema.role).where(and(...conds));
-  const rows = roles.flatMap((r) => [...menuIds].map((menuId) => ({ roleId: r.id, menuId })));
+  // read the ids once: an iterator (a Map's values()) is spent after the first role
+  const ids = [...menuIds];
+  const rows = roles.flatMap((r) => ids.map((menuId) => ({ roleId: r.id, menuId })));
   if (rows.length) await tx.insert(schema.roleMenu).values(rows).onConflictDoNothing();
 }

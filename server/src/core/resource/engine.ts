@@ -1,49 +1,76 @@
 import {
-  dictNameKey, type FieldDef, isIdText, isRequired, type Lang, msg, permissionCodes, recordSchema,
-  type ResourceDef, submitSchema, SYSTEM_FIELDS, t,
+  dictNameKey, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
+  recordSchema, type ResourceDef, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
 } from '@console/contract';
-import { and, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { requireUser } from '../access.js';
+import { isPlatformAdmin, requireUser } from '../access.js';
 import type { AppContext, AuthUser } from '../context.js';
 import { type Executor, inTenant } from '../db/index.js';
+import { isUniqueViolation } from '../dbErrors.js';
 import { envelopeOf, ok, pageOf } from '../envelope.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
-import { isUniqueViolation } from '../dbErrors.js';
-import { idsParam } from '../idList.js';
 import { sanitizeHtml } from '../html.js';
+import { idsParam } from '../idList.js';
 import { isId, nextId } from '../ids.js';
 import { formatDateTime, parseDateTime } from '../time.js';
-import { describeIssues, type FieldLabels } from '../validation.js';
+import { describeIssues, type FieldLabels, isSafeLink } from '../validation.js';
 import { scanTextMatch, scopeList } from './count.js';
 import { buildFilters, buildOrder, type ColumnMap, needsScan, unindexable } from './filters.js';
 import { fieldRange } from './ranges.js';
+import { addReferenceNames, checkReferences, TREE_ROOT } from './refs.js';
+import type { MountedResource } from './registry.js';
+import { MAX_TREE_ROWS, TreeRules } from './tree.js';
+
+export type { MountedResource } from './registry.js';
 
 type Row = Record<string, unknown>;
 
-export interface ResourceHooks {
-  /** runs inside the write transaction before insert/update, after validation; may throw AppError */
-  beforeSave?: (tx: Executor, values: Row, mode: 'create' | 'update', user: AuthUser) => Promise<void>;
-  /** runs inside the transaction after the rows were soft-deleted */
-  afterRemove?: (tx: Executor, ids: string[], user: AuthUser) => Promise<void>;
+export interface SaveContext {
+  mode: 'create' | 'update';
+  user: AuthUser;
+  lang: Lang;
+  /** the row as stored before an update (absent on create) */
+  stored?: Row;
+  /** work to do once the transaction committed */
+  afterCommit(fn: () => Promise<void> | void): void;
 }
 
-export interface MountedResource {
-  def: ResourceDef;
-  table: PgTable;
-  /** rows as the API answers them: wire formats, and `<field>Name` beside dictionary-coded fields */
-  present(rows: Row[], lang: Lang): Promise<Row[]>;
+export interface RemoveContext {
+  user: AuthUser;
+  lang: Lang;
+  afterCommit(fn: () => Promise<void> | void): void;
+}
+
+export interface ResourceHooks {
+  /**
+   * runs inside the write transaction before insert/update, after validation and reference checks; may
+   * change `values` (hash a password, derive a column) or throw an AppError
+   */
+  beforeSave?: (tx: Executor, values: Row, c: SaveContext) => Promise<void>;
+  /** runs inside the write transaction after the row was written */
+  afterSave?: (tx: Executor, saved: Row, c: SaveContext) => Promise<void>;
+  /** runs inside the transaction before the rows are soft-deleted; may refuse */
+  beforeRemove?: (tx: Executor, rows: Row[], c: RemoveContext) => Promise<void>;
+  /** runs inside the transaction after the rows were soft-deleted */
+  afterRemove?: (tx: Executor, ids: string[], user: AuthUser) => Promise<void>;
+  /**
+   * a data scope: a condition added to every read and write of the caller (lists, detail, update,
+   * remove), e.g. "rows of my department"; undefined for no restriction
+   */
+  scope?: (tx: Executor, user: AuthUser) => Promise<SQL | undefined>;
 }
 
 const idsBody = z.object({ ids: z.string().optional() }).passthrough().nullish();
 
+type Lane = <T>(fn: () => Promise<T>) => Promise<T>;
 
 /**
- * Mounts list / detail / submit / remove for a resource definition over its table, with the query
- * conventions of api.md, tenant scope (data layer + row-level security), audit columns, soft delete,
- * uniqueness, permission checks and OpenAPI descriptions.
+ * Mounts list / detail / submit / remove (and the tree calls of a tree resource) for a resource definition
+ * over its table, with the query conventions of api.md, tenant scope (data layer + row-level security),
+ * audit columns, soft delete, uniqueness, references, permission checks and OpenAPI descriptions.
  */
 export function mountResource(app: FastifyInstance, ctx: AppContext, def: ResourceDef, table: PgTable, hooks: ResourceHooks = {}): MountedResource {
   const columns = getTableColumns(table) as ColumnMap;
@@ -59,41 +86,70 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     if (!c) throw new Error(`resource ${def.code}: table has no column for field ${name}`);
     return c;
   };
-  for (const name of [...Object.keys(def.fields), 'id', 'createTime', 'updateTime', 'isDeleted']) col(name);
+  for (const [name, f] of Object.entries(def.fields)) if (!f.writeOnly) col(name);
+  for (const name of ['id', 'createTime', 'updateTime', 'isDeleted']) col(name);
   if (tenantScoped) col('tenantId');
-  const nameField = def.nameField ?? Object.keys(def.fields).find((k) => isRequired(def.fields[k]!)) ?? 'id';
+  const nameField = nameFieldOf(def);
   const tag = def.path.split('/')[2] ?? 'resource';
+  const hasRefs = Object.values(def.fields).some((f) => f.ref && !f.writeOnly);
 
   const dictFields = Object.entries(def.fields).filter(([, f]) => f.dict).map(([name, f]) => [name, f.dict!] as const);
-  const present = async (rows: Row[], lang: Lang): Promise<Row[]> => {
-    const labels = await Promise.all(dictFields.map(([, code]) => ctx.dicts.labels(code, lang)));
-    return rows.map((row) => {
-      const out: Row = {};
+  /**
+   * Rows as answered: wire formats, `<field>Name` beside dictionary codes and references. Called outside
+   * the request's transaction: dictionary labels and reference names are read on their own (PGlite has
+   * one connection, so a read beside an open transaction would wait for it forever).
+   */
+  const present = async (rows: Row[], lang: Lang, user?: AuthUser): Promise<Row[]> => {
+    const dictLabels = await Promise.all(dictFields.map(([, code]) => ctx.dicts.labels(code, lang)));
+    const out = rows.map((row) => {
+      const one: Row = {};
       for (const [name, f] of Object.entries(allFields)) {
-        if (name === 'tenantId' && !tenantScoped) continue;
+        if ((name === 'tenantId' && !tenantScoped) || f.writeOnly) continue;
         const v = row[name];
-        out[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
+        one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
       }
       dictFields.forEach(([name], i) => {
         const v = row[name];
-        out[dictNameKey(name)] = v === undefined || v === null ? null : labels[i]!.get(String(v)) ?? null;
+        one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(String(v)) ?? null;
       });
-      return out;
+      if (typeof row.hasChildren === 'boolean') one.hasChildren = row.hasChildren;
+      return one;
     });
+    if (hasRefs && rows.length) {
+      if (!user) throw new Error(`resource ${def.code}: references are named for a caller`);
+      await run(user, (tx) => addReferenceNames(tx, ctx.resources, def, rows, out, user));
+    }
+    return out;
   };
 
-  /** live rows the caller may see */
+  /** live rows of the caller's tenant (data layer; row-level security adds its own) */
   const visible = (user: AuthUser): SQL[] => {
     const conds: SQL[] = [eq(col('isDeleted'), 0)];
     if (tenantScoped) conds.push(eq(col('tenantId'), user.tenantId));
     return conds;
   };
+  /** live rows the caller may see: the tenant's, narrowed by the data scope */
+  const visibleTo = async (tx: Executor, user: AuthUser): Promise<SQL[]> => {
+    const scope = await hooks.scope?.(tx, user);
+    return scope ? [...visible(user), scope] : visible(user);
+  };
 
-  const run = <T>(user: AuthUser, fn: (tx: Executor) => Promise<T>) => inTenant(ctx.db, { tenantId: user.tenantId }, fn);
+  const tree = def.tree ? new TreeRules(def, table, columns) : undefined;
+
+  const run = <T>(user: AuthUser, fn: (tx: Executor) => Promise<T>, tenantId = user.tenantId) => inTenant(ctx.db, { tenantId }, fn);
 
   const requireCode = async (user: AuthUser, code: string) => {
     const granted = await ctx.permissions.codes(user.tenantId, user.roleIds);
     if (!granted.has(code)) throw forbidden('forbidden', { code });
+  };
+
+  /** the tenant a read is for: the caller's, or (platform administrators only) the one named by `tenantId` */
+  const readTenant = (req: FastifyRequest, user: AuthUser): AuthUser => {
+    const asked = (req.query as Record<string, unknown>).tenantId;
+    if (typeof asked !== 'string' || asked === '' || asked === user.tenantId || !tenantScoped) return user;
+    if (!isPlatformAdmin(user)) throw forbidden('platformAdminOnly');
+    if (!/^\d{6}$/.test(asked)) throw badRequest('tenantUnknown');
+    return { ...user, tenantId: asked };
   };
 
   // ---- list ----
@@ -105,23 +161,26 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       descs: z.string().max(500).optional(),
     })
     .catchall(z.union([z.string().max(1000), z.array(z.string())]));
-  app.get(`${def.path}/list`, {
-    config: {
-      access: { permission: codes.menu },
-      fieldLabels: { current: { zh: '页码', en: 'current' }, size: { zh: '每页条数', en: 'size' }, ...labels },
-    },
-    schema: { tags: [tag], summary: `${def.title.en}: list (paged, filtered)`, querystring: listQuery, response: { 200: envelopeOf(pageOf(record)) } },
-  }, async (req) => {
-    const user = requireUser(req);
+  const listConfig = {
+    access: { permission: codes.menu },
+    fieldLabels: { current: { zh: '页码', en: 'current' }, size: { zh: '每页条数', en: 'size' }, ...labels },
+  };
+  const RESERVED_TREE_KEYS = ['tenantId', 'parentId'];
+
+  /** one page of the caller's rows matching the query's filters, plus `extra` conditions */
+  const listPage = async (req: FastifyRequest, extra: (user: AuthUser) => SQL[] = () => [], reserved: string[] = []) => {
+    const caller = requireUser(req);
+    const user = readTenant(req, caller);
     const q = req.query as z.output<typeof listQuery>;
-    const { current, size, ascs, descs, ...filters } = q;
+    const { current, size, ascs, descs, ...rawFilters } = q;
+    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !reserved.includes(k)));
     const built = buildFilters(def, columns, filters, req.lang);
     const order = buildOrder(def, columns, ascs, descs, req.lang);
     const offset = (current - 1) * size;
     const scan = tenantScoped && built.textMatches[0] && unindexable(built.textMatches[0]) ? built.textMatches[0] : undefined;
     // a search no index can serve waits for one of few places, and reads the rows in short chunks that
     // let every other request run between them; then the list is answered as for an indexed search
-    const lane = needsScan(built) ? <T>(fn: () => Promise<T>) => ctx.heavyQueries.run(fn) : <T>(fn: () => Promise<T>) => fn();
+    const lane: Lane = needsScan(built) ? (fn) => ctx.heavyQueries.run(fn) : (fn) => fn();
     const { rows, total, exact } = await lane(async () => {
       const preMatched = scan
         ? await scanTextMatch(
@@ -130,20 +189,131 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         )
         : undefined;
       return run(user, async (tx) => {
-        const scope = await scopeList(tx, table, col('id'), visible(user), built, ctx.config.listCount, tenantScoped, preMatched);
+        const base = [...(await visibleTo(tx, user)), ...extra(user)];
+        const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped, preMatched);
         const rows = !scope.exact || scope.total > offset
-          ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset)
+          ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
           : [];
-        return { rows: rows as Row[], total: scope.total, exact: scope.exact };
+        if (tree) {
+          const parents = await tree!.withChildren(tx, visible(user), rows.map((r) => String(r.id)));
+          for (const r of rows) r.hasChildren = parents.has(String(r.id));
+        }
+        return { rows, total: scope.total, exact: scope.exact };
       });
     });
-    const records = await present(rows, req.lang);
+    const records = await present(rows, req.lang, user);
     return ok({ records, total, size, current, pages: Math.ceil(total / size), totalExact: exact }, req.lang);
-  });
+  };
+
+  const pageSchema = { tags: [tag], querystring: listQuery, response: { 200: envelopeOf(pageOf(record)) } };
+
+  if (def.tree?.unpagedList) {
+    // BladeX answers the list of a tree resource as the whole matching tree, unpaged
+    app.get(`${def.path}/list`, {
+      config: listConfig,
+      schema: { tags: [tag], summary: `${def.title.en}: the matching rows as a tree (unpaged)`, querystring: listQuery, response: { 200: envelopeOf(z.array(z.unknown())) } },
+    }, async (req) => {
+      const user = readTenant(req, requireUser(req));
+      const { current: _c, size: _s, ascs, descs, ...rawFilters } = req.query as z.output<typeof listQuery>;
+      const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !RESERVED_TREE_KEYS.includes(k)));
+      const built = buildFilters(def, columns, filters, req.lang);
+      const order = ascs || descs ? buildOrder(def, columns, ascs, descs, req.lang) : treeOrder();
+      const rows = await run(user, async (tx) => {
+        const found = await tx.select().from(table).where(and(...(await visibleTo(tx, user)), ...built.conditions)).orderBy(...order).limit(MAX_TREE_ROWS + 1) as Row[];
+        if (found.length > MAX_TREE_ROWS) throw badRequest('treeTooLarge');
+        const parents = await tree!.withChildren(tx, visible(user), found.map((r) => String(r.id)));
+        for (const r of found) r.hasChildren = parents.has(String(r.id));
+        return found;
+      });
+      const records = await present(rows, req.lang, user);
+      const field = def.tree!.parentField;
+      return ok(TreeRules.nest(records.map((r) => ({ ...r, id: String(r.id), parentId: String(r[field] ?? TREE_ROOT) }))), req.lang);
+    });
+  } else {
+    app.get(`${def.path}/list`, { config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: list (paged, filtered)` } }, (req) => listPage(req));
+  }
+
+  // ---- tree calls ----
+  function treeOrder(): SQL[] {
+    const sort = columns.sort;
+    return sort ? [asc(sort), asc(col('id'))] : [asc(col('id'))];
+  }
+  if (tree) {
+    const parentField = def.tree!.parentField;
+    const parentOf = (req: FastifyRequest, lang: Lang): string => {
+      const raw = (req.query as Record<string, unknown>).parentId;
+      const v = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : TREE_ROOT;
+      if (!isId(v)) throw badRequest('badId', { field: 'parentId' }, { parentId: msg('badId', lang, { field: 'parentId' }) });
+      return v;
+    };
+    const nodesOf = async (tx: Executor, user: AuthUser, rows: Row[]): Promise<TreeNode[]> => {
+      const parents = await tree!.withChildren(tx, visible(user), rows.map((r) => String(r.id)));
+      return rows.map((r) => tree.node(r, parents.has(String(r.id))));
+    };
+    const treeQuery = z.object({ tenantId: z.string().max(12).optional(), parentId: z.string().max(20).optional() }).passthrough();
+
+    app.get(`${def.path}/tree`, {
+      config: { access: { permission: null } },
+      schema: { tags: [tag], summary: `${def.title.en}: the whole tree (nodes)`, querystring: treeQuery },
+    }, async (req) => {
+      const user = readTenant(req, requireUser(req));
+      const nodes = await run(user, async (tx) => {
+        const rows = await tx.select().from(table).where(and(...(await visibleTo(tx, user)))).orderBy(...treeOrder()).limit(MAX_TREE_ROWS + 1) as Row[];
+        if (rows.length > MAX_TREE_ROWS) throw badRequest('treeTooLarge');
+        return nodesOf(tx, user, rows);
+      });
+      return ok(TreeRules.nest(nodes), req.lang);
+    });
+
+    app.get(`${def.path}/lazy-tree`, {
+      config: { access: { permission: null } },
+      schema: { tags: [tag], summary: `${def.title.en}: the children of parentId (nodes, 0 for the roots)`, querystring: treeQuery },
+    }, async (req) => {
+      const user = readTenant(req, requireUser(req));
+      const parentId = parentOf(req, req.lang);
+      const nodes = await run(user, async (tx) => {
+        const rows = await tx.select().from(table).where(and(...(await visibleTo(tx, user)), tree.childrenOf(parentId)))
+          .orderBy(...treeOrder()).limit(MAX_TREE_ROWS) as Row[];
+        return nodesOf(tx, user, rows);
+      });
+      return ok(nodes, req.lang);
+    });
+
+    app.get(`${def.path}/lazy-list`, {
+      config: listConfig,
+      schema: { tags: [tag], summary: `${def.title.en}: the children of parentId as records, with hasChildren (unpaged)`, querystring: listQuery },
+    }, async (req) => {
+      const user = readTenant(req, requireUser(req));
+      const parentId = parentOf(req, req.lang);
+      const { current: _c, size: _s, ascs, descs, ...rawFilters } = req.query as z.output<typeof listQuery>;
+      const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !RESERVED_TREE_KEYS.includes(k)));
+      const built = buildFilters(def, columns, filters, req.lang);
+      const searching = built.conditions.length > 0;
+      const order = ascs || descs ? buildOrder(def, columns, ascs, descs, req.lang) : treeOrder();
+      const rows = await run(user, async (tx) => {
+        // a search looks through every level (BladeX), browsing shows one level
+        const conds = [...(await visibleTo(tx, user)), ...built.conditions, ...(searching ? [] : [tree.childrenOf(parentId)])];
+        const found = await tx.select().from(table).where(and(...conds)).orderBy(...order).limit(MAX_TREE_ROWS) as Row[];
+        const parents = await tree!.withChildren(tx, visible(user), found.map((r) => String(r.id)));
+        for (const r of found) r.hasChildren = parents.has(String(r.id));
+        return found;
+      });
+      return ok(await present(rows, req.lang, user), req.lang);
+    });
+
+    app.get(`${def.path}/parent-list`, { config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the roots (paged, filtered)` } },
+      (req) => listPage(req, () => [tree.childrenOf(TREE_ROOT)], RESERVED_TREE_KEYS));
+    app.get(`${def.path}/child-list`, { config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the children of parentId (paged, filtered)` } },
+      (req) => {
+        const parentId = parentOf(req, req.lang);
+        return listPage(req, () => [tree.childrenOf(parentId)], RESERVED_TREE_KEYS);
+      });
+    void parentField;
+  }
 
   // ---- detail ----
   const fetchOne = async (tx: Executor, user: AuthUser, id: string): Promise<Row> => {
-    const [row] = await tx.select().from(table).where(and(eq(col('id'), id), ...visible(user)));
+    const [row] = await tx.select().from(table).where(and(eq(col('id'), id), ...(await visibleTo(tx, user))));
     if (!row) throw notFound();
     return row as Row;
   };
@@ -158,11 +328,12 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const user = requireUser(req);
     const { id } = req.query as { id: string };
     const row = await run(user, (tx) => fetchOne(tx, user, id));
-    const [record] = await present([row], req.lang);
-    return ok(record, req.lang);
+    const [one] = await present([row], req.lang, user);
+    return ok(one, req.lang);
   });
 
   // ---- submit ----
+  const fieldError = (name: string, text: string) => new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
   const fromInput = (input: Row, mode: 'create' | 'update', lang: Lang): Row => {
     const values: Row = {};
     for (const [name, f] of Object.entries(def.fields)) {
@@ -171,22 +342,19 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       if (v === undefined) continue;
       if (v === null || v === '') {
         if (mode === 'update' && isRequired(f)) {
-          const text = typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) });
-          throw new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
+          throw fieldError(name, typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) }));
         }
-        values[name] = null;
+        if (f.writeOnly) continue; // an empty password on an edit keeps the stored one
+        values[name] = def.tree?.parentField === name ? TREE_ROOT : null;
         continue;
       }
       if (f.type === 'datetime') v = parseDateTime(String(v));
-      if (f.type === 'datetime' && v === null) {
-        const text = msg('badDate', lang, { field: t(f.label, lang) });
-        throw new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
-      }
+      if (f.type === 'datetime' && v === null) throw fieldError(name, msg('badDate', lang, { field: t(f.label, lang) }));
       if (f.type === 'richtext' && typeof v === 'string') v = sanitizeHtml(v);
+      if ((f.type === 'file' || f.type === 'image') && !isSafeLink(String(v))) throw fieldError(name, msg('linkUnsafe', lang, { field: t(f.label, lang) }));
       const range = (f.type === 'int' || f.type === 'number') ? fieldRange(columns[name], f) : undefined;
       if (range && typeof v === 'number' && (v < range.min || v > range.max)) {
-        const text = msg('outOfRange', lang, { field: t(f.label, lang), min: range.min, max: range.max });
-        throw new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
+        throw fieldError(name, msg('outOfRange', lang, { field: t(f.label, lang), min: range.min, max: range.max }));
       }
       values[name] = v;
     }
@@ -196,6 +364,14 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       }
     }
     return values;
+  };
+
+  const checkImmutable = (stored: Row, values: Row, lang: Lang) => {
+    for (const [name, f] of Object.entries(def.fields)) {
+      if (!f.immutable || !(name in values)) continue;
+      if (String(values[name] ?? '') !== String(stored[name] ?? '')) throw fieldError(name, msg('immutableField', lang, { field: t(f.label, lang) }));
+      delete values[name];
+    }
   };
 
   const checkUnique = async (tx: Executor, user: AuthUser, values: Row, selfId: string | null, lang: Lang) => {
@@ -210,6 +386,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       }
     }
   };
+
+  /** only the keys that are columns of the table reach the database (write-only fields are the hooks' to use) */
+  const columnValues = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(columns, k)));
 
   app.post(`${def.path}/submit`, {
     config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform' }, fieldLabels: labels, title: `${def.title.zh}: submit` },
@@ -233,11 +412,15 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const input = parsed.data as Row;
     const values = fromInput(input, mode, req.lang);
     const now = new Date();
+    const pending: Array<() => Promise<void> | void> = [];
     try {
       const saved = await run(user, async (tx) => {
+        const base = { mode, user, lang: req.lang, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn) } as const;
+        let row: Row;
         if (mode === 'create') {
           await checkUnique(tx, user, values, null, req.lang);
-          const row: Row = {
+          await checkReferences(tx, ctx.resources, def, values, user, req.lang);
+          const fresh: Row = {
             ...values,
             id: nextId(),
             createUser: user.userId,
@@ -245,25 +428,37 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
             createTime: now,
             updateUser: user.userId,
             updateTime: now,
-            status: 1,
+            status: values.status ?? 1,
             isDeleted: 0,
           };
-          if (tenantScoped) row.tenantId = user.tenantId;
-          await hooks.beforeSave?.(tx, row, mode, user);
-          const [inserted] = await tx.insert(table).values(row as never).returning();
-          return inserted as Row;
+          if (tenantScoped) fresh.tenantId = user.tenantId;
+          if (tree) await tree.onCreate(tx, visible(user), fresh);
+          const c: SaveContext = { ...base };
+          await hooks.beforeSave?.(tx, fresh, c);
+          const [inserted] = await tx.insert(table).values(columnValues(fresh) as never).returning();
+          row = inserted as Row;
+          await hooks.afterSave?.(tx, row, c);
+        } else {
+          const id = String(input.id);
+          const stored = await fetchOne(tx, user, id);
+          checkImmutable(stored, values, req.lang);
+          await checkUnique(tx, user, values, id, req.lang);
+          await checkReferences(tx, ctx.resources, def, values, user, req.lang);
+          const changes: Row = { ...values, updateUser: user.userId, updateTime: now };
+          const moveSubtree = tree ? await tree.onUpdate(tx, visible(user), stored, changes, req.lang) : undefined;
+          const c: SaveContext = { ...base, stored };
+          await hooks.beforeSave?.(tx, changes, c);
+          const [updated] = await tx.update(table).set(columnValues(changes) as never).where(and(eq(col('id'), id), ...visible(user))).returning();
+          if (!updated) throw notFound();
+          await moveSubtree?.();
+          row = updated as Row;
+          await hooks.afterSave?.(tx, row, c);
         }
-        const id = String(input.id);
-        await fetchOne(tx, user, id);
-        await checkUnique(tx, user, values, id, req.lang);
-        const changes: Row = { ...values, updateUser: user.userId, updateTime: now };
-        await hooks.beforeSave?.(tx, changes, mode, user);
-        const [updated] = await tx.update(table).set(changes as never).where(and(eq(col('id'), id), ...visible(user))).returning();
-        if (!updated) throw notFound();
-        return updated as Row;
+        return row;
       });
-      const [record] = await present([saved], req.lang);
-      return ok(record, req.lang);
+      for (const fn of pending) await fn();
+      const [answer] = await present([saved], req.lang, user);
+      return ok(answer, req.lang);
     } catch (e) {
       if (isUniqueViolation(e)) {
         const label = t(def.fields[nameField]?.label ?? { zh: nameField, en: nameField }, req.lang);
@@ -290,18 +485,27 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   }, async (req) => {
     const user = requireUser(req);
     const ids = idsParam((req.query as { ids?: string }).ids ?? (req.body as { ids?: string } | undefined)?.ids, req.lang);
+    const pending: Array<() => Promise<void> | void> = [];
     await run(user, async (tx) => {
+      const scoped = await visibleTo(tx, user);
+      const rows = await tx.select().from(table).where(and(inArray(col('id'), ids), ...scoped)) as Row[];
+      // all or nothing: an id that is unknown, deleted, another tenant's or out of scope aborts the whole call
+      if (rows.length !== ids.length) throw notFound();
+      if (tree) await tree.beforeRemove(tx, visible(user), ids, req.lang);
+      await hooks.beforeRemove?.(tx, rows, { user, lang: req.lang, afterCommit: (fn) => pending.push(fn) });
       const removed = await tx
         .update(table)
         .set({ isDeleted: 1, updateUser: user.userId, updateTime: new Date() } as never)
-        .where(and(inArray(col('id'), ids), ...visible(user)))
+        .where(and(inArray(col('id'), ids), ...scoped))
         .returning({ id: col('id') });
-      // all or nothing: an id that is unknown, deleted or another tenant's aborts the whole call
       if (removed.length !== ids.length) throw notFound();
       await hooks.afterRemove?.(tx, removed.map((r) => String(r.id)), user);
     });
+    for (const fn of pending) await fn();
     return ok(true, req.lang);
   });
 
-  return { def, table, present };
+  const mounted: MountedResource = { def, table, columns, present };
+  ctx.resources.add(mounted);
+  return mounted;
 }

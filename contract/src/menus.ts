@@ -1,0 +1,28 @@
+import type { I18nText } from './i18n.js';
+
+/**
+ * The directories of the menu tree (menus.md): a resource's `menu.parent` names one. A directory is seeded
+ * with the first screen placed in it, never before.
+ */
+export interface MenuDirectory {
+  code: string;
+  name: I18nText;
+  route: string;
+  sort: number;
+  icon: string;
+  /** a directory inside another (supplier › region) */
+  parent?: string;
+}
+
+export const MENU_DIRECTORIES: readonly MenuDirectory[] = [
+  { code: 'desk', name: { zh: '工作台', en: 'Workbench' }, route: '/desk', sort: 1, icon: 'iconfont iconicon_airplay' },
+  { code: 'authority', name: { zh: '权限管理', en: 'Authority' }, route: '/authority', sort: 96, icon: 'iconfont icon-quanxian' },
+  { code: 'base', name: { zh: '基础配置', en: 'Basics' }, route: '/base', sort: 95, icon: 'iconfont iconicon_compile' },
+  { code: 'resource', name: { zh: '资源管理', en: 'Resources' }, route: '/resource', sort: 97, icon: 'iconfont iconicon_folder' },
+  { code: 'monitor', name: { zh: '系统监控', en: 'Monitoring' }, route: '/monitor', sort: 98, icon: 'iconfont icon-jiankong' },
+  { code: 'system', name: { zh: '系统管理', en: 'System' }, route: '/system', sort: 99, icon: 'iconfont iconicon_setting' },
+];
+
+export function menuDirectory(code: string): MenuDirectory | undefined {
+  return MENU_DIRECTORIES.find((d) => d.code === code);
+}

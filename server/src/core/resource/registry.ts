@@ -1,0 +1,50 @@
+import type { Lang, ResourceDef } from '@console/contract';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { AuthUser } from '../context.js';
+
+type Row = Record<string, unknown>;
+
+/** A resource the engine mounted: what other resources need of it (reference checks and names). */
+export interface MountedResource {
+  def: ResourceDef;
+  table: PgTable;
+  columns: Record<string, PgColumn>;
+  /**
+   * rows as the API answers them: wire formats, `<field>Name` beside dictionary codes and (given the
+   * caller) references; called outside any open transaction
+   */
+  present(rows: Row[], lang: Lang, user?: AuthUser): Promise<Row[]>;
+}
+
+/** Every mounted resource by code: references between resources resolve through it at request time. */
+export class ResourceRegistry {
+  private readonly byCode = new Map<string, MountedResource>();
+
+  add(mounted: MountedResource): void {
+    if (this.byCode.has(mounted.def.code)) throw new Error(`resource ${mounted.def.code} is mounted twice`);
+    this.byCode.set(mounted.def.code, mounted);
+  }
+
+  get(code: string): MountedResource {
+    const hit = this.byCode.get(code);
+    if (!hit) throw new Error(`no mounted resource ${code}`);
+    return hit;
+  }
+
+  has(code: string): boolean {
+    return this.byCode.has(code);
+  }
+
+  all(): MountedResource[] {
+    return [...this.byCode.values()];
+  }
+
+  /** Every `ref` names a mounted resource (checked once all modules are mounted). */
+  checkReferences(): void {
+    for (const { def } of this.byCode.values()) {
+      for (const [name, f] of Object.entries(def.fields)) {
+        if (f.ref && !this.byCode.has(f.ref)) throw new Error(`resource ${def.code}: field ${name} refers to ${f.ref}, which is not mounted`);
+      }
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../core/context.js';
+import { mountResource } from '../core/resource/engine.js';
+import type { DataStep } from '../seed/runner.js';
+import { appModule } from './app/index.js';
+import { authModule } from './auth/index.js';
+import { deskFeature } from './desk/index.js';
+import { resourceModule } from './resource/index.js';
+import { systemFeature } from './system/index.js';
+import type { FeatureModule, ResourceBinding } from './feature.js';
+
+export { bind, type FeatureModule, type ResourceBinding } from './feature.js';
+
+/** Every module, in mount order. */
+export const MODULES: readonly FeatureModule[] = [
+  { name: 'auth', routes: authModule },
+  systemFeature,
+  deskFeature,
+  { name: 'app', routes: appModule },
+  { name: 'resource', routes: resourceModule },
+];
+
+export function moduleResources(): ResourceBinding[] {
+  return MODULES.flatMap((m) => m.resources ?? []);
+}
+
+export function moduleDataSteps(): DataStep[] {
+  return MODULES.flatMap((m) => m.dataSteps ?? []);
+}
+
+/** Mounts every module's resources, then its routes; then checks that every reference resolves. */
+export async function mountModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  for (const m of MODULES) {
+    for (const b of m.resources ?? []) mountResource(app, ctx, b.def, b.table, b.hooks?.(ctx));
+    await m.routes?.(app, ctx);
+  }
+  ctx.resources.checkReferences();
+}
