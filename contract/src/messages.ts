@@ -102,6 +102,8 @@ export const messages = {
   treeParentSelf: { zh: '上级不能是自己或自己的下级', en: 'The parent cannot be the record itself or one of its descendants' },
   treeHasChildren: { zh: '「{name}」下还有子节点, 请先删除子节点', en: '"{name}" still has children; delete them first' },
   treeTooLarge: { zh: '数据过多, 无法一次展示整棵树, 请使用懒加载', en: 'Too many records to show the whole tree at once; load it level by level' },
+  deptHasUsers: { zh: '部门「{name}」下还有用户 (如 {account}), 不能删除', en: 'The department "{name}" still has users (such as {account}); it cannot be deleted' },
+  regionCodeFormat: { zh: '区划编号应为 6、9 或 12 位数字', en: 'A region code has 6, 9 or 12 digits' },
   tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
 } as const satisfies Record<string, I18nText>;
 

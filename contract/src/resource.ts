@@ -126,12 +126,17 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   actions?: A;
   /** xlsx export / import */
   io?: ImportExportDef;
+  /**
+   * query parameters accepted as other names of `id` / `parentId` (BladeX's region: `detail?code=`,
+   * `lazy-tree?parentCode=`), for resources whose id is their natural key
+   */
+  keyAliases?: Record<string, 'id' | 'parentId'>;
   /** 'custom': the console renders a page of its own for this resource (web/src/modules/pages.ts) */
   page?: 'generic' | 'custom';
 }
 
-export function defineResource<F extends Fields, A extends ActionDefs = Record<never, never>>(def: ResourceDef<F, A>): ResourceDef<F, A> {
-  return def;
+export function defineResource<F extends Fields, A extends ActionDefs = Record<never, never>>(def: ResourceDef<F, A>): ResourceDef<F, A> & { actions: A } {
+  return { ...def, actions: def.actions ?? ({} as A) };
 }
 
 /** Columns every resource has, managed by the engine. */

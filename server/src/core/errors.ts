@@ -21,6 +21,9 @@ export const badRequest = (key: MessageKey, params?: Record<string, string | num
   new AppError(Code.BAD_REQUEST, key, params, data);
 export const unauthorized = (key: MessageKey = 'unauthorized') => new AppError(Code.UNAUTHORIZED, key);
 export const forbidden = (key: MessageKey, params?: Record<string, string | number>) => new AppError(Code.FORBIDDEN, key, params);
+/** A business rule refusing one field's value: 400, the message also placed on the field. */
+export const fieldError = (key: MessageKey, lang: Lang, field: string, params?: Record<string, string | number>) =>
+  new AppError(Code.BAD_REQUEST, key, params, { [field]: msg(key, lang, params) });
 export const notFound = () => new AppError(Code.NOT_FOUND, 'notFound');
 export const conflict = (params: Record<string, string | number>, data?: Record<string, string>) =>
   new AppError(Code.CONFLICT, 'duplicate', params, data);

@@ -1,5 +1,5 @@
 import { type ButtonDef, menuDirectory, PLATFORM_TENANT, type ResourceDef } from '@console/contract';
-import { sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../core/db/index.js';
 import { schema } from '../core/db/index.js';
 import { PLATFORM_ADMIN_ROLE } from '../core/access.js';
@@ -7,6 +7,8 @@ import { BUTTON_ICONS, type ButtonSeed, ensureMenus, grantToRoles, type MenuSeed
 
 const PLACEMENT: Record<ButtonDef['placement'], number> = { toolbar: 1, row: 2, both: 3 };
 const SYNC_LOCK = 72_707_003;
+/** The administrator role of a tenant other than the platform (the demo tenant's, and each new tenant's). */
+export const TENANT_ADMIN_ROLE = 'admin';
 
 /** The menu seed of a resource's screen: its standard buttons (those the screen has) and its extra ones. */
 export function resourceMenuSeed(def: ResourceDef): MenuSeed {
@@ -58,8 +60,13 @@ export async function syncResourceMenus(db: Db, defs: readonly ResourceDef[]): P
     if (missing.length === 0) return [];
     const ids = await ensureMenus(tx, prune(tree, missing));
     const fresh = missing.map((c) => ids.get(c)).filter((id): id is string => id !== undefined);
-    await tx.execute(sql`select set_config('app.tenant_id', ${PLATFORM_TENANT}, true)`);
     await grantToRoles(tx, fresh, [PLATFORM_ADMIN_ROLE], [PLATFORM_TENANT]);
+    // a tenant's own administrators get the screens of tenant data (never the platform's)
+    const tenantCodes = new Set(codesOf(resourceMenuTree(defs.filter((d) => d.scope === 'tenant'))));
+    const forTenants = missing.filter((c) => tenantCodes.has(c)).map((c) => ids.get(c)).filter((id): id is string => id !== undefined);
+    const tenantAdmins = await tx.selectDistinct({ tenantId: schema.role.tenantId }).from(schema.role)
+      .where(and(eq(schema.role.roleAlias, TENANT_ADMIN_ROLE), ne(schema.role.tenantId, PLATFORM_TENANT), eq(schema.role.isDeleted, 0)));
+    if (tenantAdmins.length) await grantToRoles(tx, forTenants, [TENANT_ADMIN_ROLE], tenantAdmins.map((r) => r.tenantId));
     return missing;
   });
 }

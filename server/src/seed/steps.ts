@@ -9,7 +9,7 @@ import type { DataStep } from './runner.js';
 
 export const DEMO_TENANT = '541742';
 
-interface DictSeed {
+export interface DictSeed {
   code: string;
   name: string;
   nameEn: string;
@@ -32,7 +32,8 @@ const DICTS: DictSeed[] = [
   { code: 'user_status', name: '用户状态', nameEn: 'User status', items: [['1', '正常', 'Normal'], ['2', '停用', 'Disabled'], ['3', '待审核', 'Awaiting approval']] },
 ];
 
-async function seedDicts(tx: Tx, dicts: DictSeed[]): Promise<void> {
+/** Inserts dictionaries: a header row (dictKey -1) and its items, per code. */
+export async function seedDicts(tx: Tx, dicts: DictSeed[]): Promise<void> {
   for (const d of dicts) {
     const headerId = nextId();
     await tx.insert(schema.dict).values({ id: headerId, parentId: '0', code: d.code, dictKey: '-1', dictValue: d.name, dictValueEn: d.nameEn, sort: 0 });

@@ -158,7 +158,7 @@ export const dept = pgTable(
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
   },
-  (t) => [index('ix_dept_tenant').on(t.tenantId)],
+  (t) => [index('ix_dept_tenant').on(t.tenantId), index('ix_dept_parent').on(t.tenantId, t.parentId).where(sql`is_deleted = 0`)],
 );
 
 export const user = pgTable(

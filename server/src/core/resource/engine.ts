@@ -152,6 +152,18 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     return { ...user, tenantId: asked };
   };
 
+  /** BladeX's other names of id/parentId (`detail?code=`), renamed before validation */
+  const aliases = Object.entries(def.keyAliases ?? {});
+  const withAliases = aliases.length
+    ? {
+      preValidation: async (req: FastifyRequest) => {
+        const q = req.query as Record<string, unknown>;
+        for (const [alias, key] of aliases) if (q[alias] !== undefined && q[key] === undefined) q[key] = q[alias];
+        for (const [alias] of aliases) delete q[alias];
+      },
+    }
+    : {};
+
   // ---- list ----
   const listQuery = z
     .object({
@@ -209,7 +221,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   if (def.tree?.unpagedList) {
     // BladeX answers the list of a tree resource as the whole matching tree, unpaged
-    app.get(`${def.path}/list`, {
+    app.get(`${def.path}/list`, { ...withAliases,
       config: listConfig,
       schema: { tags: [tag], summary: `${def.title.en}: the matching rows as a tree (unpaged)`, querystring: listQuery, response: { 200: envelopeOf(z.array(z.unknown())) } },
     }, async (req) => {
@@ -230,7 +242,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       return ok(TreeRules.nest(records.map((r) => ({ ...r, id: String(r.id), parentId: String(r[field] ?? TREE_ROOT) }))), req.lang);
     });
   } else {
-    app.get(`${def.path}/list`, { config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: list (paged, filtered)` } }, (req) => listPage(req));
+    app.get(`${def.path}/list`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: list (paged, filtered)` } }, (req) => listPage(req));
   }
 
   // ---- tree calls ----
@@ -242,7 +254,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const parentField = def.tree!.parentField;
     const parentOf = (req: FastifyRequest, lang: Lang): string => {
       const raw = (req.query as Record<string, unknown>).parentId;
-      const v = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : TREE_ROOT;
+      const given = typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : TREE_ROOT;
+      // BladeX's regions name the root '00'
+      const v = /^0+$/.test(given) ? TREE_ROOT : given;
       if (!isId(v)) throw badRequest('badId', { field: 'parentId' }, { parentId: msg('badId', lang, { field: 'parentId' }) });
       return v;
     };
@@ -252,7 +266,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     };
     const treeQuery = z.object({ tenantId: z.string().max(12).optional(), parentId: z.string().max(20).optional() }).passthrough();
 
-    app.get(`${def.path}/tree`, {
+    app.get(`${def.path}/tree`, { ...withAliases,
       config: { access: { permission: null } },
       schema: { tags: [tag], summary: `${def.title.en}: the whole tree (nodes)`, querystring: treeQuery },
     }, async (req) => {
@@ -265,7 +279,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       return ok(TreeRules.nest(nodes), req.lang);
     });
 
-    app.get(`${def.path}/lazy-tree`, {
+    app.get(`${def.path}/lazy-tree`, { ...withAliases,
       config: { access: { permission: null } },
       schema: { tags: [tag], summary: `${def.title.en}: the children of parentId (nodes, 0 for the roots)`, querystring: treeQuery },
     }, async (req) => {
@@ -279,7 +293,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       return ok(nodes, req.lang);
     });
 
-    app.get(`${def.path}/lazy-list`, {
+    app.get(`${def.path}/lazy-list`, { ...withAliases,
       config: listConfig,
       schema: { tags: [tag], summary: `${def.title.en}: the children of parentId as records, with hasChildren (unpaged)`, querystring: listQuery },
     }, async (req) => {
@@ -301,9 +315,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       return ok(await present(rows, req.lang, user), req.lang);
     });
 
-    app.get(`${def.path}/parent-list`, { config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the roots (paged, filtered)` } },
+    app.get(`${def.path}/parent-list`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the roots (paged, filtered)` } },
       (req) => listPage(req, () => [tree.childrenOf(TREE_ROOT)], RESERVED_TREE_KEYS));
-    app.get(`${def.path}/child-list`, { config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the children of parentId (paged, filtered)` } },
+    app.get(`${def.path}/child-list`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the children of parentId (paged, filtered)` } },
       (req) => {
         const parentId = parentOf(req, req.lang);
         return listPage(req, () => [tree.childrenOf(parentId)], RESERVED_TREE_KEYS);
@@ -317,7 +331,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     if (!row) throw notFound();
     return row as Row;
   };
-  app.get(`${def.path}/detail`, {
+  app.get(`${def.path}/detail`, { ...withAliases,
     config: { access: { permission: codes.menu }, fieldLabels: labels },
     schema: {
       tags: [tag], summary: `${def.title.en}: one record`,
@@ -390,7 +404,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   /** only the keys that are columns of the table reach the database (write-only fields are the hooks' to use) */
   const columnValues = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(columns, k)));
 
-  app.post(`${def.path}/submit`, {
+  app.post(`${def.path}/submit`, { ...withAliases,
     config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform' }, fieldLabels: labels, title: `${def.title.zh}: submit` },
     schema: {
       tags: [tag],
@@ -470,7 +484,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   });
 
   // ---- remove ----
-  app.post(`${def.path}/remove`, {
+  app.post(`${def.path}/remove`, { ...withAliases,
     config: {
       access: { permission: codes.delete, platformWrite: def.scope === 'platform' },
       fieldLabels: { ids: { zh: '编号', en: 'ids' } },
@@ -478,13 +492,15 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     },
     schema: {
       tags: [tag], summary: `${def.title.en}: delete (logically) by ids`,
-      querystring: z.object({ ids: z.string().optional() }).passthrough(),
+      querystring: z.object({ ids: z.string().optional(), id: z.string().optional() }).passthrough(),
       body: idsBody,
       response: { 200: envelopeOf(z.boolean()) },
     },
   }, async (req) => {
     const user = requireUser(req);
-    const ids = idsParam((req.query as { ids?: string }).ids ?? (req.body as { ids?: string } | undefined)?.ids, req.lang);
+    // `ids` as BladeX sends it; a single `id` as its region screen does
+    const q = req.query as { ids?: string; id?: string };
+    const ids = idsParam(q.ids ?? (req.body as { ids?: string } | undefined)?.ids ?? q.id, req.lang);
     const pending: Array<() => Promise<void> | void> = [];
     await run(user, async (tx) => {
       const scoped = await visibleTo(tx, user);

@@ -1,17 +1,26 @@
-import { paramResource } from '@console/contract';
+import { deptResource, paramResource, postResource, regionResource } from '@console/contract';
 import { schema } from '../../core/db/index.js';
 import { bind, type FeatureModule } from '../feature.js';
 import { registerDictRoutes } from './dict.js';
 import { registerMenuRoutes } from './menu.js';
+import { deptHooks, ORG_DATA_STEPS, regionHooks, registerOrgRoutes } from './org.js';
 import { registerProfileRoutes } from './profile.js';
+import { post, region } from './tables.js';
 
-/** blade-system: menus, dictionaries, parameters, the signed-in user's profile. */
+/** blade-system: menus, dictionaries, parameters, organisation (departments, posts, regions), the signed-in user's profile. */
 export const systemFeature: FeatureModule = {
   name: 'system',
-  resources: [bind(paramResource, schema.param)],
+  resources: [
+    bind(paramResource, schema.param),
+    bind(deptResource, schema.dept, deptHooks),
+    bind(postResource, post),
+    bind(regionResource, region, regionHooks),
+  ],
   routes(app, ctx) {
     registerMenuRoutes(app, ctx);
     registerDictRoutes(app, ctx);
     registerProfileRoutes(app, ctx);
+    registerOrgRoutes(app, ctx);
   },
+  dataSteps: ORG_DATA_STEPS,
 };

@@ -138,21 +138,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     });
   }
 
-  // Options of the "switch department / role" dialog: the ones the signed-in user holds.
-  app.get('/api/blade-system/dept/select', {
-    config: { access: { permission: null } },
-    schema: { tags: ['blade-system'], summary: 'The departments the signed-in user belongs to' },
-  }, async (req) => {
-    const user = requireUser(req);
-    const rows = await run(user, async (tx) => {
-      const ids = splitList((await loadSelf(tx, user)).deptId);
-      if (!ids.length) return [];
-      return tx.select({ id: schema.dept.id, deptName: schema.dept.deptName, deptNameEn: schema.dept.deptNameEn, parentId: schema.dept.parentId })
-        .from(schema.dept).where(and(inArray(schema.dept.id, ids), eq(schema.dept.tenantId, user.tenantId), eq(schema.dept.isDeleted, 0)));
-    });
-    return ok(rows.map((d) => ({ id: d.id, deptName: localName(d.deptName, d.deptNameEn, req.lang), parentId: d.parentId })), req.lang);
-  });
-
+  // Options of the "switch department / role" dialog: the roles the signed-in user holds (departments: org.ts).
   app.get('/api/blade-system/role/select', {
     config: { access: { permission: null } },
     schema: { tags: ['blade-system'], summary: 'The roles the signed-in user holds' },

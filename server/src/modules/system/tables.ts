@@ -1,0 +1,48 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, smallint, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { auditColumns, id, tenantColumn } from '../../core/db/columns.js';
+
+/** Posts (job positions) of a tenant. */
+export const post = pgTable(
+  'blade_post',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    category: integer('category').notNull(),
+    postCode: varchar('post_code', { length: 64 }).notNull(),
+    postName: varchar('post_name', { length: 64 }).notNull(),
+    sort: integer('sort').notNull().default(1),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  },
+  (t) => [
+    uniqueIndex('uq_post_code').on(t.tenantId, t.postCode).where(sql`is_deleted = 0`),
+    index('ix_post_tenant_sort').on(t.tenantId, t.sort, t.id).where(sql`is_deleted = 0`),
+  ],
+);
+
+/** Administrative divisions, platform-wide; a region's id is its national code. */
+export const region = pgTable(
+  'blade_region',
+  {
+    id: id('id').primaryKey(),
+    code: varchar('code', { length: 12 }).notNull(),
+    parentId: id('parent_id').notNull().default('0'),
+    ancestors: varchar('ancestors', { length: 255 }).notNull().default('0'),
+    name: varchar('name', { length: 64 }).notNull(),
+    regionLevel: smallint('region_level').notNull(),
+    provinceCode: varchar('province_code', { length: 12 }),
+    provinceName: varchar('province_name', { length: 64 }),
+    cityCode: varchar('city_code', { length: 12 }),
+    cityName: varchar('city_name', { length: 64 }),
+    districtCode: varchar('district_code', { length: 12 }),
+    districtName: varchar('district_name', { length: 64 }),
+    sort: integer('sort').notNull().default(1),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  },
+  (t) => [
+    uniqueIndex('uq_region_code').on(t.code).where(sql`is_deleted = 0`),
+    index('ix_region_parent').on(t.parentId, t.sort).where(sql`is_deleted = 0`),
+  ],
+);
