@@ -111,6 +111,8 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   title: I18nText;
   /** tenant: rows belong to the caller's tenant; platform: one set of rows, written only by tenant 000000 */
   scope: 'tenant' | 'platform';
+  /** read and written only by the platform's administrators (tenants, packages): 403 for anyone else */
+  platformAdminOnly?: boolean;
   fields: F;
   /** default order, newest first when absent */
   defaultSort?: { field: string; order: 'asc' | 'desc' };
@@ -299,7 +301,7 @@ export function submitSchema(def: ResourceDef, mode: 'create' | 'update'): z.Zod
   if (def.tree?.ancestorsColumn) shape[def.tree.ancestorsColumn] = z.unknown().optional();
   shape.id = mode === 'update' ? fieldSchema(SYSTEM_FIELDS.id, true) : z.unknown().optional();
   // Clients echo back what `detail` gave them: accept and ignore the engine-managed columns.
-  for (const name of Object.keys(SYSTEM_FIELDS)) if (name !== 'id') shape[name] = z.unknown().optional();
+  for (const name of Object.keys(SYSTEM_FIELDS)) if (name !== 'id' && !Object.hasOwn(def.fields, name)) shape[name] = z.unknown().optional();
   return z.object(shape).strip();
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { Permissions } from './core/auth/permissions.js';
+import { UserDirectory } from './core/auth/directory.js';
 import { Sessions } from './core/auth/sessions.js';
 import { TokenSigner } from './core/auth/tokens.js';
 import { buildApp } from './core/app.js';
@@ -57,13 +58,15 @@ export async function createServer(config: Config): Promise<Server> {
     const sessions = new Sessions(database.db, kv);
     const permissions = new Permissions(database.db, kv);
     const dicts = new DictLabels(database.db, kv);
+    const users = new UserDirectory(database.db, kv);
+    await users.start();
     await sessions.start();
     await permissions.start();
     await dicts.start();
     let app: FastifyInstance | undefined;
     const logs = new Logs(database.db, (e) => app?.log.error({ err: e }, 'log write failed'));
     const ctx: AppContext = {
-      config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, dicts, logs,
+      config, db: database.db, dbKind: database.kind, kv, signer: new TokenSigner(config.jwtSecret), sessions, permissions, users, dicts, logs,
       signIns: new SignInGuard(kv), hashing: new Semaphore(Math.max(1, availableParallelism() - 1), 500, 15_000, HASHING_REST_RATIO),
       heavyQueries: new Semaphore(config.limits.heavyQueries, 200, 5_000),
       storage: defaultStorage(config.dataDir), version: readVersion(), resources: new ResourceRegistry(),

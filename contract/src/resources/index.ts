@@ -3,8 +3,18 @@ import { noticeResource } from './notice.js';
 import { paramResource } from './param.js';
 import { postResource } from './post.js';
 import { regionResource } from './region.js';
+import { menuResource, topMenuResource } from './menu.js';
+import { roleResource } from './role.js';
+import { apiScopeResource, dataScopeResource } from './scope.js';
+import { tenantPackageResource, tenantResource } from './tenant.js';
+import { userResource } from './user.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
+export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
+export { roleOption } from './role.js';
+export type { GrantNode } from './menu.js';
+export { USER_PATH_ALIAS } from './user.js';
+export { TREE_NODE } from './treeNode.js';
 export { deptOption } from './dept.js';
 export { postOption } from './post.js';
 
@@ -15,4 +25,12 @@ export const resources = {
   dept: deptResource,
   post: postResource,
   region: regionResource,
+  menu: menuResource,
+  topmenu: topMenuResource,
+  role: roleResource,
+  data_scope: dataScopeResource,
+  api_scope: apiScopeResource,
+  tenant_package: tenantPackageResource,
+  tenant: tenantResource,
+  user: userResource,
 } as const;

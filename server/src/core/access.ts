@@ -102,12 +102,19 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
     if (!claims) throw unauthorized('tokenInvalid');
     if (req.client && req.client.clientId !== claims.client_id) throw unauthorized('tokenInvalid');
     if (!(await ctx.sessions.isActive(claims.tenant_id, claims.sid))) throw unauthorized('tokenInvalid');
+    // what the user holds now, not what the token says they held at sign-in: a change to their roles,
+    // departments or status takes effect at this request
+    const current = await ctx.users.current(claims.tenant_id, claims.user_id);
+    if (current.status !== 1) throw unauthorized('tokenInvalid');
+    const signedRoles = splitList(claims.role_id);
+    const chosen = ctx.config.console.switchMode ? signedRoles.filter((r) => current.roleIds.includes(r)) : [];
+    const roleIds = chosen.length ? chosen : current.roleIds;
     const user: AuthUser = {
       tenantId: claims.tenant_id,
       userId: claims.user_id,
-      deptId: claims.dept_id,
-      roleIds: splitList(claims.role_id),
-      roleAliases: splitList(claims.role_name),
+      deptId: current.deptIds.includes(claims.dept_id) ? claims.dept_id : current.deptIds[0] ?? '',
+      roleIds,
+      roleAliases: roleIds.map((id) => current.aliases.get(id)).filter((a): a is string => a !== undefined),
       account: claims.account,
       userName: claims.user_name,
       clientId: claims.client_id,
@@ -120,6 +127,7 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
     }
     if (access.platformWrite && user.tenantId !== PLATFORM_TENANT) throw forbidden('platformOnly');
     if (access.platformAdmin && !isPlatformAdmin(user)) throw forbidden('platformAdminOnly');
+    if (!(await ctx.permissions.apiAllowed(user.tenantId, user.roleIds, req.method, req.url))) throw forbidden('forbidden', { code: req.url.split('?')[0]! });
   });
 }
 

@@ -2,6 +2,7 @@ import type { FileStorage } from './storage/index.js';
 import type { Lang } from '@console/contract';
 import type { Config } from './config.js';
 import type { Permissions } from './auth/permissions.js';
+import type { UserDirectory } from './auth/directory.js';
 import type { Sessions } from './auth/sessions.js';
 import type { TokenSigner } from './auth/tokens.js';
 import type { Db } from './db/index.js';
@@ -22,6 +23,8 @@ export interface AppContext {
   signer: TokenSigner;
   sessions: Sessions;
   permissions: Permissions;
+  /** what each signed-in user holds now (roles, departments, status), invalidated on every instance */
+  users: UserDirectory;
   /** lockout, captcha and per-address budgets of password sign-ins */
   signIns: SignInGuard;
   /** bounds concurrent password hashing (argon2), so sign-in bursts leave CPU for everything else */

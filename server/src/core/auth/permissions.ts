@@ -1,8 +1,27 @@
+import { PLATFORM_TENANT } from '@console/contract';
 import { and, eq, inArray } from 'drizzle-orm';
+import { splitList } from '../ids.js';
 import { type Db, inTenant, schema } from '../db/index.js';
 import type { Kv } from '../kv.js';
 
 const CHANNEL = 'permissions-changed';
+
+/** A data scope rule: 1 all, 2 own rows, 3 own department, 4 own department and below, 5 the departments listed. */
+export interface DataScopeRule {
+  column: string;
+  type: number;
+  value: string;
+}
+
+const API_METHODS: Record<number, string | null> = { 1: null, 2: 'GET', 3: 'POST', 4: 'PUT', 5: 'DELETE' };
+
+/** An API scope's path names a call exactly, or every call under a prefix ending in `*`. */
+export function apiScopeMatches(scope: { path: string; type: number }, method: string, path: string): boolean {
+  const wanted = API_METHODS[scope.type] ?? null;
+  if (wanted && wanted !== method.toUpperCase()) return false;
+  const bare = path.split('?')[0]!;
+  return scope.path.endsWith('*') ? bare.startsWith(scope.path.slice(0, -1)) : bare === scope.path;
+}
 
 /**
  * The menu and button codes granted to a set of roles. Cached per role set; any change to grants or
@@ -52,15 +71,71 @@ export class Permissions {
 
   private async load(tenantId: string, roleIds: readonly string[]): Promise<ReadonlySet<string>> {
     if (roleIds.length === 0) return new Set();
+    const allowed = await this.packageMenus(tenantId);
     const rows = await inTenant(this.db, { tenantId }, (tx) =>
       tx
-        .selectDistinct({ code: schema.menu.code })
+        .selectDistinct({ id: schema.menu.id, code: schema.menu.code })
         .from(schema.roleMenu)
         .innerJoin(schema.role, eq(schema.role.id, schema.roleMenu.roleId))
         .innerJoin(schema.menu, eq(schema.menu.id, schema.roleMenu.menuId))
         .where(and(inArray(schema.roleMenu.roleId, [...roleIds]), eq(schema.role.isDeleted, 0), eq(schema.menu.isDeleted, 0))),
     );
-    return new Set(rows.map((r) => r.code));
+    return new Set(rows.filter((r) => !allowed || allowed.has(r.id)).map((r) => r.code));
+  }
+
+  /**
+   * The menus a tenant's package allows, with their ancestors, or null when nothing limits the tenant (the
+   * platform, or a tenant without a package). A tenant's roles never hold, nor see, a menu outside it.
+   */
+  packageMenus(tenantId: string): Promise<ReadonlySet<string> | null> {
+    if (tenantId === PLATFORM_TENANT) return Promise.resolve(null);
+    return this.memo(`package:${tenantId}`, async () => {
+      const [row] = await this.db.select({ menuId: schema.tenantPackage.menuId })
+        .from(schema.tenant)
+        .innerJoin(schema.tenantPackage, and(eq(schema.tenantPackage.id, schema.tenant.packageId), eq(schema.tenantPackage.isDeleted, 0)))
+        .where(and(eq(schema.tenant.tenantId, tenantId), eq(schema.tenant.isDeleted, 0)));
+      if (!row) return null;
+      const menus = await this.db.select({ id: schema.menu.id, parentId: schema.menu.parentId }).from(schema.menu).where(eq(schema.menu.isDeleted, 0));
+      const parent = new Map(menus.map((m) => [m.id, m.parentId]));
+      const out = new Set<string>();
+      for (const id of splitList(row.menuId)) {
+        for (let cur: string | undefined = id; cur && parent.has(cur) && !out.has(cur); cur = parent.get(cur)) out.add(cur);
+      }
+      return out;
+    });
+  }
+
+  /** The data scopes granted to a role set on a menu (by code): the server applies them to that menu's lists. */
+  dataScopes(tenantId: string, roleIds: readonly string[], menuCode: string): Promise<DataScopeRule[]> {
+    if (roleIds.length === 0) return Promise.resolve([]);
+    return this.memo(`data-scope:${tenantId}:${[...roleIds].sort().join(',')}:${menuCode}`, async () => {
+      const rows = await inTenant(this.db, { tenantId }, (tx) => tx
+        .selectDistinct({ id: schema.scopeData.id, column: schema.scopeData.scopeColumn, type: schema.scopeData.scopeType, value: schema.scopeData.scopeValue })
+        .from(schema.roleScope)
+        .innerJoin(schema.scopeData, and(eq(schema.scopeData.id, schema.roleScope.scopeId), eq(schema.scopeData.isDeleted, 0)))
+        .innerJoin(schema.menu, and(eq(schema.menu.id, schema.scopeData.menuId), eq(schema.menu.isDeleted, 0)))
+        .innerJoin(schema.role, and(eq(schema.role.id, schema.roleScope.roleId), eq(schema.role.isDeleted, 0)))
+        .where(and(inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 1), eq(schema.menu.code, menuCode))));
+      return rows.map((r) => ({ column: r.column, type: r.type, value: r.value ?? '' }));
+    });
+  }
+
+  /**
+   * Whether a role set may call an API: a call named by API scopes (method and path) is allowed only to roles
+   * granted one of those scopes; a call no scope names is not limited by them.
+   */
+  async apiAllowed(tenantId: string, roleIds: readonly string[], method: string, path: string): Promise<boolean> {
+    const scopes = await this.memo('api-scopes', () => this.db
+      .select({ id: schema.scopeApi.id, path: schema.scopeApi.scopePath, type: schema.scopeApi.scopeType })
+      .from(schema.scopeApi).where(eq(schema.scopeApi.isDeleted, 0)));
+    const matching = scopes.filter((s) => apiScopeMatches(s, method, path));
+    if (matching.length === 0) return true;
+    if (roleIds.length === 0) return false;
+    const granted = await this.memo(`api-granted:${tenantId}:${[...roleIds].sort().join(',')}`, async () => new Set((await inTenant(this.db, { tenantId }, (tx) => tx
+      .select({ scopeId: schema.roleScope.scopeId }).from(schema.roleScope)
+      .innerJoin(schema.role, and(eq(schema.role.id, schema.roleScope.roleId), eq(schema.role.isDeleted, 0)))
+      .where(and(inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 2))))).map((r) => r.scopeId)));
+    return matching.some((s) => granted.has(s.id));
   }
 
   async invalidate(): Promise<void> {

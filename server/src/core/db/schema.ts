@@ -181,11 +181,18 @@ export const user = pgTable(
     deptId: varchar('dept_id', { length: 1000 }).notNull().default(''),
     postId: varchar('post_id', { length: 1000 }).notNull().default(''),
     userType: smallint('user_type').notNull().default(1),
+    /** platform-specific settings of the user (update-platform), JSON or text */
+    userExt: text('user_ext'),
+    /** 1: the password is an initial or reset one, to be changed at the next sign-in */
+    passwordReset: smallint('password_reset').notNull().default(0),
     loginFailCount: integer('login_fail_count').notNull().default(0),
     lockedUntil: ts('locked_until'),
     ...auditColumns(),
   },
-  (t) => [uniqueIndex('uq_user_account').on(t.tenantId, t.account).where(sql`is_deleted = 0`)],
+  (t) => [
+    uniqueIndex('uq_user_account').on(t.tenantId, t.account).where(sql`is_deleted = 0`),
+    index('ix_user_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+  ],
 );
 
 export const notice = pgTable(
@@ -282,6 +289,82 @@ export const agreement = pgTable(
     uniqueIndex('uq_agreement_version').on(t.type, t.language, t.version).where(sql`is_deleted = 0`),
     index('ix_agreement_published').on(t.type, t.language, t.publishTime.desc().nullsLast()).where(sql`is_deleted = 0`),
   ],
+);
+
+// ---------- authority: packages, scopes, user departments ----------
+
+/** Tenant packages: the menus a tenant may use (platform-wide). */
+export const tenantPackage = pgTable(
+  'blade_tenant_package',
+  {
+    id: id('id').primaryKey(),
+    packageName: varchar('package_name', { length: 50 }).notNull(),
+    /** comma-joined menu ids */
+    menuId: text('menu_id').notNull().default(''),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  },
+  (t) => [uniqueIndex('uq_tenant_package_name').on(t.packageName).where(sql`is_deleted = 0`)],
+);
+
+/** Data scopes: a row filter on the lists of the menu they name. */
+export const scopeData = pgTable(
+  'blade_scope_data',
+  {
+    id: id('id').primaryKey(),
+    menuId: id('menu_id').notNull(),
+    resourceCode: varchar('resource_code', { length: 255 }).notNull(),
+    scopeName: varchar('scope_name', { length: 255 }).notNull(),
+    scopeColumn: varchar('scope_column', { length: 255 }).notNull(),
+    /** 1 all, 2 own, 3 own department, 4 own department and below, 5 custom departments */
+    scopeType: smallint('scope_type').notNull(),
+    scopeValue: text('scope_value'),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  },
+  (t) => [uniqueIndex('uq_scope_data_code').on(t.resourceCode).where(sql`is_deleted = 0`), index('ix_scope_data_menu').on(t.menuId)],
+);
+
+/** API scopes: calls (method and path) that only the roles granted them may make. */
+export const scopeApi = pgTable(
+  'blade_scope_api',
+  {
+    id: id('id').primaryKey(),
+    menuId: id('menu_id').notNull(),
+    resourceCode: varchar('resource_code', { length: 255 }).notNull(),
+    scopeName: varchar('scope_name', { length: 255 }).notNull(),
+    scopePath: varchar('scope_path', { length: 500 }).notNull(),
+    /** 1 any method, 2 GET, 3 POST, 4 PUT, 5 DELETE */
+    scopeType: smallint('scope_type').notNull(),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  },
+  (t) => [uniqueIndex('uq_scope_api_code').on(t.resourceCode).where(sql`is_deleted = 0`)],
+);
+
+/** Scopes granted to roles (category 1 data, 2 API), as blade_role_menu grants menus. */
+export const roleScope = pgTable(
+  'blade_role_scope',
+  {
+    roleId: id('role_id').notNull(),
+    scopeId: id('scope_id').notNull(),
+    scopeCategory: integer('scope_category').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleId, t.scopeId] }), index('ix_role_scope_scope').on(t.scopeId)],
+);
+
+/**
+ * The departments of each user, one row per pair, kept from blade_user.dept_id (a comma list, as BladeX
+ * stores it): the user list by department subtree reads it through its index instead of every user.
+ */
+export const userDept = pgTable(
+  'blade_user_dept',
+  {
+    tenantId: varchar('tenant_id', { length: 12 }).notNull(),
+    userId: id('user_id').notNull(),
+    deptId: id('dept_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deptId] }), index('ix_user_dept_dept').on(t.tenantId, t.deptId, t.userId)],
 );
 
 // ---------- sessions ----------

@@ -14,6 +14,8 @@ export interface ActionContext {
   req: FastifyRequest;
   /** the request's transaction in the caller's tenant (row-level security applies) */
   tx: Executor;
+  /** the permission codes of the caller's roles (read before the transaction: PGlite has one connection) */
+  granted: ReadonlySet<string>;
   /** work to do once the transaction committed (cache invalidation on every instance, …) */
   afterCommit(fn: () => Promise<void> | void): void;
 }
@@ -69,8 +71,9 @@ export function mountAction<A extends ActionDef>(
     const user = requireUser(req);
     const input: z.output<A['input']> = parseInput(action.input as A['input'], actionParams(req), req.lang, opts.labels);
     const pending: Array<() => Promise<void> | void> = [];
+    const granted = await ctx.permissions.codes(user.tenantId, user.roleIds);
     const result = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) =>
-      handler(input, { user, lang: req.lang, req, tx, afterCommit: (fn) => pending.push(fn) }));
+      handler(input, { user, lang: req.lang, req, tx, granted, afterCommit: (fn) => pending.push(fn) }));
     for (const fn of pending) await fn();
     return ok(result, req.lang);
   };

@@ -19,6 +19,7 @@ import { formatDateTime, parseDateTime } from '../time.js';
 import { describeIssues, type FieldLabels, isSafeLink } from '../validation.js';
 import { scanTextMatch, scopeList } from './count.js';
 import { buildFilters, buildOrder, type ColumnMap, needsScan, unindexable } from './filters.js';
+import { dataScopeCondition } from './dataScope.js';
 import { fieldRange } from './ranges.js';
 import { addReferenceNames, checkReferences, TREE_ROOT } from './refs.js';
 import type { MountedResource } from './registry.js';
@@ -61,6 +62,12 @@ export interface ResourceHooks {
    * remove), e.g. "rows of my department"; undefined for no restriction
    */
   scope?: (tx: Executor, user: AuthUser) => Promise<SQL | undefined>;
+  /** rows the `tree` and `lazy-tree` calls show (the menu tree shows menus, not buttons) */
+  treeFilter?: () => SQL;
+  /** other paths that answer as `list` (BladeX's `user/page`), with query parameters of their own */
+  listAliases?: string[];
+  /** list parameters beyond the fields' filters: each turns its value into a condition (`page?deptId=`) */
+  listParams?: Record<string, (tx: Executor, user: AuthUser, value: string, lang: Lang) => Promise<SQL>>;
 }
 
 const idsBody = z.object({ ids: z.string().optional() }).passthrough().nullish();
@@ -128,10 +135,18 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     if (tenantScoped) conds.push(eq(col('tenantId'), user.tenantId));
     return conds;
   };
-  /** live rows the caller may see: the tenant's, narrowed by the data scope */
-  const visibleTo = async (tx: Executor, user: AuthUser): Promise<SQL[]> => {
-    const scope = await hooks.scope?.(tx, user);
-    return scope ? [...visible(user), scope] : visible(user);
+  /**
+   * Live rows the caller may see: the tenant's, narrowed by the data scopes granted to their roles on this
+   * menu and by the resource's own scope hook. The rules are read before the request's transaction opens
+   * (PGlite has one connection): `scoped(user)` loads them, its result builds the conditions in the transaction.
+   */
+  const scoped = async (user: AuthUser) => {
+    const rules = tenantScoped ? await ctx.permissions.dataScopes(user.tenantId, user.roleIds, def.code) : [];
+    const dataScope = dataScopeCondition(rules, table, columns, user);
+    return async (tx: Executor): Promise<SQL[]> => {
+      const own = await hooks.scope?.(tx, user);
+      return [...visible(user), ...(dataScope ? [dataScope] : []), ...(own ? [own] : [])];
+    };
   };
 
   const tree = def.tree ? new TreeRules(def, table, columns) : undefined;
@@ -173,8 +188,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       descs: z.string().max(500).optional(),
     })
     .catchall(z.union([z.string().max(1000), z.array(z.string())]));
+  const adminOnly = def.platformAdminOnly ? { platformAdmin: true } : {};
   const listConfig = {
-    access: { permission: codes.menu },
+    access: { permission: codes.menu, ...adminOnly },
     fieldLabels: { current: { zh: '页码', en: 'current' }, size: { zh: '每页条数', en: 'size' }, ...labels },
   };
   const RESERVED_TREE_KEYS = ['tenantId', 'parentId'];
@@ -183,9 +199,15 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   const listPage = async (req: FastifyRequest, extra: (user: AuthUser) => SQL[] = () => [], reserved: string[] = []) => {
     const caller = requireUser(req);
     const user = readTenant(req, caller);
+    const visibleTo = await scoped(user);
     const q = req.query as z.output<typeof listQuery>;
     const { current, size, ascs, descs, ...rawFilters } = q;
-    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !reserved.includes(k)));
+    const params = hooks.listParams ?? {};
+    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !reserved.includes(k) && !Object.hasOwn(params, k)));
+    const paramValues = Object.entries(params).flatMap(([k, fn]) => {
+      const v = rawFilters[k];
+      return typeof v === 'string' && v.trim() !== '' ? [[fn, v.trim()] as const] : [];
+    });
     const built = buildFilters(def, columns, filters, req.lang);
     const order = buildOrder(def, columns, ascs, descs, req.lang);
     const offset = (current - 1) * size;
@@ -201,7 +223,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         )
         : undefined;
       return run(user, async (tx) => {
-        const base = [...(await visibleTo(tx, user)), ...extra(user)];
+        const base = [...(await visibleTo(tx)), ...extra(user)];
+        for (const [fn, v] of paramValues) base.push(await fn(tx, user, v, req.lang));
         const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped, preMatched);
         const rows = !scope.exact || scope.total > offset
           ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
@@ -226,12 +249,13 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       schema: { tags: [tag], summary: `${def.title.en}: the matching rows as a tree (unpaged)`, querystring: listQuery, response: { 200: envelopeOf(z.array(z.unknown())) } },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
+      const visibleTo = await scoped(user);
       const { current: _c, size: _s, ascs, descs, ...rawFilters } = req.query as z.output<typeof listQuery>;
       const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !RESERVED_TREE_KEYS.includes(k)));
       const built = buildFilters(def, columns, filters, req.lang);
       const order = ascs || descs ? buildOrder(def, columns, ascs, descs, req.lang) : treeOrder();
       const rows = await run(user, async (tx) => {
-        const found = await tx.select().from(table).where(and(...(await visibleTo(tx, user)), ...built.conditions)).orderBy(...order).limit(MAX_TREE_ROWS + 1) as Row[];
+        const found = await tx.select().from(table).where(and(...(await visibleTo(tx)), ...built.conditions)).orderBy(...order).limit(MAX_TREE_ROWS + 1) as Row[];
         if (found.length > MAX_TREE_ROWS) throw badRequest('treeTooLarge');
         const parents = await tree!.withChildren(tx, visible(user), found.map((r) => String(r.id)));
         for (const r of found) r.hasChildren = parents.has(String(r.id));
@@ -242,7 +266,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       return ok(TreeRules.nest(records.map((r) => ({ ...r, id: String(r.id), parentId: String(r[field] ?? TREE_ROOT) }))), req.lang);
     });
   } else {
-    app.get(`${def.path}/list`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: list (paged, filtered)` } }, (req) => listPage(req));
+    for (const path of ['list', ...(hooks.listAliases ?? [])]) {
+      app.get(`${def.path}/${path}`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: ${path} (paged, filtered)` } }, (req) => listPage(req));
+    }
   }
 
   // ---- tree calls ----
@@ -267,12 +293,13 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const treeQuery = z.object({ tenantId: z.string().max(12).optional(), parentId: z.string().max(20).optional() }).passthrough();
 
     app.get(`${def.path}/tree`, { ...withAliases,
-      config: { access: { permission: null } },
+      config: { access: { permission: null, ...adminOnly } },
       schema: { tags: [tag], summary: `${def.title.en}: the whole tree (nodes)`, querystring: treeQuery },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
+      const visibleTo = await scoped(user);
       const nodes = await run(user, async (tx) => {
-        const rows = await tx.select().from(table).where(and(...(await visibleTo(tx, user)))).orderBy(...treeOrder()).limit(MAX_TREE_ROWS + 1) as Row[];
+        const rows = await tx.select().from(table).where(and(...(await visibleTo(tx)), hooks.treeFilter?.())).orderBy(...treeOrder()).limit(MAX_TREE_ROWS + 1) as Row[];
         if (rows.length > MAX_TREE_ROWS) throw badRequest('treeTooLarge');
         return nodesOf(tx, user, rows);
       });
@@ -280,13 +307,14 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     });
 
     app.get(`${def.path}/lazy-tree`, { ...withAliases,
-      config: { access: { permission: null } },
+      config: { access: { permission: null, ...adminOnly } },
       schema: { tags: [tag], summary: `${def.title.en}: the children of parentId (nodes, 0 for the roots)`, querystring: treeQuery },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
+      const visibleTo = await scoped(user);
       const parentId = parentOf(req, req.lang);
       const nodes = await run(user, async (tx) => {
-        const rows = await tx.select().from(table).where(and(...(await visibleTo(tx, user)), tree.childrenOf(parentId)))
+        const rows = await tx.select().from(table).where(and(...(await visibleTo(tx)), tree.childrenOf(parentId), hooks.treeFilter?.()))
           .orderBy(...treeOrder()).limit(MAX_TREE_ROWS) as Row[];
         return nodesOf(tx, user, rows);
       });
@@ -298,6 +326,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       schema: { tags: [tag], summary: `${def.title.en}: the children of parentId as records, with hasChildren (unpaged)`, querystring: listQuery },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
+      const visibleTo = await scoped(user);
       const parentId = parentOf(req, req.lang);
       const { current: _c, size: _s, ascs, descs, ...rawFilters } = req.query as z.output<typeof listQuery>;
       const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !RESERVED_TREE_KEYS.includes(k)));
@@ -306,7 +335,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       const order = ascs || descs ? buildOrder(def, columns, ascs, descs, req.lang) : treeOrder();
       const rows = await run(user, async (tx) => {
         // a search looks through every level (BladeX), browsing shows one level
-        const conds = [...(await visibleTo(tx, user)), ...built.conditions, ...(searching ? [] : [tree.childrenOf(parentId)])];
+        const conds = [...(await visibleTo(tx)), ...built.conditions, ...(searching ? [] : [tree.childrenOf(parentId)])];
         const found = await tx.select().from(table).where(and(...conds)).orderBy(...order).limit(MAX_TREE_ROWS) as Row[];
         const parents = await tree!.withChildren(tx, visible(user), found.map((r) => String(r.id)));
         for (const r of found) r.hasChildren = parents.has(String(r.id));
@@ -326,13 +355,13 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   }
 
   // ---- detail ----
-  const fetchOne = async (tx: Executor, user: AuthUser, id: string): Promise<Row> => {
-    const [row] = await tx.select().from(table).where(and(eq(col('id'), id), ...(await visibleTo(tx, user))));
+  const fetchOne = async (tx: Executor, visibleTo: (tx: Executor) => Promise<SQL[]>, id: string): Promise<Row> => {
+    const [row] = await tx.select().from(table).where(and(eq(col('id'), id), ...(await visibleTo(tx))));
     if (!row) throw notFound();
     return row as Row;
   };
   app.get(`${def.path}/detail`, { ...withAliases,
-    config: { access: { permission: codes.menu }, fieldLabels: labels },
+    config: { access: { permission: codes.menu, ...adminOnly }, fieldLabels: labels },
     schema: {
       tags: [tag], summary: `${def.title.en}: one record`,
       querystring: z.object({ id: z.string().trim().refine(isIdText) }).passthrough(),
@@ -341,7 +370,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   }, async (req) => {
     const user = requireUser(req);
     const { id } = req.query as { id: string };
-    const row = await run(user, (tx) => fetchOne(tx, user, id));
+    const visibleTo = await scoped(user);
+    const row = await run(user, (tx) => fetchOne(tx, visibleTo, id));
     const [one] = await present([row], req.lang, user);
     return ok(one, req.lang);
   });
@@ -405,7 +435,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   const columnValues = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(columns, k)));
 
   app.post(`${def.path}/submit`, { ...withAliases,
-    config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform' }, fieldLabels: labels, title: `${def.title.zh}: submit` },
+    config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform', ...adminOnly }, fieldLabels: labels, title: `${def.title.zh}: submit` },
     schema: {
       tags: [tag],
       summary: `${def.title.en}: create (no id) or update (with id)`,
@@ -427,6 +457,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const values = fromInput(input, mode, req.lang);
     const now = new Date();
     const pending: Array<() => Promise<void> | void> = [];
+    const visibleTo = await scoped(user);
     try {
       const saved = await run(user, async (tx) => {
         const base = { mode, user, lang: req.lang, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn) } as const;
@@ -454,7 +485,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
           await hooks.afterSave?.(tx, row, c);
         } else {
           const id = String(input.id);
-          const stored = await fetchOne(tx, user, id);
+          const stored = await fetchOne(tx, visibleTo, id);
           checkImmutable(stored, values, req.lang);
           await checkUnique(tx, user, values, id, req.lang);
           await checkReferences(tx, ctx.resources, def, values, user, req.lang);
@@ -486,7 +517,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   // ---- remove ----
   app.post(`${def.path}/remove`, { ...withAliases,
     config: {
-      access: { permission: codes.delete, platformWrite: def.scope === 'platform' },
+      access: { permission: codes.delete, platformWrite: def.scope === 'platform', ...adminOnly },
       fieldLabels: { ids: { zh: '编号', en: 'ids' } },
       title: `${def.title.zh}: remove`,
     },
@@ -502,9 +533,10 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const q = req.query as { ids?: string; id?: string };
     const ids = idsParam(q.ids ?? (req.body as { ids?: string } | undefined)?.ids ?? q.id, req.lang);
     const pending: Array<() => Promise<void> | void> = [];
+    const visibleTo = await scoped(user);
     await run(user, async (tx) => {
-      const scoped = await visibleTo(tx, user);
-      const rows = await tx.select().from(table).where(and(inArray(col('id'), ids), ...scoped)) as Row[];
+      const scopedConds = await visibleTo(tx);
+      const rows = await tx.select().from(table).where(and(inArray(col('id'), ids), ...scopedConds)) as Row[];
       // all or nothing: an id that is unknown, deleted, another tenant's or out of scope aborts the whole call
       if (rows.length !== ids.length) throw notFound();
       if (tree) await tree.beforeRemove(tx, visible(user), ids, req.lang);
@@ -512,7 +544,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       const removed = await tx
         .update(table)
         .set({ isDeleted: 1, updateUser: user.userId, updateTime: new Date() } as never)
-        .where(and(inArray(col('id'), ids), ...scoped))
+        .where(and(inArray(col('id'), ids), ...scopedConds))
         .returning({ id: col('id') });
       if (removed.length !== ids.length) throw notFound();
       await hooks.afterRemove?.(tx, removed.map((r) => String(r.id)), user);

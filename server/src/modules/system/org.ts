@@ -59,12 +59,12 @@ export function regionHooks(): ResourceHooks {
 export function registerOrgRoutes(app: FastifyInstance, ctx: AppContext): void {
   // the "switch department" dialog's options: the departments a user belongs to (the caller's own unless
   // a user administrator asks for another user of the tenant), or the ones named by deptId
-  mountAction(app, ctx, deptResource.actions.select, async (input, { user, tx, lang }) => {
+  mountAction(app, ctx, deptResource.actions.select, async (input, { user, tx, lang, granted }) => {
     let ids: string[];
     if (input.deptId !== undefined) ids = splitList(input.deptId).filter(isId);
     else {
       const userId = input.userId ?? user.userId;
-      if (userId !== user.userId && !(await ctx.permissions.codes(user.tenantId, user.roleIds)).has('user')) throw forbidden('forbidden', { code: 'user' });
+      if (userId !== user.userId && !granted.has('user')) throw forbidden('forbidden', { code: 'user' });
       const [row] = await tx.select({ deptId: schema.user.deptId }).from(schema.user)
         .where(and(eq(schema.user.id, userId), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0)));
       ids = splitList(row?.deptId ?? '');

@@ -1,0 +1,55 @@
+import { getTableName, or, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { DataScopeRule } from '../auth/permissions.js';
+import type { AuthUser } from '../context.js';
+import { isId, splitList } from '../ids.js';
+
+/** The department ids at or under a department, as a subquery of the caller's tenant. */
+function deptSubtree(user: AuthUser): SQL {
+  return sql`select id from blade_dept where tenant_id = ${user.tenantId} and is_deleted = 0
+    and (id = ${user.deptId} or (',' || ancestors || ',') like ${`%,${user.deptId},%`})`;
+}
+
+/**
+ * The condition of one data scope rule over a table's column. A text column holds a comma list of ids
+ * (BladeX's blade_user.dept_id): it matches when any of its ids does.
+ */
+function ruleCondition(rule: DataScopeRule, column: PgColumn, user: AuthUser): SQL | null {
+  const list = column.dataType === 'string';
+  const ids = (values: SQL): SQL => (list ? sql`string_to_array(${column}, ',') && array(${values})::text[]` : sql`${column} in (${values})`);
+  const one = (id: string): SQL => (list ? sql`(',' || ${column} || ',') like ${`%,${id},%`}` : sql`${column} = ${id}`);
+  switch (rule.type) {
+    case 1: return null;
+    case 2: return one(user.userId);
+    case 3: return isId(user.deptId) ? one(user.deptId) : sql`false`;
+    case 4: return isId(user.deptId) ? ids(deptSubtree(user)) : sql`false`;
+    case 5: {
+      const wanted = splitList(rule.value).filter(isId);
+      if (!wanted.length) return sql`false`;
+      return list ? sql`string_to_array(${column}, ',') && ${`{${wanted.join(',')}}`}::text[]` : sql`${column} in (${sql.join(wanted.map((w) => sql`${w}`), sql`, `)})`;
+    }
+    default: return sql`false`;
+  }
+}
+
+/**
+ * The rows a caller's data scopes let them see: the rules granted to their roles on the resource's menu,
+ * any of which admits a row (a rule of type "all" admits every row). No rules: no restriction. A rule
+ * naming a column the table lacks admits nothing (a mistake must not widen access).
+ */
+export function dataScopeCondition(rules: readonly DataScopeRule[], table: PgTable, columns: Record<string, PgColumn>, user: AuthUser): SQL | undefined {
+  if (rules.length === 0) return undefined;
+  const byDbName = new Map(Object.values(columns).map((c) => [c.name, c]));
+  const conds: SQL[] = [];
+  for (const rule of rules) {
+    const column = byDbName.get(rule.column);
+    if (!column) {
+      conds.push(sql`false /* ${sql.raw(getTableName(table))} has no column for a data scope */`);
+      continue;
+    }
+    const cond = ruleCondition(rule, column, user);
+    if (cond === null) return undefined;
+    conds.push(cond);
+  }
+  return or(...conds);
+}
