@@ -42,4 +42,4 @@ export function defineActions<const D extends Record<string, Omit<ActionDef, 'pa
 export const idsParamSchema = idListInput.transform((v) => (v === '' ? [] : v.split(','))).refine((ids) => ids.length > 0, { params: { kind: 'idsRequired' } });
 
 /** The answer of most writes: `data: true`. */
-export const okOutput = z.literal(true);
+export const okOutput = z.boolean();

@@ -250,8 +250,10 @@ function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
     case 'ref':
       return forInput ? idInput : z.string();
     case 'ids': {
-      const list = forInput ? idListInput : z.string();
-      return f.max !== undefined && forInput ? idListInput.refine((v) => v === '' || v.split(',').length <= f.max!, { params: { kind: 'idsMax', max: f.max } }) : list;
+      if (!forInput) return z.string();
+      let list = f.max !== undefined ? idListInput.refine((v) => v === '' || v.split(',').length <= f.max!, { params: { kind: 'idsMax', max: f.max } }) : idListInput;
+      if (isRequired(f)) list = list.refine((v) => v !== '', { params: { kind: 'required' } });
+      return list;
     }
     case 'boolean':
       return forInput ? booleanInput : z.number().int();
@@ -315,7 +317,7 @@ export function recordSchema(def: ResourceDef): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   const all: Fields = { ...SYSTEM_FIELDS, ...def.fields };
   for (const [name, f] of Object.entries(all)) {
-    if (name === 'tenantId' && def.scope !== 'tenant') continue;
+    if (name === 'tenantId' && def.scope !== 'tenant' && !Object.hasOwn(def.fields, name)) continue;
     if (f.writeOnly) continue;
     shape[name] = fieldSchema(f, false).nullable();
     if (hasDisplayName(f)) shape[dictNameKey(name)] = z.string().nullable();

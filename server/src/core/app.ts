@@ -33,6 +33,14 @@ export interface BuildOptions {
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const BODY_LIMIT = 5 * 1024 * 1024;
 
+const USER_ALIAS = '/api/blade-user/';
+const USER_PATH = '/api/blade-system/user/';
+
+export function rewriteUserAlias(url: string): string {
+  if (!url.startsWith(USER_ALIAS) || url.startsWith(`${USER_ALIAS}register-guest`)) return url;
+  return USER_PATH + url.slice(USER_ALIAS.length);
+}
+
 export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -47,6 +55,9 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     bodyLimit: BODY_LIMIT,
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    // BladeX answers its user calls under /api/blade-user as under /api/blade-system/user (guest sign-up
+    // is the one call of its own there)
+    rewriteUrl: (req) => rewriteUserAlias(req.url ?? '/'),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -4,6 +4,7 @@ import { mountResource } from '../core/resource/engine.js';
 import type { DataStep } from '../seed/runner.js';
 import { appModule } from './app/index.js';
 import { authModule } from './auth/index.js';
+import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
 import { resourceModule } from './resource/index.js';
 import { systemFeature } from './system/index.js';
@@ -15,6 +16,7 @@ export { bind, type FeatureModule, type ResourceBinding } from './feature.js';
 export const MODULES: readonly FeatureModule[] = [
   { name: 'auth', routes: authModule },
   systemFeature,
+  authorityFeature,
   deskFeature,
   { name: 'app', routes: appModule },
   { name: 'resource', routes: resourceModule },

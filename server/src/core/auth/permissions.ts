@@ -1,7 +1,7 @@
 import { PLATFORM_TENANT } from '@console/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { splitList } from '../ids.js';
-import { type Db, inTenant, schema } from '../db/index.js';
+import { type Db, type Executor, inTenant, schema } from '../db/index.js';
 import type { Kv } from '../kv.js';
 
 const CHANNEL = 'permissions-changed';
@@ -87,15 +87,15 @@ export class Permissions {
    * The menus a tenant's package allows, with their ancestors, or null when nothing limits the tenant (the
    * platform, or a tenant without a package). A tenant's roles never hold, nor see, a menu outside it.
    */
-  packageMenus(tenantId: string): Promise<ReadonlySet<string> | null> {
+  packageMenus(tenantId: string, db: Executor = this.db): Promise<ReadonlySet<string> | null> {
     if (tenantId === PLATFORM_TENANT) return Promise.resolve(null);
     return this.memo(`package:${tenantId}`, async () => {
-      const [row] = await this.db.select({ menuId: schema.tenantPackage.menuId })
+      const [row] = await db.select({ menuId: schema.tenantPackage.menuId })
         .from(schema.tenant)
         .innerJoin(schema.tenantPackage, and(eq(schema.tenantPackage.id, schema.tenant.packageId), eq(schema.tenantPackage.isDeleted, 0)))
         .where(and(eq(schema.tenant.tenantId, tenantId), eq(schema.tenant.isDeleted, 0)));
       if (!row) return null;
-      const menus = await this.db.select({ id: schema.menu.id, parentId: schema.menu.parentId }).from(schema.menu).where(eq(schema.menu.isDeleted, 0));
+      const menus = await db.select({ id: schema.menu.id, parentId: schema.menu.parentId }).from(schema.menu).where(eq(schema.menu.isDeleted, 0));
       const parent = new Map(menus.map((m) => [m.id, m.parentId]));
       const out = new Set<string>();
       for (const id of splitList(row.menuId)) {

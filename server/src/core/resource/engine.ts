@@ -37,6 +37,8 @@ export interface SaveContext {
   stored?: Row;
   /** work to do once the transaction committed */
   afterCommit(fn: () => Promise<void> | void): void;
+  /** what `prepare` answered */
+  prepared?: unknown;
 }
 
 export interface RemoveContext {
@@ -46,6 +48,11 @@ export interface RemoveContext {
 }
 
 export interface ResourceHooks {
+  /**
+   * runs after validation, before the write transaction opens: slow work that needs no row (hashing a
+   * password) stays out of the transaction
+   */
+  prepare?: (values: Row, c: { mode: 'create' | 'update'; user: AuthUser; lang: Lang }) => Promise<unknown>;
   /**
    * runs inside the write transaction before insert/update, after validation and reference checks; may
    * change `values` (hash a password, derive a column) or throw an AppError
@@ -111,7 +118,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const out = rows.map((row) => {
       const one: Row = {};
       for (const [name, f] of Object.entries(allFields)) {
-        if ((name === 'tenantId' && !tenantScoped) || f.writeOnly) continue;
+        if ((name === 'tenantId' && !tenantScoped && !Object.hasOwn(def.fields, name)) || f.writeOnly) continue;
         const v = row[name];
         one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
       }
@@ -458,9 +465,10 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const now = new Date();
     const pending: Array<() => Promise<void> | void> = [];
     const visibleTo = await scoped(user);
+    const prepared = await hooks.prepare?.(values, { mode, user, lang: req.lang });
     try {
       const saved = await run(user, async (tx) => {
-        const base = { mode, user, lang: req.lang, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn) } as const;
+        const base = { mode, user, lang: req.lang, prepared, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn) } as const;
         let row: Row;
         if (mode === 'create') {
           await checkUnique(tx, user, values, null, req.lang);

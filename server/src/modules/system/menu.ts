@@ -9,15 +9,16 @@ import { ok } from '../../core/envelope.js';
 
 type MenuRow = typeof schema.menu.$inferSelect;
 
-/** Ids of the menus (and buttons) granted to the caller's roles. */
-async function grantedMenuIds(tx: Executor, user: AuthUser): Promise<Set<string>> {
+/** Ids of the menus (and buttons) granted to the caller's roles, within the tenant's package. */
+async function grantedMenuIds(ctx: AppContext, tx: Executor, user: AuthUser): Promise<Set<string>> {
   if (user.roleIds.length === 0) return new Set();
+  const pkg = await ctx.permissions.packageMenus(user.tenantId, tx);
   const rows = await tx
     .select({ menuId: schema.roleMenu.menuId })
     .from(schema.roleMenu)
     .innerJoin(schema.role, eq(schema.role.id, schema.roleMenu.roleId))
     .where(and(inArray(schema.roleMenu.roleId, user.roleIds), eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
-  return new Set(rows.map((r) => r.menuId));
+  return new Set(rows.map((r) => r.menuId).filter((id) => !pkg || pkg.has(id)));
 }
 
 async function liveMenus(tx: Executor): Promise<MenuRow[]> {
@@ -100,7 +101,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     const tree = await ctx.permissions.memo(`routes:${roleSetKey(user)}:${topMenuId ?? ''}:${req.lang}`, () => inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
       const menus = await liveMenus(tx);
       const byId = new Map(menus.map((m) => [m.id, m]));
-      let ids = withAncestors(await grantedMenuIds(tx, user), byId);
+      let ids = withAncestors(await grantedMenuIds(ctx, tx, user), byId);
       if (topMenuId) {
         const named = await tx.select({ menuId: schema.topMenuSetting.menuId }).from(schema.topMenuSetting)
           .where(eq(schema.topMenuSetting.topMenuId, topMenuId));
@@ -120,7 +121,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     const tree = await ctx.permissions.memo(`buttons:${roleSetKey(user)}:${req.lang}`, () => inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
       const menus = await liveMenus(tx);
       const byId = new Map(menus.map((m) => [m.id, m]));
-      const granted = await grantedMenuIds(tx, user);
+      const granted = await grantedMenuIds(ctx, tx, user);
       const buttons = menus.filter((m) => m.category === 2 && granted.has(m.id));
       const ids = withAncestors(new Set(buttons.map((b) => b.id)), byId);
       const nodes: MenuButton[] = menus.filter((m) => ids.has(m.id)).map((m) => ({
@@ -140,7 +141,7 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
     const rows = await ctx.permissions.memo(`top-menu:${roleSetKey(user)}`, () => inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
       const menus = await liveMenus(tx);
       const byId = new Map(menus.map((m) => [m.id, m]));
-      const granted = await grantedMenuIds(tx, user);
+      const granted = await grantedMenuIds(ctx, tx, user);
       const tops = await tx.select().from(schema.topMenu).where(eq(schema.topMenu.isDeleted, 0)).orderBy(asc(schema.topMenu.sort), asc(schema.topMenu.id));
       const settings = await tx.select().from(schema.topMenuSetting);
       return tops.filter((top) => {

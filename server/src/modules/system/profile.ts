@@ -1,5 +1,5 @@
 import { msg, phoneProblem } from '@console/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
@@ -8,8 +8,6 @@ import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
-import { splitList } from '../../core/ids.js';
-import { localName } from '../../core/localName.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
 import { isSafeLink, md5Field } from '../../core/validation.js';
 import { spendByUser } from '../../core/rateLimit.js';
@@ -137,21 +135,6 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       return ok(true, req.lang);
     });
   }
-
-  // Options of the "switch department / role" dialog: the roles the signed-in user holds (departments: org.ts).
-  app.get('/api/blade-system/role/select', {
-    config: { access: { permission: null } },
-    schema: { tags: ['blade-system'], summary: 'The roles the signed-in user holds' },
-  }, async (req) => {
-    const user = requireUser(req);
-    const rows = await run(user, async (tx) => {
-      const ids = splitList((await loadSelf(tx, user)).roleId);
-      if (!ids.length) return [];
-      return tx.select({ id: schema.role.id, roleName: schema.role.roleName, roleNameEn: schema.role.roleNameEn, roleAlias: schema.role.roleAlias })
-        .from(schema.role).where(and(inArray(schema.role.id, ids), eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
-    });
-    return ok(rows.map((r) => ({ id: r.id, roleName: localName(r.roleName, r.roleNameEn, req.lang), roleAlias: r.roleAlias })), req.lang);
-  });
 
   // The login page hides the tenant field when the site's domain belongs to a tenant.
   app.get('/api/blade-system/tenant/info', {
