@@ -115,3 +115,9 @@ export function writeResults(file: string, r: DbResult): void {
   text = replaceBetween(text, `results:${r.db}`, renderSection(r));
   writeFileSync(file, text);
 }
+
+/** Rewrites one named section (between `<!-- results:<key> -->` markers) of the results file, appending it the first time. */
+export function writeSection(file: string, key: string, body: string): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : TEMPLATE;
+  writeFileSync(file, replaceBetween(text, `results:${key}`, body));
+}

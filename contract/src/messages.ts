@@ -118,6 +118,7 @@ export const messages = {
   userSelfRemove: { zh: '不能删除自己的账号', en: 'You cannot delete your own account' },
   userLastAdmin: { zh: '不能删除或停用最后一个超级管理员', en: 'The last super administrator cannot be deleted or disabled' },
   notPending: { zh: '用户 {account} 不在待审核状态', en: 'The user {account} is not awaiting approval' },
+  passwordChangeRequired: { zh: '请先修改初始密码 (个人信息 › 修改密码)', en: 'Change your initial password first (Personal info › Change password)' },
   tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
 } as const satisfies Record<string, I18nText>;
 

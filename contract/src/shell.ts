@@ -16,6 +16,8 @@ export interface UserProfile {
   roleId: string;
   deptId: string;
   postId: string;
+  /** the password is an initial or reset one: it must be changed before anything else is saved */
+  passwordReset: boolean;
 }
 
 /**

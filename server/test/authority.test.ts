@@ -69,11 +69,25 @@ describe('tenant packages and tenants', () => {
     // the package does not hold dept_delete
     const depts = await h.call<Rec[]>('GET', `${SYS}/dept/list`, { token: token.access_token });
     expect(depts.body.data.map((d) => d.deptName)).toEqual(['华南锁业']);
+    expect(depts.body.data[0]!.children).toBeUndefined();
     expect((await h.call('POST', `${SYS}/dept/remove`, { token: token.access_token, query: { ids: String(depts.body.data[0]!.id) } })).status).toBe(403);
   });
 
-  it('lets a tenant\'s administrator grant only menus of the package', async () => {
+  it('makes the new admin change the initial password before saving anything else', async () => {
     const token = (await h.login(tenantCode, 'admin', '123456')).access_token;
+    const info = await h.call<Rec>('GET', `${SYS}/user/info`, { token });
+    expect(info.body.data.passwordReset).toBe(true);
+    const refused = await h.call('POST', `${SYS}/dept/submit`, { token, body: { deptName: 'x', fullName: 'x', deptCategory: 2, sort: 1 } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toBe('请先修改初始密码 (个人信息 › 修改密码)');
+    const changed = await h.call('POST', '/api/blade-user/update-password', { token, body: { oldPassword: md5('123456'), newPassword: md5('Lock@2026'), newPassword1: md5('Lock@2026') } });
+    expect(changed.status).toBe(200);
+    expect((await h.call<Rec>('GET', `${SYS}/user/info`, { token })).body.data.passwordReset).toBe(false);
+    expect((await h.call('POST', `${SYS}/dept/submit`, { token, body: { deptName: '研发', fullName: '研发', deptCategory: 2, sort: 1 } })).status).toBe(200);
+  });
+
+  it('lets a tenant\'s administrator grant only menus of the package', async () => {
+    const token = (await h.login(tenantCode, 'admin', 'Lock@2026')).access_token;
     const roles = await h.call<Rec[]>('GET', `${SYS}/role/list`, { token });
     expect(roles.status).toBe(403); // the package has no role menu
     const [paramMenu] = await menuIds(['param']);
@@ -84,7 +98,7 @@ describe('tenant packages and tenants', () => {
     const ids = await menuIds(['desk', 'notice', 'notice_view', 'notice_add', 'system', 'dept', 'dept_add', 'dept_edit', 'authority', 'role', 'role_grant']);
     expect((await h.call('POST', `${SYS}/tenant-package/submit`, { token: admin, body: { id: packageId, menuId: ids.join(',') } })).status).toBe(200);
     expect((await h.call('POST', `${SYS}/role/grant`, { token: admin, query: { roleIds: role!.id, menuIds: ids.join(',') } })).status).toBe(400); // another tenant's role
-    const tokenAgain = (await h.login(tenantCode, 'admin', '123456')).access_token;
+    const tokenAgain = (await h.login(tenantCode, 'admin', 'Lock@2026')).access_token;
     // the package widened, but the role still holds only what it was granted
     expect((await h.call('POST', `${SYS}/role/grant`, { token: tokenAgain, query: { roleIds: role!.id, menuIds: ids.join(',') } })).status).toBe(403);
     await inTenant(h.server.ctx.db, { tenantId: tenantCode }, (tx) => tx.insert(schema.roleMenu).values(ids.slice(8).map((menuId) => ({ roleId: role!.id, menuId }))));
@@ -99,7 +113,7 @@ describe('tenant packages and tenants', () => {
   });
 
   it('enforces the account quota when users are added', async () => {
-    const token = (await h.login(tenantCode, 'admin', '123456')).access_token;
+    const token = (await h.login(tenantCode, 'admin', 'Lock@2026')).access_token;
     const { inTenant, schema } = await import('../src/core/db/index.js');
     const [role] = await inTenant(h.server.ctx.db, { tenantId: tenantCode }, (tx) => tx.select().from(schema.role));
     const [dept] = await inTenant(h.server.ctx.db, { tenantId: tenantCode }, (tx) => tx.select().from(schema.dept));
@@ -114,7 +128,7 @@ describe('tenant packages and tenants', () => {
     const listed = await h.call<Page<Rec>>('GET', `${SYS}/tenant/list`, { token: admin, query: { tenantId: tenantCode } });
     const rowId = listed.body.data.records[0]!.id;
     expect((await h.call('POST', `${SYS}/tenant/setting`, { token: admin, query: { ids: rowId, expireTime: '2020-01-01 00:00:00', accountNumber: 10 } })).status).toBe(200);
-    const res = await h.tokenRequest({ grant_type: 'password', tenantId: tenantCode, username: 'admin', password: md5('123456'), scope: 'all', type: 'account' }, { 'tenant-id': tenantCode });
+    const res = await h.tokenRequest({ grant_type: 'password', tenantId: tenantCode, username: 'admin', password: md5('Lock@2026'), scope: 'all', type: 'account' }, { 'tenant-id': tenantCode });
     expect(res.statusCode).toBe(400);
     expect(res.json().error_description).toBe('租户已过期, 请联系管理员');
     expect((await h.call('POST', `${SYS}/tenant/setting`, { token: demo, query: { ids: rowId, expireTime: '' } })).status).toBe(403);

@@ -7,12 +7,18 @@ import type { AppContext, AuthUser, ClientInfo } from './context.js';
 import { schema } from './db/index.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import { splitList } from './ids.js';
+import { limitByIp } from './rateLimit.js';
 
 const CLIENT_CACHE_MS = 60_000;
 export const PLATFORM_ADMIN_ROLE = 'administrator';
 
 /** Paths whose routes must declare who may call them. */
 export const API_PREFIXES = ['/api/', '/sc/', '/tc/'];
+
+/** The writes a user whose password must be changed may still make. */
+const PASSWORD_RESET_ALLOWED = new Set([
+  '/api/blade-system/user/update-password', '/api/blade-auth/oauth/logout', '/api/blade-auth/oauth/token',
+]);
 
 export function isApiPath(url: string): boolean {
   return API_PREFIXES.some((p) => url.startsWith(p));
@@ -91,7 +97,13 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
 
   app.addHook('preHandler', async (req) => {
     const access = req.routeOptions.config?.access;
-    if (!access || 'public' in access) return;
+    if (!access) return;
+    // calls anyone may make without signing in share one budget per address (on top of their own, such
+    // as the token endpoint's), kept in the kv store so every instance counts together
+    if (('public' in access || 'client' in access) && isApiPath(req.url)) {
+      await limitByIp(ctx, req, { name: 'public', max: ctx.config.limits.publicPerMinute, windowSeconds: 60 });
+    }
+    if ('public' in access) return;
     const bearer = 'permission' in access ? bearerOf(req) : null;
     // A token in the query string (downloads, iframes) stands alone: such links cannot carry Basic auth.
     if (!bearer?.fromQuery) req.client = await clients.verify(req.headers.authorization);
@@ -106,6 +118,8 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
     // departments or status takes effect at this request
     const current = await ctx.users.current(claims.tenant_id, claims.user_id);
     if (current.status !== 1) throw unauthorized('tokenInvalid');
+    // an initial or reset password is changed before anything else is saved (reading stays possible)
+    if (current.passwordReset && req.method !== 'GET' && !PASSWORD_RESET_ALLOWED.has(req.url.split('?')[0]!)) throw forbidden('passwordChangeRequired');
     const signedRoles = splitList(claims.role_id);
     const chosen = ctx.config.console.switchMode ? signedRoles.filter((r) => current.roleIds.includes(r)) : [];
     const roleIds = chosen.length ? chosen : current.roleIds;

@@ -42,7 +42,7 @@ export interface Config {
    * only, answered as "search too broad"); searches no index can serve run at most `heavyQueries` at a
    * time, so they never take every connection from the cheap requests
    */
-  limits: { statementTimeoutMs: number; heavyQueries: number };
+  limits: { statementTimeoutMs: number; heavyQueries: number; publicPerMinute: number };
 }
 
 interface Secrets {
@@ -135,6 +135,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     limits: {
       statementTimeoutMs: wholeNumber(env.STATEMENT_TIMEOUT_MS, 3000, 'STATEMENT_TIMEOUT_MS'),
       heavyQueries: positiveInt(env.HEAVY_QUERY_CONCURRENCY, Math.max(1, Math.floor(availableParallelism() / 2)), 'HEAVY_QUERY_CONCURRENCY'),
+      publicPerMinute: positiveInt(env.PUBLIC_RATE_PER_MINUTE, 600, 'PUBLIC_RATE_PER_MINUTE'),
     },
     ...overrides,
   };

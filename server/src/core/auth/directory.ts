@@ -13,6 +13,8 @@ export interface CurrentUser {
   deptIds: string[];
   /** 1 normal, 2 disabled, 3 awaiting approval; 0 when deleted */
   status: number;
+  /** the password is an initial or reset one, to be changed before anything else is saved */
+  passwordReset: boolean;
 }
 
 /**
@@ -47,16 +49,19 @@ export class UserDirectory {
   private async load(tenantId: string, userId: string): Promise<CurrentUser> {
     return inTenant(this.db, { tenantId }, async (tx) => {
       const [row] = await tx
-        .select({ roleId: schema.user.roleId, deptId: schema.user.deptId, status: schema.user.status })
+        .select({ roleId: schema.user.roleId, deptId: schema.user.deptId, status: schema.user.status, passwordReset: schema.user.passwordReset })
         .from(schema.user)
         .where(and(eq(schema.user.id, userId), eq(schema.user.tenantId, tenantId), eq(schema.user.isDeleted, 0)));
-      if (!row) return { roleIds: [], aliases: new Map(), deptIds: [], status: 0 };
+      if (!row) return { roleIds: [], aliases: new Map(), deptIds: [], status: 0, passwordReset: false };
       const held = splitList(row.roleId).filter(isId);
       const roles = held.length
         ? await tx.select({ id: schema.role.id, alias: schema.role.roleAlias }).from(schema.role)
           .where(and(inArray(schema.role.id, held), eq(schema.role.tenantId, tenantId), eq(schema.role.isDeleted, 0)))
         : [];
-      return { roleIds: roles.map((r) => r.id), aliases: new Map(roles.map((r) => [r.id, r.alias])), deptIds: splitList(row.deptId), status: row.status };
+      return {
+        roleIds: roles.map((r) => r.id), aliases: new Map(roles.map((r) => [r.id, r.alias])), deptIds: splitList(row.deptId), status: row.status,
+        passwordReset: row.passwordReset === 1,
+      };
     });
   }
 

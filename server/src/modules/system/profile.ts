@@ -54,7 +54,9 @@ async function loadSelf(tx: Executor, user: AuthUser) {
 export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): void {
   const run = <T>(user: AuthUser, fn: (tx: Executor) => Promise<T>) => inTenant(ctx.db, { tenantId: user.tenantId }, fn);
 
-  for (const prefix of ['/api/blade-system/user', '/api/blade-user']) {
+  // /api/blade-user/* reaches these too (app.ts rewrites it)
+  {
+    const prefix = '/api/blade-system/user';
     app.get(`${prefix}/info`, {
       config: { access: { permission: null } },
       schema: { tags: ['blade-system'], summary: 'The signed-in user\'s profile (never the password)' },
@@ -64,7 +66,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       return ok({
         id: u.id, tenantId: u.tenantId, account: u.account, name: u.name ?? '', realName: u.realName ?? '',
         avatar: u.avatar ?? '', email: u.email ?? '', phone: u.phone ?? '', sex: u.sex, birthday: formatDateTime(u.birthday),
-        roleId: u.roleId, deptId: u.deptId, postId: u.postId,
+        roleId: u.roleId, deptId: u.deptId, postId: u.postId, passwordReset: u.passwordReset === 1,
       }, req.lang);
     });
 
@@ -126,10 +128,11 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       const hashed = await ctx.hashing.run(() => hashPassword(newPassword));
       const revoked = await run(user, async (tx) => {
         await tx.update(schema.user)
-          .set({ password: hashed, updateUser: user.userId, updateTime: new Date() })
+          .set({ password: hashed, passwordReset: 0, updateUser: user.userId, updateTime: new Date() })
           .where(and(eq(schema.user.id, user.userId), eq(schema.user.tenantId, user.tenantId)));
         return ctx.sessions.revokeUserSessions(tx, user.userId, user.sessionId, 'password-changed');
       });
+      await ctx.users.invalidate(user.tenantId, [user.userId]);
       for (const sid of revoked) await ctx.sessions.publishRevoked(sid);
       ctx.logs.usual(req, user.tenantId, 'info', 'password-changed', `other sessions signed out: ${revoked.length}`);
       return ok(true, req.lang);
