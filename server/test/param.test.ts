@@ -22,7 +22,7 @@ const list = (query: Record<string, string | number> = {}, token = admin) =>
 
 describe('parameters: create, read, update, delete', () => {
   it('creates, reads, updates and soft-deletes a parameter', async () => {
-    const created = await submit({ paramName: '初始密码', paramKey: 'account.initPassword', paramValue: '123456', remark: 'r' });
+    const created = await submit({ paramName: '注册审核', paramKey: 'account.registerAudit', paramValue: 'true', remark: 'r' });
     expect(created.status).toBe(200);
     expect(created.body.msg).toBe('操作成功');
     const { id } = created.body.data;
@@ -30,16 +30,16 @@ describe('parameters: create, read, update, delete', () => {
     expect(created.body.data.createTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
     const detail = await h.call<Param>('GET', '/api/blade-system/param/detail', { token: admin, query: { id } });
-    expect(detail.body.data).toMatchObject({ paramKey: 'account.initPassword', paramValue: '123456' });
+    expect(detail.body.data).toMatchObject({ paramKey: 'account.registerAudit', paramValue: 'true' });
 
-    const updated = await submit({ id, paramValue: '654321' });
-    expect(updated.body.data).toMatchObject({ paramName: '初始密码', paramValue: '654321' });
+    const updated = await submit({ id, paramValue: 'false' });
+    expect(updated.body.data).toMatchObject({ paramName: '注册审核', paramValue: 'false' });
 
     const removed = await h.call('POST', '/api/blade-system/param/remove', { token: admin, query: { ids: id } });
     expect(removed.body).toMatchObject({ code: 200, data: true });
     expect((await h.call('GET', '/api/blade-system/param/detail', { token: admin, query: { id } })).status).toBe(404);
     // the key is free again once its row is deleted
-    expect((await submit({ paramName: 'x', paramKey: 'account.initPassword', paramValue: 'y' })).status).toBe(200);
+    expect((await submit({ paramName: 'x', paramKey: 'account.registerAudit', paramValue: 'y' })).status).toBe(200);
   });
 
   it('validates every required field with the spec\'s messages, in zh and en, and saves nothing', async () => {
