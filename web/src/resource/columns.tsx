@@ -24,7 +24,13 @@ export const COLUMN_WIDTHS = {
   int: 110,
   number: 120,
   datetime: 170,
+  date: 120,
   id: 180,
+  boolean: 90,
+  ref: 160,
+  ids: 200,
+  file: 160,
+  image: 90,
   dict: 130,
   /** a column without a width after a screen's override */
   other: 160,
