@@ -221,7 +221,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
 
   const columns = useMemo(() => {
     const ctx = { lang, dicts };
-    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd') });
+    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no') });
     const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined;
     if (hasActions) {
       const actionColumn: ProColumns<Rec> = {
