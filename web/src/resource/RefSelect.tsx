@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Select, TreeSelect } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { request } from '../api/client';
+import { definitionByCode } from '../modules/definitions';
 import { resourceKeys } from './api';
 import { TREE_ROOT } from './fieldsOf';
 import { joinIds, refOptions, splitIds, treeOptions, type RefOption } from './refOptions';
@@ -12,17 +13,11 @@ export const REF_PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
 
 /**
- * The definition of a referenced resource, by code. The definitions are a chunk of their own
- * (modules/definitions.ts), loaded with the first reference field rather than with the page.
+ * The definition of a referenced resource, by code. The definitions are in the list page's chunk
+ * (modules/definitions.ts, with the route resolution), never on the first page after sign-in.
  */
 export function useResourceDef(code: string | undefined): ResourceDef | undefined {
-  const query = useQuery({
-    queryKey: ['resource-def', code ?? ''],
-    queryFn: async () => (await import('../modules/definitions')).definitionByCode(code ?? '') ?? null,
-    enabled: code !== undefined,
-    staleTime: Infinity,
-  });
-  return query.data ?? undefined;
+  return code === undefined ? undefined : definitionByCode(code);
 }
 
 /** The whole tree of a tree resource (`{path}/tree`), under the resource's query key so saves refresh it. */
