@@ -38,6 +38,8 @@ export function displayText(field: FieldDef, value: unknown, dicts: DictMap, opt
   if (field.type === 'boolean') return opts.yesNo ? (isOn(value) ? opts.yesNo.yes : opts.yesNo.no) : String(value);
   const named = opts.name !== undefined && opts.record ? opts.record[dictNameKey(opts.name)] : undefined;
   if ((field.dict || field.type === 'ref' || field.type === 'ids') && typeof named === 'string' && named !== '') return named;
+  // a tree's root ('0' in the parent field) names no row
+  if (field.type === 'ref' && String(value) === '0') return EMPTY_TEXT;
   if (field.dict) return dictLabel(field, dicts, value);
   return String(value);
 }

@@ -33,6 +33,8 @@ describe('displayText of the new field types', () => {
     // without the name beside it: the value (a dictionary's own label)
     expect(displayText(f.owner, '7', {})).toBe('7');
     expect(displayText(f.since, '2026-01-02', {})).toBe('2026-01-02');
+    // a tree's root in the parent field
+    expect(displayText(f.parentId, '0', {}, { name: 'parentId', record: { parentIdName: null } })).toBe('-');
   });
 
   it('names files by their last path segment and lets only safe links into href/src', () => {
