@@ -1,7 +1,8 @@
 import type { FieldDef } from '@console/contract';
 import type { CSSProperties } from 'react';
 import type { DictMap } from './dictValues';
-import { displayText, EMPTY_TEXT, fileName, safeLink, type YesNo } from './display';
+import { displayText, EMPTY_TEXT, type YesNo } from './display';
+import { fileName, safeLink } from './links';
 
 export const THUMB_STYLE: CSSProperties = { width: 32, height: 32, objectFit: 'cover', borderRadius: 4, verticalAlign: 'middle' };
 

@@ -4,7 +4,7 @@ import { App, Button, Space, Upload, type UploadProps } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../api/client';
-import { fileName, safeLink } from './display';
+import { fileName, safeLink } from './links';
 import { THUMB_STYLE } from './FieldValue';
 
 export interface UploadFieldProps {

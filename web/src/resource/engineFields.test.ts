@@ -4,7 +4,8 @@ import { vi, describe, expect, it } from 'vitest';
 // the reference select loads through the API client (browser-only set-up): not needed to build columns
 vi.mock('./RefSelect', () => ({ RefSelect: () => null }));
 import { buildColumns } from './columns';
-import { displayText, fileName, isOn, safeLink } from './display';
+import { displayText, isOn } from './display';
+import { fileName, safeLink } from './links';
 import { createDefaults, detailFields, formValuesOf, submitValues, TREE_ROOT } from './fieldsOf';
 import { joinIds, refOptions, splitIds, treeOptions } from './refOptions';
 import { fieldRules, isChoice, requiredInForm, type RuleMessages } from './rules';
