@@ -58,6 +58,11 @@ export default defineConfig(({ mode }) => {
       chunkSizeWarningLimit: 1200,
       rolldownOptions: {
         treeshake: {
+          // The contract's modules build a few zod schemas at load time (resource.ts: idInput, idListInput,
+          // booleanInput; action.ts: idsParamSchema, okOutput). The console never validates with them, but
+          // a call at the top of a module is kept unless known pure, and with it all of zod (~20 KB gzip) on
+          // the first page (it imports the notice definition). Building a schema has no side effect.
+          manualPureFunctions: ['z', 'idListInput'],
           // rc-field-form's index attaches Field, List, useForm… to its default export at load time, so any
           // import of it (antd's ContextIsolator, used by Dropdown/Tooltip/Modal, only wants FormProvider)
           // kept the whole form engine and async-validator (~14 KB gzip) on every page. Those assignments

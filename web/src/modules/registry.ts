@@ -2,14 +2,18 @@ import type { ComponentType, LazyExoticComponent } from 'react';
 import { lazy } from '../shell/chunkLoad';
 
 /**
- * Menu path → page. Each page is its own chunk, loaded when first visited. A menu entry whose path
- * is not here routes to /404. `lazy` is React's, with the 120 s ChunkLoadError guard.
+ * Menu path → page, derived from the resource definitions (`menu.route`; `page: 'custom'` picks a page of
+ * modules/pages.ts). The definitions are not in the first page's code: the lazy page loads the chunk that
+ * holds them (modules/resolvePage.tsx, with the generic list page) and renders the page it finds there,
+ * or sends a path no definition names to /404. `lazy` is React's, with the 120 s ChunkLoadError guard.
  */
-const pages: Readonly<Record<string, LazyExoticComponent<ComponentType>>> = {
-  '/desk/notice': lazy(() => import('./desk/NoticePage').then((m) => ({ default: m.NoticePage }))),
-  '/system/param': lazy(() => import('./system/ParamPage').then((m) => ({ default: m.ParamPage }))),
-};
+const pages = new Map<string, LazyExoticComponent<ComponentType>>();
 
-export function pageFor(path: string): LazyExoticComponent<ComponentType> | undefined {
-  return Object.hasOwn(pages, path) ? pages[path] : undefined;
+export function pageFor(path: string): LazyExoticComponent<ComponentType> {
+  let page = pages.get(path);
+  if (!page) {
+    page = lazy(async () => ({ default: await (await import('./resolvePage')).resolvePage(path) }));
+    pages.set(path, page);
+  }
+  return page;
 }

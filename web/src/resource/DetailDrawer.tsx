@@ -7,7 +7,7 @@ import { useLang } from '../i18n';
 import { request } from '../api/client';
 import { detailQuery, resourceKeys } from './api';
 import { useDicts } from './dict';
-import { displayText } from './display';
+import { FieldValue } from './FieldValue';
 import { detailFields } from './fieldsOf';
 import { RichTextView } from './RichTextView';
 import type { ResourceRecord } from './types';
@@ -42,6 +42,7 @@ export function DetailDrawer({ def, id, onClose, detailUrl }: DetailDrawerProps)
   }, [id, detail.isError, onClose]);
 
   const record = detail.data;
+  const yesNo = { yes: t('resource.yes'), no: t('resource.no') };
   return (
     <Drawer
       open={id !== null}
@@ -64,7 +65,7 @@ export function DetailDrawer({ def, id, onClose, detailUrl }: DetailDrawerProps)
                 return {
                   key: name,
                   label: text(f.label, lang),
-                  children: richText ? <RichTextView html={value} /> : displayText(f, value, dicts),
+                  children: richText ? <RichTextView html={value} /> : <FieldValue name={name} field={f} record={record} dicts={dicts} yesNo={yesNo} large />,
                 };
               })}
             />

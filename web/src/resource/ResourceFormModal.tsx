@@ -9,13 +9,14 @@ import { useLang } from '../i18n';
 import { detailQuery, resourceApi, resourceKeys } from './api';
 import type { DictMap } from './dictValues';
 import { confirmInDialog, focusFirstField, hasOpenPopup } from '../dialog/dialogFocus';
-import { createDefaults, formFields, formValuesOf } from './fieldsOf';
+import { createDefaults, formFields, formValuesOf, submitValues } from './fieldsOf';
 import { formChanged } from './formDirty';
 import { renderFormField } from './formFields';
 import { testId } from '../testId';
 import type { FormContext, FormOverride, ResourceRecord } from './types';
 
-export type FormTarget = { mode: 'create' } | { mode: 'edit'; id: string };
+/** What the form opens for: a new record (with `preset` values, e.g. the parent of "add child") or an edit. */
+export type FormTarget = { mode: 'create'; preset?: Record<string, unknown> } | { mode: 'edit'; id: string };
 
 export interface ResourceFormModalProps<Rec extends ResourceRecord> {
   def: ResourceDef;
@@ -53,7 +54,8 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
   const api = useMemo(() => resourceApi<Rec>(def), [def]);
   const bodyRef = useRef<HTMLDivElement>(null);
   // the values the form opened with (an edit: once the record is in), to tell whether anything changed
-  const initialValues = useRef<Values | undefined>(target.mode === 'create' ? createDefaults(def) : undefined);
+  const createValues = useMemo(() => (target.mode === 'create' ? createDefaults(def, target.preset) : undefined), [def, target]);
+  const initialValues = useRef<Values | undefined>(createValues);
   const [opened, setOpened] = useState(false);
   const focused = useRef(false);
   const asking = useRef(false);
@@ -132,7 +134,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
   const ctx: FormContext<Rec> = { mode: target.mode, record };
 
   const submit = async (values: Values): Promise<boolean> => {
-    const body = override?.toSubmit ? override.toSubmit(values, ctx) : { ...values };
+    const body = submitValues(def, override?.toSubmit ? override.toSubmit(values, ctx) : values, target.mode);
     if (target.mode === 'edit') body.id = target.id;
     try {
       await api.submit(body);
@@ -151,7 +153,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
   const items = formFields(def).map(([name, field]) => {
     const custom = override?.fields?.[name];
     if (custom === false) return null;
-    const fieldCtx = { name, field, mode: target.mode, lang, dicts };
+    const fieldCtx = { name, field, mode: target.mode, lang, dicts, def, record };
     return <Fragment key={name}>{custom ? custom(fieldCtx) : renderFormField(fieldCtx, t)}</Fragment>;
   });
 
@@ -164,7 +166,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
       formRef={formRef}
       // field ids become `resource_<field>` (the search form's are `search_<field>`)
       name="resource"
-      initialValues={target.mode === 'create' ? createDefaults(def) : undefined}
+      initialValues={createValues}
       onFinish={submit}
       width={override?.width ?? 720}
       layout="horizontal"

@@ -1,4 +1,5 @@
 import { ColumnHeightOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import type { Key } from 'react';
 import { PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
 import { ProProvider, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
@@ -19,6 +20,7 @@ import { buildListQuery, DEFAULT_PAGE_SIZE, type SortState, type TableParams } f
 import { allowedButtons } from './permissions';
 import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { testId } from '../testId';
+import { childrenPending, insertChildren, isSearching, parentIds, reopen, treeIds, withoutPaging, withPlaceholders } from './treeRows';
 import type { ColumnsOverride, FormOverride, ResourceRecord, RowActionContext, ToolbarContext } from './types';
 
 export interface ResourcePageProps<F extends Fields> {
@@ -153,6 +155,16 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const proContext = useContext(ProProvider);
   const proValue = useMemo(() => ({ ...proContext, intl: proIntl(lang) }), [proContext, lang]);
 
+  // a tree resource: the table shows the rows as a tree (unpaged and nested, or loaded level by level)
+  const tree = def.tree;
+  const unpagedTree = tree?.unpagedList === true;
+  const [expanded, setExpanded] = useState<readonly Key[]>([]);
+  const expandedRef = useRef<ReadonlySet<string>>(new Set());
+  expandedRef.current = new Set(expanded.map(String));
+  const treeOpened = useRef(false);
+  // a lazy tree's rows are held here (ProTable's own state has no setter outside): loaded children go in
+  const [lazyRows, setLazyRows] = useState<Rec[]>([]);
+
   const reload = useCallback(() => void actionRef.current?.reload(), []);
   const clearSelection = useCallback(() => setSelected([]), []);
   const closeDetail = useCallback(() => setDetailId(null), []);
@@ -196,32 +208,76 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
     confirmRemove(selected.map((row) => row.id));
   };
 
+  const pagedRequest = useCallback(
+    async (query: Query, list: (q: Query) => Promise<{ records: Rec[]; total: number; totalExact?: boolean }>) => {
+      const page = await list(query);
+      const current = Number(query.current);
+      const last = Math.max(1, Math.ceil(page.total / Number(query.size)));
+      if (page.records.length === 0 && current > 1 && current > last) {
+        // The page shown became empty (its rows were deleted here or elsewhere): show the last page
+        // instead. Changing ProTable's page makes it request that page; `success: false` keeps the
+        // rows on screen meanwhile instead of flashing "no data".
+        actionRef.current?.setPageInfo?.({ current: last });
+        return { data: [], total: page.total, success: false };
+      }
+      setTotalExact(page.totalExact !== false);
+      return { data: page.records, total: page.total, success: true };
+    },
+    [],
+  );
+
+  /** A tree's rows: the whole matching tree (unpaged), or the roots (paged) / every level's matches (a search), lazily opened. */
+  const treeRequest = useCallback(
+    async (query: Query) => {
+      if (unpagedTree) {
+        const rows = await api.treeList(withoutPaging(query));
+        // the first level opens with the first load; after that the tree keeps what the user opened
+        if (!treeOpened.current) {
+          treeOpened.current = true;
+          setExpanded(parentIds(rows));
+        }
+        return { data: rows, total: rows.length, success: true };
+      }
+      const loadChildren = (parentId: string) => api.lazyList(parentId);
+      // a search looks through every level at once (lazy-list); browsing pages through the roots
+      const first = isSearching(query)
+        ? await api.lazyList('0', withoutPaging(query)).then((records) => ({ records, total: records.length }))
+        : await api.parentList(query);
+      const rows = await reopen(withPlaceholders(first.records), expandedRef.current, loadChildren);
+      const known = treeIds(rows);
+      setExpanded((keys) => keys.filter((key) => known.has(String(key))));
+      return pagedRequest(query, async () => ({ ...first, records: rows }));
+    },
+    [api, unpagedTree, pagedRequest],
+  );
+
   const request = useCallback(
     async (tableParams: TableParams, sort: SortState) => {
       try {
         const query = buildListQuery(tableParams, sort);
-        const page = await api.list(query);
-        const current = Number(query.current);
-        const last = Math.max(1, Math.ceil(page.total / Number(query.size)));
-        if (page.records.length === 0 && current > 1 && current > last) {
-          // The page shown became empty (its rows were deleted here or elsewhere): show the last page
-          // instead. Changing ProTable's page makes it request that page; `success: false` keeps the
-          // rows on screen meanwhile instead of flashing "no data".
-          actionRef.current?.setPageInfo?.({ current: last });
-          return { data: [], total: page.total, success: false };
-        }
-        setTotalExact(page.totalExact !== false);
-        return { data: page.records, total: page.total, success: true };
+        return tree ? await treeRequest(query) : await pagedRequest(query, api.list);
       } catch {
         return { data: [], total: 0, success: false };
       }
     },
-    [api],
+    [api, tree, treeRequest, pagedRequest],
+  );
+
+  /** A lazy tree's row opened for the first time: its children load from lazy-list. */
+  const onExpand = useCallback(
+    (open: boolean, record: Rec) => {
+      if (!open || unpagedTree || !childrenPending(record)) return;
+      api.lazyList(record.id).then(
+        (children) => setLazyRows((rows) => insertChildren(rows, record.id, withPlaceholders(children))),
+        () => setExpanded((keys) => keys.filter((key) => key !== record.id)),
+      );
+    },
+    [api, unpagedTree],
   );
 
   const columns = useMemo(() => {
     const ctx = { lang, dicts };
-    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd') });
+    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no') });
     const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined;
     if (hasActions) {
       const actionColumn: ProColumns<Rec> = {
@@ -230,7 +286,12 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
         valueType: 'option',
         fixed: 'right',
         width: actionColumnWidth(
-          [allowed.view && t('resource.view'), allowed.edit && t('resource.edit'), allowed.delete && t('resource.delete')],
+          [
+            allowed.view && t('resource.view'),
+            allowed.edit && t('resource.edit'),
+            allowed.delete && t('resource.delete'),
+            tree !== undefined && allowed.add && t('resource.addChild'),
+          ],
           extraRowActions !== undefined,
         ),
         render: (_dom, record) => [
@@ -249,13 +310,18 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
               {t('resource.delete')}
             </Button>
           ),
+          tree && allowed.add && (
+            <Button key="add-child" type="link" size="small" data-testid="resource-row-add-child" onClick={() => openForm({ mode: 'create', preset: { [tree.parentField]: record.id } })}>
+              {t('resource.addChild')}
+            </Button>
+          ),
           ...(extraRowActions?.(record, { reload }) ?? []),
         ].filter(Boolean),
       };
       generated.push(actionColumn);
     }
     return withKeyboardSorting(applyColumnsOverride(generated, columnsOverride, ctx));
-  }, [def, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove]);
+  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove]);
   const sized = useMemo(() => sizeColumns(columns, true), [columns]);
 
   const hasSearch = columns.some((c) => !c.hideInSearch && c.valueType !== 'option');
@@ -289,7 +355,17 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           tableLayout="fixed"
           // the body scrolls inside the window: the header and the pager stay in view
           scroll={fitWindow ? { x: sized.width, y: bodyHeight } : { x: sized.width }}
-          pagination={pagination}
+          pagination={unpagedTree ? false : pagination}
+          {...(tree && !unpagedTree ? { dataSource: lazyRows, onDataSourceChange: setLazyRows } : {})}
+          expandable={
+            tree
+              ? {
+                  expandedRowKeys: expanded as Key[],
+                  onExpandedRowsChange: (keys) => setExpanded([...keys]),
+                  onExpand,
+                }
+              : undefined
+          }
           rowSelection={{
             selectedRowKeys: selected.map((row) => row.id),
             onChange: (_keys, rows) => setSelected(rows.filter((row): row is Rec => row !== undefined)),

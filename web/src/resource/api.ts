@@ -9,6 +9,12 @@ export interface ResourceApi<Rec> {
   /** no id creates, an id updates */
   submit: (body: Record<string, unknown>) => Promise<unknown>;
   remove: (ids: readonly string[]) => Promise<unknown>;
+  /** a tree with `unpagedList`: every matching row, nested in `children` */
+  treeList: (query: Query) => Promise<Rec[]>;
+  /** a tree: the roots, paged */
+  parentList: (query: Query) => Promise<Page<Rec>>;
+  /** a tree: the children of `parentId` ('0': the roots), unpaged, with `hasChildren`; with filters it searches every level */
+  lazyList: (parentId: string, query?: Query) => Promise<Rec[]>;
 }
 
 export function resourceApi<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path'>): ResourceApi<Rec> {
@@ -17,6 +23,9 @@ export function resourceApi<Rec extends ResourceRecord>(def: Pick<ResourceDef, '
     detail: (id) => request<Rec>(`${def.path}/detail`, { query: { id } }),
     submit: (body) => request<unknown>(`${def.path}/submit`, { method: 'POST', json: body }),
     remove: (ids) => request<unknown>(`${def.path}/remove`, { method: 'POST', query: { ids: ids.join(',') } }),
+    treeList: (query) => request<Rec[]>(`${def.path}/list`, { query }),
+    parentList: (query) => request<Page<Rec>>(`${def.path}/parent-list`, { query }),
+    lazyList: (parentId, query = {}) => request<Rec[]>(`${def.path}/lazy-list`, { query: { ...query, parentId } }),
   };
 }
 

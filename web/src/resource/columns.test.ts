@@ -1,10 +1,13 @@
 import { noticeResource, paramResource } from '@console/contract';
 import type { ProColumns } from '@ant-design/pro-components';
 import dayjs from 'dayjs';
-import { describe, expect, it } from 'vitest';
+import { vi, describe, expect, it } from 'vitest';
+
+// the reference select loads through the API client (browser-only set-up): not needed to build columns
+vi.mock('./RefSelect', () => ({ RefSelect: () => null }));
 import { applyColumnsOverride, buildColumns, COLUMN_WIDTHS, rangeKey, sizeColumns, textWidth, withKeyboardSorting } from './columns';
 
-const labels = { rangeStart: 'start', rangeEnd: 'end' };
+const labels = { rangeStart: 'start', rangeEnd: 'end', yes: 'yes', no: 'no' };
 const dicts = { notice: [{ id: '1', code: 'notice', dictKey: '1', dictValue: '发布通知', sort: 1, remark: '' }] };
 
 type Search = { transform?: (value: unknown) => Record<string, unknown> };

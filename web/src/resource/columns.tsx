@@ -10,7 +10,9 @@ import dayjs from 'dayjs';
 import type { KeyboardEvent } from 'react';
 import { CellText } from './CellText';
 import { dictOptions } from './dictValues';
-import { displayText, WIRE_DATETIME } from './display';
+import { displayText, WIRE_DATE, WIRE_DATETIME } from './display';
+import { FieldValue, isFileField } from './FieldValue';
+import { RefSelect } from './RefSelect';
 import type { ColumnsOverride, RenderContext } from './types';
 
 /**
@@ -24,7 +26,13 @@ export const COLUMN_WIDTHS = {
   int: 110,
   number: 120,
   datetime: 170,
+  date: 120,
   id: 180,
+  boolean: 90,
+  ref: 160,
+  ids: 200,
+  file: 160,
+  image: 90,
   dict: 130,
   /** a column without a width after a screen's override */
   other: 160,
@@ -47,6 +55,9 @@ function headerWidth(label: string, sortable: boolean): number {
 export interface ColumnLabels {
   rangeStart: string;
   rangeEnd: string;
+  /** how a flag reads (resource.yes / resource.no) */
+  yes: string;
+  no: string;
 }
 
 /** The key of the search-only column of a date-range field. */
@@ -71,9 +82,40 @@ function searchable(f: FieldDef): boolean {
   return f.search === 'like' || f.search === 'equal';
 }
 
-function fieldColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext): ProColumns<Rec> {
+/** A picked day → 'yyyy-MM-dd'. */
+function dayText(value: unknown): string | undefined {
+  if (typeof value !== 'string' && !dayjs.isDayjs(value)) return undefined;
+  const day = dayjs(value);
+  return day.isValid() ? day.format(WIRE_DATE) : undefined;
+}
+
+/** The search parameter of a field: 'like' sends the plain key, 'equal' (and any flag or reference) `<field>_equal`. */
+function searchKey(name: string, f: FieldDef): string {
+  return f.search === 'equal' || f.type === 'boolean' || f.type === 'ref' ? `${name}_equal` : name;
+}
+
+/** How the search form offers a field: dictionaries and flags as selects, references as a reference select, dates as a day. */
+function searchInput<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels: ColumnLabels): Partial<ProColumns<Rec>> {
+  const key = searchKey(name, f);
+  if (f.dict) return { valueType: 'select', fieldProps: { options: dictOptions(f, ctx.dicts), showSearch: true, optionFilterProp: 'label' } };
+  switch (f.type) {
+    case 'boolean':
+      return { valueType: 'select', fieldProps: { options: [{ label: labels.yes, value: 1 }, { label: labels.no, value: 0 }] } };
+    case 'ref':
+    case 'ids':
+      return f.ref ? { renderFormItem: () => <RefSelect refCode={f.ref} /> } : {};
+    case 'date':
+      return { valueType: 'date', search: { transform: (value: unknown) => { const day = dayText(value); return day ? { [key]: day } : {}; } } };
+    default:
+      return {};
+  }
+}
+
+function fieldColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels: ColumnLabels): ProColumns<Rec> {
   const title = text(f.label, ctx.lang);
   const sortable = f.sortable === true;
+  const key = searchKey(name, f);
+  const yesNo = { yes: labels.yes, no: labels.no };
   return {
     title,
     dataIndex: name,
@@ -83,11 +125,15 @@ function fieldColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext): ProCol
     sorter: f.sortable === true,
     hideInTable: !shownInList(f),
     hideInSearch: !searchable(f),
-    valueType: f.dict ? 'select' : 'text',
-    fieldProps: f.dict ? { options: dictOptions(f, ctx.dicts), showSearch: true, optionFilterProp: 'label' } : undefined,
-    // 'like' sends the plain key; 'equal' sends `<field>_equal`
-    search: f.search === 'equal' ? { transform: (value: unknown) => ({ [`${name}_equal`]: value }) } : undefined,
-    render: (_dom, record) => <CellText text={displayText(f, (record as Record<string, unknown>)[name], ctx.dicts)} />,
+    valueType: 'text',
+    search: key !== name ? { transform: (value: unknown) => ({ [key]: value }) } : undefined,
+    ...(searchable(f) ? searchInput<Rec>(name, f, ctx, labels) : {}),
+    render: (_dom, record) => {
+      const row = record as Record<string, unknown>;
+      if (isFileField(f)) return <FieldValue name={name} field={f} record={row} dicts={ctx.dicts} yesNo={yesNo} />;
+      // dictionary codes and references show the server's `<field>Name`
+      return <CellText text={displayText(f, row[name], ctx.dicts, { name, record: row, yesNo })} />;
+    },
   };
 }
 
@@ -110,7 +156,7 @@ function rangeColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels:
 export function buildColumns<Rec>(def: ResourceDef, ctx: RenderContext, labels: ColumnLabels): ProColumns<Rec>[] {
   const columns: ProColumns<Rec>[] = [];
   for (const [name, f] of Object.entries(filterableFields(def))) {
-    if (shownInList(f) || searchable(f)) columns.push(fieldColumn<Rec>(name, f, ctx));
+    if (shownInList(f) || searchable(f)) columns.push(fieldColumn<Rec>(name, f, ctx, labels));
     if (f.search === 'dateRange') columns.push(rangeColumn<Rec>(name, f, ctx, labels));
   }
   return columns;

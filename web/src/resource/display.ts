@@ -1,15 +1,45 @@
-import type { FieldDef } from '@console/contract';
+import { dictNameKey, type FieldDef } from '@console/contract';
 import { dictLabel, type DictMap } from './dictValues';
 
 /** The wire format of datetimes (api.md section 1), in dayjs notation. */
 export const WIRE_DATETIME = 'YYYY-MM-DD HH:mm:ss';
+/** The wire format of dates (`date` fields). */
+export const WIRE_DATE = 'YYYY-MM-DD';
 
 /** Shown for a missing value. */
 export const EMPTY_TEXT = '-';
 
-/** A field's value as text: dictionary labels resolved, datetimes as the server sends them. */
-export function displayText(field: FieldDef, value: unknown, dicts: DictMap): string {
+/** The words of a flag (是/否, Yes/No), from the UI strings (resource.yes / resource.no). */
+export interface YesNo {
+  yes: string;
+  no: string;
+}
+
+export interface DisplayOptions {
+  /** the field's name and its record: the server's `<field>Name` beside it names dictionary codes and references */
+  name?: string;
+  record?: Readonly<Record<string, unknown>>;
+  /** how a boolean reads (else 1/0) */
+  yesNo?: YesNo;
+}
+
+/** A flag as the wire has it (0/1; true/false and '0'/'1' accepted). */
+export function isOn(value: unknown): boolean {
+  return value === 1 || value === true || value === '1' || value === 'true';
+}
+
+/**
+ * A field's value as text: the server's display name for dictionary codes and references (`<field>Name`,
+ * in the caller's language), else the dictionary's label; flags as yes/no; dates and datetimes as the
+ * server sends them.
+ */
+export function displayText(field: FieldDef, value: unknown, dicts: DictMap, opts: DisplayOptions = {}): string {
   if (value === undefined || value === null || value === '') return EMPTY_TEXT;
+  if (field.type === 'boolean') return opts.yesNo ? (isOn(value) ? opts.yesNo.yes : opts.yesNo.no) : String(value);
+  const named = opts.name !== undefined && opts.record ? opts.record[dictNameKey(opts.name)] : undefined;
+  if ((field.dict || field.type === 'ref' || field.type === 'ids') && typeof named === 'string' && named !== '') return named;
+  // a tree's root ('0' in the parent field) names no row
+  if (field.type === 'ref' && String(value) === '0') return EMPTY_TEXT;
   if (field.dict) return dictLabel(field, dicts, value);
   return String(value);
 }

@@ -1,25 +1,35 @@
-import { t as text } from '@console/contract';
+import { dictNameKey, t as text } from '@console/contract';
 import {
   ProForm,
+  ProFormDatePicker,
   ProFormDateTimePicker,
   ProFormDigit,
   ProFormSelect,
   ProFormText,
   ProFormTextArea,
 } from '@ant-design/pro-components';
+import { Switch } from 'antd';
 import type { TFunction } from 'i18next';
 import type { ReactNode } from 'react';
 import '../time/pickerZone';
-import { WIRE_DATETIME } from './display';
+import { isOn, WIRE_DATE, WIRE_DATETIME } from './display';
 import { dictOptions } from './dictValues';
+import { joinIds, splitIds } from './refOptions';
+import { RefSelect } from './RefSelect';
 import { RichTextEditor } from './RichTextEditor';
 import { fieldPrompt, fieldRules, VALIDATE_TRIGGER } from './rules';
 import type { FormFieldContext } from './types';
+import { UploadField } from './UploadField';
 
+/** A flag in the form: a Switch over the wire's 0/1. */
+const switchValue = {
+  getValueProps: (value: unknown) => ({ checked: isOn(value) }),
+  normalize: (checked: unknown) => (checked ? 1 : 0),
+};
 
 /** The form item generated for a field, by its type (the caller sets the React key). */
 export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {
-  const { name, field: f } = ctx;
+  const { name, field: f, mode } = ctx;
   const label = text(f.label, ctx.lang);
   const messages = {
     pleaseEnter: (l: string) => t('resource.pleaseEnter', { label: l }),
@@ -28,13 +38,26 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
   };
   // the placeholder says what the required message says ("Please enter the title" / 请输入通知标题)
   const placeholder = fieldPrompt(f, label, ctx.lang, messages);
+  // set when created, read-only after
+  const disabled = f.immutable === true && mode === 'edit';
   const common = {
     name,
     label,
-    rules: fieldRules(f, label, ctx.lang, messages),
+    rules: fieldRules(f, label, ctx.lang, messages, mode),
     validateTrigger: VALIDATE_TRIGGER,
     tooltip: f.help ? text(f.help, ctx.lang) : undefined,
+    disabled,
   };
+  if (f.writeOnly) {
+    // a password: never answered, so an edit starts empty and keeps the stored one when left so
+    return (
+      <ProFormText.Password
+        {...common}
+        placeholder={mode === 'edit' ? t('resource.keepPassword') : placeholder}
+        fieldProps={{ maxLength: f.max, autoComplete: 'new-password' }}
+      />
+    );
+  }
   if (f.dict) {
     return (
       <ProFormSelect
@@ -43,6 +66,15 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
         placeholder={placeholder}
         fieldProps={{ showSearch: true, optionFilterProp: 'label' }}
       />
+    );
+  }
+  const treeParent = ctx.def?.tree?.parentField === name ? ctx.def : undefined;
+  if (treeParent) {
+    const own = mode === 'edit' && ctx.record?.id !== undefined ? String(ctx.record.id) : undefined;
+    return (
+      <ProForm.Item {...common}>
+        <RefSelect refDef={treeParent} rootLabel={t('resource.treeRoot')} exclude={own} currentLabel={ctx.record?.[dictNameKey(name)]} placeholder={placeholder} disabled={disabled} />
+      </ProForm.Item>
     );
   }
   switch (f.type) {
@@ -81,6 +113,42 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
           placeholder={placeholder}
           fieldProps={{ format: WIRE_DATETIME, style: { width: '100%' } }}
         />
+      );
+    case 'date':
+      return <ProFormDatePicker {...common} placeholder={placeholder} fieldProps={{ format: WIRE_DATE, style: { width: '100%' } }} />;
+    case 'boolean':
+      return (
+        <ProForm.Item {...common} {...switchValue}>
+          <Switch disabled={disabled} />
+        </ProForm.Item>
+      );
+    case 'ref':
+    case 'ids':
+      if (!f.ref && f.type === 'ref') return <ProFormText {...common} placeholder={placeholder} />;
+      if (!f.ref) {
+        // ids of nothing in particular: typed, kept as '1,2'
+        return (
+          <ProFormSelect
+            {...common}
+            mode={f.type === 'ids' ? 'tags' : undefined}
+            placeholder={placeholder}
+            getValueProps={(value: unknown) => ({ value: f.type === 'ids' ? splitIds(value) : value })}
+            normalize={(value: unknown) => (f.type === 'ids' ? joinIds(value) : value)}
+            fieldProps={{ tokenSeparators: [','], open: false, suffixIcon: null }}
+          />
+        );
+      }
+      return (
+        <ProForm.Item {...common}>
+          <RefSelect refCode={f.ref} multiple={f.type === 'ids'} currentLabel={ctx.record?.[dictNameKey(name)]} placeholder={placeholder} disabled={disabled} />
+        </ProForm.Item>
+      );
+    case 'file':
+    case 'image':
+      return (
+        <ProForm.Item {...common}>
+          <UploadField image={f.type === 'image'} disabled={disabled} />
+        </ProForm.Item>
       );
   }
 }

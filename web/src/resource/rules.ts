@@ -11,9 +11,19 @@ export interface RuleMessages {
 /** Errors show when a field is left (blur) and clear as soon as it is fixed (change). */
 export const VALIDATE_TRIGGER = ['onChange', 'onBlur'];
 
-/** Dictionary and time fields are picked rather than typed. */
+const PICKED: ReadonlySet<FieldDef['type']> = new Set(['datetime', 'date', 'boolean', 'ref', 'ids', 'file', 'image']);
+
+/** Dictionary, time, flag, reference and file fields are picked rather than typed. */
 export function isChoice(f: FieldDef): boolean {
-  return f.dict !== undefined || f.type === 'datetime';
+  return f.dict !== undefined || PICKED.has(f.type);
+}
+
+/**
+ * Whether the form requires a value: a required field, except a write-only one (a password) on an edit,
+ * which may be left empty to keep the stored value.
+ */
+export function requiredInForm(f: FieldDef, mode: 'create' | 'edit' = 'create'): boolean {
+  return isRequired(f) && !(f.writeOnly && mode === 'edit');
 }
 
 function isTypedText(f: FieldDef): boolean {
@@ -42,9 +52,9 @@ export function fieldPrompt(f: FieldDef, label: string, lang: Lang, messages: Pi
 }
 
 /** The validation rules of a field: required (with its own message when it has one) and max length. */
-export function fieldRules(f: FieldDef, label: string, lang: Lang, messages: RuleMessages): Rule[] {
+export function fieldRules(f: FieldDef, label: string, lang: Lang, messages: RuleMessages, mode: 'create' | 'edit' = 'create'): Rule[] {
   const rules: Rule[] = [];
-  if (isRequired(f)) {
+  if (requiredInForm(f, mode)) {
     const message = fieldPrompt(f, label, lang, messages);
     // `whitespace` only on texts: any key besides `required` makes async-validator check the type (string)
     rules.push(isTypedText(f) ? { required: true, whitespace: true, message } : { required: true, message });

@@ -1,16 +1,23 @@
-import type { FieldDef, FieldType, Fields, Lang } from '@console/contract';
+import type { FieldDef, FieldType, Fields, Lang, ResourceDef } from '@console/contract';
 import type { ProColumns } from '@ant-design/pro-components';
 import type { ReactNode } from 'react';
 import type { DictMap } from './dictValues';
 
-/** The wire type of a field: numbers for int/number, strings for everything else (ids included). */
-type WireValue<T extends FieldType> = T extends 'int' | 'number' ? number : string;
+/**
+ * The wire type of a field: numbers for int/number and boolean (0/1), strings for everything else: ids,
+ * references, comma-joined id lists ('1,2'), dates ('yyyy-MM-dd'), datetimes and file links.
+ */
+export type WireValue<T extends FieldType> = T extends 'int' | 'number' | 'boolean' ? number : string;
 
 /** One record of a resource as list/detail answer it. */
 export type ResourceRecord<F extends Fields = Fields> = {
   id: string;
   createTime?: string | null;
   updateTime?: string | null;
+  /** a tree resource's row: whether it has children (lists and lazy lists) */
+  hasChildren?: boolean;
+  /** a tree resource's unpaged list nests the rows; the tree table keeps loaded children here */
+  children?: ResourceRecord<F>[];
 } & { [K in keyof F]?: WireValue<F[K]['type']> | null };
 
 export type FormMode = 'create' | 'edit';
@@ -33,6 +40,10 @@ export interface FormFieldContext extends RenderContext {
   name: string;
   field: FieldDef;
   mode: FormMode;
+  /** the resource of the form (a tree's parent field picks from its own tree) */
+  def?: ResourceDef;
+  /** the record being edited, once loaded: `<field>Name` labels the current reference */
+  record?: Record<string, unknown>;
 }
 
 export interface FormContext<Rec> {

@@ -5,13 +5,13 @@ import { menuTrail } from './layout/menuTree';
 
 /**
  * Every route that comes from the server's menu: the path must be in the user's menu and have a
- * page in the registry, otherwise it is a 404.
+ * page (a definition's `menu.route`, modules/registry.ts), otherwise it is a 404.
  */
 export function MenuPage() {
   const { pathname } = useLocation();
   const menu = useSession((s) => s.menu);
   const node = menuTrail(menu, pathname).at(-1);
-  const Page = node ? pageFor(pathname) : undefined;
-  if (!Page) return <Navigate to="/404" replace />;
+  if (!node) return <Navigate to="/404" replace />;
+  const Page = pageFor(pathname);
   return <Page key={pathname} />;
 }

@@ -1,0 +1,19 @@
+import type { ResourceDef } from '@console/contract';
+import type { ComponentType } from 'react';
+
+/** What a custom page gets: its resource's definition (it usually renders `ResourcePage` with props). */
+export interface CustomPageProps {
+  def: ResourceDef;
+}
+
+export type CustomPageLoader = () => Promise<{ default: ComponentType<CustomPageProps> }>;
+
+/**
+ * The console's own pages of the definitions marked `page: 'custom'`, by resource code, each its own
+ * chunk (loaded when first visited). Every other definition with a `menu` gets the generic list page at
+ * `menu.route` without a line here (modules/definitions.ts). pages.test.ts checks that every custom
+ * definition has its page and that no entry here is stale.
+ *
+ *   user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
+ */
+export const customPages: Readonly<Record<string, CustomPageLoader>> = {};
