@@ -26,7 +26,7 @@ describe('callAction', () => {
     const ok = await callAction(actions['reset-password'], { userIds: ['1', '2'] });
     expect(ok).toBe(true);
     expect(request).toHaveBeenCalledWith('/api/blade-system/user/reset-password', { method: 'POST', json: { userIds: ['1', '2'] } });
-    expectTypeOf(ok).toEqualTypeOf<true>();
+    expectTypeOf(ok).toEqualTypeOf<boolean>();
   });
 
   it('sends the input of a GET action as the query string, with the call options', async () => {
