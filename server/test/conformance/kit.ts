@@ -770,17 +770,29 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           }
         });
         test('moving a node under itself or its descendant answers 400; a move carries its subtree', async () => {
+          // a chain of its own: the other tree tests keep a › b › c as created
+          const p = await k.create({ overrides: { [P]: TREE_ROOT } });
+          const q = await k.create({ overrides: { [P]: String(p.id) } });
+          const r = await k.create({ overrides: { [P]: String(q.id) } });
           const self = msg('treeParentSelf', 'zh');
-          for (const target of [c, b, a]) {
-            const res = await k.submit({ id: a.id, [P]: String(target.id) });
+          for (const target of [r, q, p]) {
+            const res = await k.submit({ id: p.id, [P]: String(target.id) });
             expect(res.status).toBe(400);
             expect(res.body.data).toEqual({ [P]: self });
           }
+          expect(String((await k.detail(p.id)).body.data[P])).toBe(TREE_ROOT);
           const e = await k.create({ overrides: { [P]: TREE_ROOT } });
-          expect((await k.submit({ id: b.id, [P]: String(e.id) })).status).toBe(200);
-          if (tree.ancestorsColumn) expect(await ancestors(c)).toBe(`${TREE_ROOT},${e.id},${b.id}`);
-          expect((await k.submit({ id: b.id, [P]: String(a.id) })).status).toBe(200);
-          if (tree.ancestorsColumn) expect(await ancestors(c)).toBe(`${TREE_ROOT},${a.id},${b.id}`);
+          const moved = await k.submit({ id: q.id, [P]: String(e.id) });
+          expect(moved.status).toBe(200);
+          expect(String(moved.body.data[P])).toBe(String(e.id));
+          if (tree.ancestorsColumn) {
+            expect(await ancestors(q)).toBe(`${TREE_ROOT},${e.id}`);
+            expect(await ancestors(r)).toBe(`${TREE_ROOT},${e.id},${q.id}`);
+          }
+          const kids = await k.call<Row[]>(actor, 'GET', `${def.path}/lazy-tree`, { query: { parentId: String(p.id) } });
+          expect(kids.body.data).toEqual([]);
+          expect((await k.submit({ id: q.id, [P]: TREE_ROOT })).status).toBe(200);
+          if (tree.ancestorsColumn) expect(await ancestors(r)).toBe(`${TREE_ROOT},${q.id}`);
         });
         test('removing a node that has children answers 400; with its children it is removed', async () => {
           const res = await k.remove(String(b.id));
