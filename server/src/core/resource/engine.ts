@@ -485,7 +485,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
             isDeleted: 0,
           };
           if (tenantScoped) fresh.tenantId = user.tenantId;
-          if (tree) await tree.onCreate(tx, visible(user), fresh);
+          if (tree) await tree.onCreate(tx, visible(user), fresh, req.lang);
           const c: SaveContext = { ...base };
           await hooks.beforeSave?.(tx, fresh, c);
           const [inserted] = await tx.insert(table).values(columnValues(fresh) as never).returning();

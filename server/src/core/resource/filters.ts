@@ -1,5 +1,5 @@
 import {
-  camelToSnake, type FieldDef, filterableFields, type Lang, MAX_IDS_PER_CALL, msg, parseFilterKey,
+  camelToSnake, type FieldDef, filterableFields, isDateText, type Lang, MAX_IDS_PER_CALL, msg, parseFilterKey,
   RESERVED_QUERY_KEYS, type ResourceDef, snakeToCamel, sortableFields, t,
 } from '@console/contract';
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
@@ -43,6 +43,9 @@ function parseValue(f: FieldDef, col: PgColumn, name: string, raw: string, lang:
     }
     case 'id':
       if (!isId(raw.trim())) throw badRequest('badId', { field: label }, { [name]: msg('badId', lang, { field: label }) });
+      return raw.trim();
+    case 'date':
+      if (!isDateText(raw.trim())) throw badRequest('badDate', { field: label }, { [name]: msg('badDate', lang, { field: label }) });
       return raw.trim();
     case 'datetime': {
       const d = parseDateTime(raw);
@@ -143,7 +146,7 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
     if ((LIKE_OPS.has(op) || (op === 'default' && isText)) && !isText) {
       throw badRequest('unknownFilter', { field: key }, { [key]: msg('unknownFilter', lang, { field: key }) });
     }
-    if (DATE_OPS.has(op) && f.type !== 'datetime') {
+    if (DATE_OPS.has(op) && f.type !== 'datetime' && f.type !== 'date') {
       throw badRequest('unknownFilter', { field: key }, { [key]: msg('unknownFilter', lang, { field: key }) });
     }
     switch (op) {
