@@ -36,6 +36,8 @@ export interface SaveContext {
   stored?: Row;
   /** work to do once the transaction committed */
   afterCommit(fn: () => Promise<void> | void): void;
+  /** values answered beside the saved record in this call's answer only (a generated secret); keys from `hooks.revealed` */
+  reveal(values: Row): void;
 }
 
 export interface RemoveContext {
@@ -61,6 +63,8 @@ export interface ResourceHooks {
    * remove), e.g. "rows of my department"; undefined for no restriction
    */
   scope?: (tx: Executor, user: AuthUser) => Promise<SQL | undefined>;
+  /** keys a submit may answer beside the record, once (`SaveContext.reveal`): documented, absent otherwise */
+  revealed?: Record<string, z.ZodType>;
 }
 
 const idsBody = z.object({ ids: z.string().optional() }).passthrough().nullish();
@@ -81,6 +85,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   const createSchema = submitSchema(def, 'create');
   const updateSchema = submitSchema(def, 'update');
   const record = recordSchema(def);
+  const submitAnswer = hooks.revealed
+    ? record.extend(Object.fromEntries(Object.entries(hooks.revealed).map(([k, v]) => [k, v.optional()])))
+    : record;
   const col = (name: string): PgColumn => {
     const c = columns[name];
     if (!c) throw new Error(`resource ${def.code}: table has no column for field ${name}`);
@@ -411,7 +418,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       summary: `${def.title.en}: create (no id) or update (with id)`,
       description: `Needs ${codes.add} to create and ${codes.edit} to update.`,
       body: z.record(z.string(), z.unknown()),
-      response: { 200: envelopeOf(record) },
+      response: { 200: envelopeOf(submitAnswer) },
     },
   }, async (req) => {
     const user = requireUser(req);
@@ -427,9 +434,16 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const values = fromInput(input, mode, req.lang);
     const now = new Date();
     const pending: Array<() => Promise<void> | void> = [];
+    const revealed: Row = {};
+    const reveal = (values: Row) => {
+      for (const [k, v] of Object.entries(values)) {
+        if (!hooks.revealed?.[k]) throw new Error(`resource ${def.code}: ${k} is not declared in hooks.revealed`);
+        revealed[k] = v;
+      }
+    };
     try {
       const saved = await run(user, async (tx) => {
-        const base = { mode, user, lang: req.lang, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn) } as const;
+        const base = { mode, user, lang: req.lang, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn), reveal } as const;
         let row: Row;
         if (mode === 'create') {
           await checkUnique(tx, user, values, null, req.lang);
@@ -472,7 +486,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       });
       for (const fn of pending) await fn();
       const [answer] = await present([saved], req.lang, user);
-      return ok(answer, req.lang);
+      return ok({ ...answer, ...revealed }, req.lang);
     } catch (e) {
       if (isUniqueViolation(e)) {
         const label = t(def.fields[nameField]?.label ?? { zh: nameField, en: nameField }, req.lang);
