@@ -104,6 +104,14 @@ export const messages = {
   treeTooLarge: { zh: '数据过多, 无法一次展示整棵树, 请使用懒加载', en: 'Too many records to show the whole tree at once; load it level by level' },
   deptHasUsers: { zh: '部门「{name}」下还有用户 (如 {account}), 不能删除', en: 'The department "{name}" still has users (such as {account}); it cannot be deleted' },
   regionCodeFormat: { zh: '区划编号应为 6、9 或 12 位数字', en: 'A region code has 6, 9 or 12 digits' },
+  dictSealed: { zh: '字典「{name}」已封存, 不能修改或删除', en: 'The dictionary entry "{name}" is sealed; it cannot be changed or removed' },
+  dictUnsealOnly: { zh: '已封存的字典只能由平台管理员解除封存 (只修改封存为否)', en: 'A sealed entry can only be unsealed (set sealed to no, nothing else) by the platform administrator' },
+  dictKeyDuplicate: { zh: '字典「{code}」中已存在键值「{key}」', en: 'The dictionary "{code}" already has the key "{key}"' },
+  dictCodeTaken: { zh: '字典编号「{code}」已被其他字典使用', en: 'The dictionary code "{code}" is used by another dictionary' },
+  clientIdFormat: { zh: '客户端 id 只能包含字母、数字和 _ . -', en: 'A client id has only letters, digits and _ . -' },
+  clientGrantTypes: { zh: '授权类型只能是 {allowed}', en: 'Grant types must be among {allowed}' },
+  clientInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 不能删除或修改其客户端 id', en: 'The client "{clientId}" is the one you are signed in with; it cannot be removed or renamed' },
+  clientSecretInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 重置密钥会使当前控制台无法访问; 请用其他客户端登录后再重置', en: 'The client "{clientId}" is the one you are signed in with; resetting its secret would lock this console out. Sign in with another client to reset it' },
   tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
 } as const satisfies Record<string, I18nText>;
 
