@@ -26,8 +26,8 @@ export interface ResourceFormModalProps<Rec extends ResourceRecord> {
   onClose: () => void;
   /** after the closing animation: the parent unmounts the modal */
   afterClose: () => void;
-  /** after a successful submit */
-  onSaved: () => void;
+  /** after a successful submit, with the server's answer */
+  onSaved: (answer: unknown) => void;
 }
 
 type Values = Record<string, unknown>;
@@ -134,8 +134,9 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
   const submit = async (values: Values): Promise<boolean> => {
     const body = override?.toSubmit ? override.toSubmit(values, ctx) : { ...values };
     if (target.mode === 'edit') body.id = target.id;
+    let answer: unknown;
     try {
-      await api.submit(body);
+      answer = await api.submit(body);
     } catch (err) {
       const errors = fieldErrorsOf(err);
       if (errors) formRef.current?.setFields(Object.entries(errors).map(([name, error]) => ({ name, errors: [error] })));
@@ -143,7 +144,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
     }
     void message.success(t(target.mode === 'create' ? 'resource.added' : 'resource.updated'));
     void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });
-    onSaved();
+    onSaved(answer);
     onClose();
     return true;
   };
