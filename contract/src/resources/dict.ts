@@ -37,7 +37,7 @@ function dictFields(ref: 'dict' | 'dictbiz') {
       min: 0, max: 1, search: 'equal', width: 90, defaultValue: 0,
     },
     remark: { type: 'string', label: { zh: '字典备注', en: 'Remark' }, max: 500 },
-    parentId: { type: 'ref', ref, label: { zh: '上级字典', en: 'Parent' }, form: false },
+    parentId: { type: 'ref', ref, label: { zh: '上级字典', en: 'Parent' }, form: false, width: 140 },
     dictKey: {
       type: 'string', label: { zh: '字典键值', en: 'Key' }, required: { zh: '请输入字典键值', en: 'Please enter the dictionary key' },
       max: 100, search: 'like', width: 110,

@@ -8,6 +8,9 @@ import { lazy } from '../shell/chunkLoad';
 const pages: Readonly<Record<string, LazyExoticComponent<ComponentType>>> = {
   '/desk/notice': lazy(() => import('./desk/NoticePage').then((m) => ({ default: m.NoticePage }))),
   '/system/param': lazy(() => import('./system/ParamPage').then((m) => ({ default: m.ParamPage }))),
+  '/system/dict': lazy(() => import('./system/DictScreen').then((m) => ({ default: m.DictPage }))),
+  '/system/dictbiz': lazy(() => import('./system/DictScreen').then((m) => ({ default: m.DictBizPage }))),
+  '/system/client': lazy(() => import('./system/ClientPage').then((m) => ({ default: m.ClientPage }))),
 };
 
 export function pageFor(path: string): LazyExoticComponent<ComponentType> | undefined {
