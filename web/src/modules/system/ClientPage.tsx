@@ -1,6 +1,6 @@
 import { KeyOutlined } from '@ant-design/icons';
 import { ProFormSelect } from '@ant-design/pro-components';
-import { CLIENT_GRANT_TYPES, clientResource, type ActionOutput, t as text, type I18nText } from '@console/contract';
+import { CLIENT_GRANT_TYPES, CONSOLE_CLIENT, clientResource, type ActionOutput, t as text, type I18nText } from '@console/contract';
 import { Alert, App, Button, Modal, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { request } from '../../api/client';
@@ -58,8 +58,8 @@ function SecretDialog({ issued, onClose }: { issued: Issued | null; onClose: () 
       onCancel={onClose}
       maskClosable={false}
       footer={<Button type="primary" onClick={onClose} {...testId('client-secret-close')}>{text(TEXTS.close, lang)}</Button>}
-      {...testId('client-secret-dialog')}
     >
+      <div {...testId('client-secret-dialog')}>
       <Alert type="warning" showIcon message={text(TEXTS.secretOnce, lang)} style={{ marginBottom: 16 }} />
       <div>{text(TEXTS.clientId, lang)}: <Typography.Text strong>{issued?.clientId}</Typography.Text></div>
       <div style={{ marginTop: 8 }}>
@@ -67,6 +67,7 @@ function SecretDialog({ issued, onClose }: { issued: Issued | null; onClose: () 
         <Typography.Text code copyable={{ text: issued?.clientSecret ?? '' }} {...testId('client-secret-value')}>
           {issued?.clientSecret}
         </Typography.Text>
+      </div>
       </div>
     </Modal>
   );
@@ -94,6 +95,8 @@ export function ClientPage() {
               size="small"
               icon={<KeyOutlined />}
               data-testid="client-row-reset-secret"
+              // the console's own client: a new secret would lock this console out (the server refuses it too)
+              disabled={rec.clientId === CONSOLE_CLIENT.id}
               onClick={() =>
                 modal.confirm({
                   title: text(TEXTS.reset, lang),

@@ -33,10 +33,11 @@ const isSealed = (rec: Rec) => Number(rec.isSealed) === 1;
  * Sealed rows (isSealed 1) show a lock tag, and their edit and delete buttons are disabled: the server
  * refuses them anyway (api.md §6), the screen says so before anyone tries.
  */
-function sealedColumns(hide: string[], lang: 'zh' | 'en'): ColumnsOverride<Rec> {
+function sealedColumns(hide: string[], lang: 'zh' | 'en', compact?: { widths: Record<string, number>; dropView: boolean }): ColumnsOverride<Rec> {
   return (columns) =>
     columns
       .filter((col) => !hide.includes(String(col.key)))
+      .map((col) => (compact?.widths[String(col.key)] ? { ...col, width: compact.widths[String(col.key)] } : col))
       .map((col): ProColumns<Rec> => {
         if (col.key === 'isSealed') {
           return {
@@ -57,8 +58,10 @@ function sealedColumns(hide: string[], lang: 'zh' | 'en'): ColumnsOverride<Rec> 
         return {
           ...col,
           render: (...args) => {
-            const out = inner(...args);
-            if (!isSealed(args[1]) || !Array.isArray(out)) return out;
+            const all = inner(...args);
+            if (!Array.isArray(all)) return all;
+            const out = compact?.dropView ? all.filter((el: ReactNode) => !(isValidElement(el) && el.key === 'view')) : all;
+            if (!isSealed(args[1])) return out;
             return out.map((el: ReactNode) =>
               isValidElement(el) && (el.key === 'edit' || el.key === 'delete')
                 ? cloneElement(el as ReactElement<{ disabled?: boolean; title?: string }>, { disabled: true, title: text(TEXTS.sealedHint, lang) })
@@ -93,8 +96,16 @@ export function DictScreen({ kind, layout }: { kind: DictKind; layout: DictLayou
   const def = DEFS[kind];
   const lang = useLang();
   const [parent, setParent] = useState<Rec | null>(null);
-  const parentColumns = useMemo(() => sealedColumns(['parentId', 'dictKey'], lang), [lang]);
-  const childColumns = useMemo(() => sealedColumns([], lang), [lang]);
+  // side by side, each list has half the width: the columns that say the least stay out (all are in the detail)
+  const narrow = layout === 'horizontal';
+  const parentColumns = useMemo(
+    () =>
+      narrow
+        ? sealedColumns(['parentId', 'dictKey', 'remark', 'createTime', 'sort'], lang, { widths: { code: 120, dictValue: 120, isSealed: 80, option: 190 }, dropView: true })
+        : sealedColumns(['parentId', 'dictKey'], lang),
+    [lang, narrow],
+  );
+  const childColumns = useMemo(() => sealedColumns(narrow ? ['code', 'parentId', 'remark', 'createTime'] : [], lang), [lang, narrow]);
   const itemsForm = useMemo(() => (parent ? childForm(parent) : undefined), [parent]);
 
   const parents = (
@@ -141,10 +152,10 @@ export function DictScreen({ kind, layout }: { kind: DictKind; layout: DictLayou
   }
   return (
     <Row gutter={16} className="dict-screen dict-horizontal" data-testid="dict-screen" data-layout="horizontal">
-      <Col xs={24} xxl={12}>
+      <Col xs={24} xl={10}>
         {parents}
       </Col>
-      <Col xs={24} xxl={12}>
+      <Col xs={24} xl={14}>
         {children}
       </Col>
     </Row>
