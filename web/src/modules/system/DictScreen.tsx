@@ -116,6 +116,11 @@ export function DictScreen({ kind, layout }: { kind: DictKind; layout: DictLayou
         fitWindow={layout === 'horizontal'}
         columnsOverride={parentColumns}
         formOverride={parentForm}
+        // the dictionary shown below/beside was edited (its code or name): its items follow
+        onSaved={(answer, mode) => {
+          const saved = answer as Rec | undefined;
+          if (mode === 'edit' && saved && saved.id === parent?.id) setParent(saved);
+        }}
         extraRowActions={(rec) => [
           <Button key="items" type="link" size="small" data-testid="dict-row-items" onClick={() => setParent(rec as Rec)}>
             {text(TEXTS.items, lang)}
@@ -128,7 +133,7 @@ export function DictScreen({ kind, layout }: { kind: DictKind; layout: DictLayou
     <div data-testid="dict-children" data-parent={parent.id}>
       <Card size="small" title={text(TEXTS.itemsOf, lang).replace('{name}', String(parent.dictValue ?? '')).replace('{code}', String(parent.code ?? ''))}>
         <ResourcePage<Def['fields']>
-          key={parent.id}
+          key={`${parent.id}:${String(parent.code)}`}
           def={def}
           listPath={`${def.path}/child-list`}
           params={{ parentId: parent.id }}
