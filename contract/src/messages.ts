@@ -119,6 +119,14 @@ export const messages = {
   userLastAdmin: { zh: '不能删除或停用最后一个超级管理员', en: 'The last super administrator cannot be deleted or disabled' },
   notPending: { zh: '用户 {account} 不在待审核状态', en: 'The user {account} is not awaiting approval' },
   passwordChangeRequired: { zh: '请先修改初始密码 (个人信息 › 修改密码)', en: 'Change your initial password first (Personal info › Change password)' },
+  dictSealed: { zh: '字典「{name}」已封存, 不能修改或删除', en: 'The dictionary entry "{name}" is sealed; it cannot be changed or removed' },
+  dictUnsealOnly: { zh: '已封存的字典只能由平台管理员解除封存 (只修改封存为否)', en: 'A sealed entry can only be unsealed (set sealed to no, nothing else) by the platform administrator' },
+  dictKeyDuplicate: { zh: '字典「{code}」中已存在键值「{key}」', en: 'The dictionary "{code}" already has the key "{key}"' },
+  dictCodeTaken: { zh: '字典编号「{code}」已被其他字典使用', en: 'The dictionary code "{code}" is used by another dictionary' },
+  clientIdFormat: { zh: '客户端 id 只能包含字母、数字和 _ . -', en: 'A client id has only letters, digits and _ . -' },
+  clientGrantTypes: { zh: '授权类型只能是 {allowed}', en: 'Grant types must be among {allowed}' },
+  clientInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 不能删除或修改其客户端 id', en: 'The client "{clientId}" is the one you are signed in with; it cannot be removed or renamed' },
+  clientSecretInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 重置密钥会使当前控制台无法访问; 请用其他客户端登录后再重置', en: 'The client "{clientId}" is the one you are signed in with; resetting its secret would lock this console out. Sign in with another client to reset it' },
   tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
 } as const satisfies Record<string, I18nText>;
 

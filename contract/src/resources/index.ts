@@ -8,6 +8,8 @@ import { roleResource } from './role.js';
 import { apiScopeResource, dataScopeResource } from './scope.js';
 import { tenantPackageResource, tenantResource } from './tenant.js';
 import { userResource } from './user.js';
+import { dictBizResource, dictResource } from './dict.js';
+import { clientResource } from './client.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
 export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
@@ -17,6 +19,8 @@ export { USER_PATH_ALIAS } from './user.js';
 export { TREE_NODE } from './treeNode.js';
 export { deptOption } from './dept.js';
 export { postOption } from './post.js';
+export { dictBizResource, dictResource, DICT_HEADER_KEY, dictItemSchema } from './dict.js';
+export { clientResource, CLIENT_GRANT_TYPES, CLIENT_ID_PATTERN, clientSecretAnswer, type ClientGrantType } from './client.js';
 
 /** Every resource mounted by the engine, keyed by menu code. */
 export const resources = {
@@ -33,4 +37,7 @@ export const resources = {
   tenant_package: tenantPackageResource,
   tenant: tenantResource,
   user: userResource,
+  dict: dictResource,
+  dictbiz: dictBizResource,
+  client: clientResource,
 } as const;

@@ -16,4 +16,8 @@ export type CustomPageLoader = () => Promise<{ default: ComponentType<CustomPage
  *
  *   user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
  */
-export const customPages: Readonly<Record<string, CustomPageLoader>> = {};
+export const customPages: Readonly<Record<string, CustomPageLoader>> = {
+  dict: () => import('./system/DictScreen').then((m) => ({ default: m.DictPage })),
+  dictbiz: () => import('./system/DictScreen').then((m) => ({ default: m.DictBizPage })),
+  client: () => import('./system/ClientPage').then((m) => ({ default: m.ClientPage })),
+};

@@ -41,6 +41,10 @@ export interface ResourcePageProps<F extends Fields> {
    * false for a list that is not the page's main content (in a dialog, under another list)
    */
   fitWindow?: boolean;
+  /** the path of the list call when it is not `{path}/list` (a tree's `parent-list` / `child-list`) */
+  listPath?: string;
+  /** after a successful add or edit, with the server's answer (a create may answer a value shown once) */
+  onSaved?: (answer: unknown, mode: 'create' | 'edit') => void;
 }
 
 interface FormState {
@@ -132,7 +136,7 @@ function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
  */
 export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   type Rec = ResourceRecord<F>;
-  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true } = props;
+  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved } = props;
   const lang = useLang();
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -140,7 +144,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const dicts = useDicts(def);
   const can = usePermissionCheck();
   const allowed = useMemo(() => allowedButtons(def, can), [def, can]);
-  const api = useMemo(() => resourceApi<Rec>(def), [def]);
+  const api = useMemo(() => resourceApi<Rec>(def, listPath), [def, listPath]);
   const actionRef = useRef<ActionType>(undefined);
   const formSeq = useRef(0);
   const [selected, setSelected] = useState<Rec[]>([]);
@@ -427,7 +431,10 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             override={formOverride}
             onClose={() => setForm((f) => f && { ...f, open: false })}
             afterClose={() => setForm(null)}
-            onSaved={reload}
+            onSaved={(answer) => {
+              reload();
+              onSaved?.(answer, form.target.mode);
+            }}
           />
         )}
         <DetailDrawer def={def} id={detailId} onClose={closeDetail} />

@@ -39,6 +39,8 @@ export interface SaveContext {
   afterCommit(fn: () => Promise<void> | void): void;
   /** what `prepare` answered */
   prepared?: unknown;
+  /** values answered beside the saved record in this call's answer only (a generated secret); keys from `hooks.revealed` */
+  reveal(values: Row): void;
 }
 
 export interface RemoveContext {
@@ -75,6 +77,8 @@ export interface ResourceHooks {
   listAliases?: string[];
   /** list parameters beyond the fields' filters: each turns its value into a condition (`page?deptId=`) */
   listParams?: Record<string, (tx: Executor, user: AuthUser, value: string, lang: Lang) => Promise<SQL>>;
+  /** keys a submit may answer beside the record, once (`SaveContext.reveal`): documented, absent otherwise */
+  revealed?: Record<string, z.ZodType>;
 }
 
 const idsBody = z.object({ ids: z.string().optional() }).passthrough().nullish();
@@ -95,6 +99,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   const createSchema = submitSchema(def, 'create');
   const updateSchema = submitSchema(def, 'update');
   const record = recordSchema(def);
+  const submitAnswer = hooks.revealed
+    ? record.extend(Object.fromEntries(Object.entries(hooks.revealed).map(([k, v]) => [k, v.optional()])))
+    : record;
   const col = (name: string): PgColumn => {
     const c = columns[name];
     if (!c) throw new Error(`resource ${def.code}: table has no column for field ${name}`);
@@ -448,7 +455,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       summary: `${def.title.en}: create (no id) or update (with id)`,
       description: `Needs ${codes.add} to create and ${codes.edit} to update.`,
       body: z.record(z.string(), z.unknown()),
-      response: { 200: envelopeOf(record) },
+      response: { 200: envelopeOf(submitAnswer) },
     },
   }, async (req) => {
     const user = requireUser(req);
@@ -466,9 +473,16 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const pending: Array<() => Promise<void> | void> = [];
     const visibleTo = await scoped(user);
     const prepared = await hooks.prepare?.(values, { mode, user, lang: req.lang });
+    const revealed: Row = {};
+    const reveal = (values: Row) => {
+      for (const [k, v] of Object.entries(values)) {
+        if (!hooks.revealed?.[k]) throw new Error(`resource ${def.code}: ${k} is not declared in hooks.revealed`);
+        revealed[k] = v;
+      }
+    };
     try {
       const saved = await run(user, async (tx) => {
-        const base = { mode, user, lang: req.lang, prepared, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn) } as const;
+        const base = { mode, user, lang: req.lang, prepared, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn), reveal } as const;
         let row: Row;
         if (mode === 'create') {
           await checkUnique(tx, user, values, null, req.lang);
@@ -511,7 +525,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       });
       for (const fn of pending) await fn();
       const [answer] = await present([saved], req.lang, user);
-      return ok(answer, req.lang);
+      return ok({ ...answer, ...revealed }, req.lang);
     } catch (e) {
       if (isUniqueViolation(e)) {
         const label = t(def.fields[nameField]?.label ?? { zh: nameField, en: nameField }, req.lang);

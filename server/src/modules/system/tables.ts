@@ -46,3 +46,25 @@ export const region = pgTable(
     index('ix_region_parent').on(t.parentId, t.sort).where(sql`is_deleted = 0`),
   ],
 );
+
+/** The business dictionary: as blade_dict, with rows per tenant. */
+export const dictBiz = pgTable(
+  'blade_dict_biz',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    parentId: id('parent_id').notNull().default('0'),
+    code: varchar('code', { length: 100 }).notNull(),
+    dictKey: varchar('dict_key', { length: 100 }).notNull(),
+    dictValue: varchar('dict_value', { length: 255 }).notNull(),
+    dictValueEn: varchar('dict_value_en', { length: 255 }),
+    sort: integer('sort').notNull().default(0),
+    remark: varchar('remark', { length: 500 }),
+    isSealed: smallint('is_sealed').notNull().default(0),
+    ...auditColumns(),
+  },
+  (t) => [
+    uniqueIndex('uq_dict_biz_code_key').on(t.tenantId, t.code, t.dictKey).where(sql`is_deleted = 0`),
+    index('ix_dict_biz_parent').on(t.tenantId, t.parentId, t.sort).where(sql`is_deleted = 0`),
+  ],
+);
