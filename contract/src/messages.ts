@@ -105,6 +105,12 @@ export const messages = {
   deptHasUsers: { zh: '部门「{name}」下还有用户 (如 {account}), 不能删除', en: 'The department "{name}" still has users (such as {account}); it cannot be deleted' },
   regionCodeFormat: { zh: '区划编号应为 6、9 或 12 位数字', en: 'A region code has 6, 9 or 12 digits' },
   tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
+  // resources: SMS, object storage
+  smsNoConfig: { zh: '没有可用的短信配置: 请先启用一个, 或指定资源编号', en: 'No SMS configuration to send with: enable one, or name one by its code' },
+  smsSendFailed: { zh: '短信发送失败: {detail}', en: 'The SMS could not be sent: {detail}' },
+  smsPhoneInvalid: { zh: '手机号码格式不正确: {phone}', en: 'Not a phone number: {phone}' },
+  smsParamsInvalid: { zh: '短信参数应为 JSON 对象, 值为文字或数字', en: 'The parameters must be a JSON object of texts or numbers' },
+  storageUnavailable: { zh: '存储服务不可用: {detail}', en: 'The storage service is unavailable: {detail}' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;

@@ -43,6 +43,11 @@ export interface Config {
    * time, so they never take every connection from the cheap requests
    */
   limits: { statementTimeoutMs: number; heavyQueries: number };
+  /**
+   * SMS providers' API addresses when not their public ones (a VPC endpoint, a proxy, a test server):
+   * `https://host[:port]` or `http://…` (SMS_ALIYUN_ENDPOINT, SMS_TENCENT_ENDPOINT)
+   */
+  smsEndpoints: { aliyun?: string; tencent?: string };
 }
 
 interface Secrets {
@@ -136,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       statementTimeoutMs: wholeNumber(env.STATEMENT_TIMEOUT_MS, 3000, 'STATEMENT_TIMEOUT_MS'),
       heavyQueries: positiveInt(env.HEAVY_QUERY_CONCURRENCY, Math.max(1, Math.floor(availableParallelism() / 2)), 'HEAVY_QUERY_CONCURRENCY'),
     },
+    smsEndpoints: { aliyun: env.SMS_ALIYUN_ENDPOINT || undefined, tencent: env.SMS_TENCENT_ENDPOINT || undefined },
     ...overrides,
   };
 }

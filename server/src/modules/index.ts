@@ -5,7 +5,8 @@ import type { DataStep } from '../seed/runner.js';
 import { appModule } from './app/index.js';
 import { authModule } from './auth/index.js';
 import { deskFeature } from './desk/index.js';
-import { resourceModule } from './resource/index.js';
+import { logFeature } from './log/index.js';
+import { resourceFeature } from './resource/index.js';
 import { systemFeature } from './system/index.js';
 import type { FeatureModule, ResourceBinding } from './feature.js';
 
@@ -17,7 +18,8 @@ export const MODULES: readonly FeatureModule[] = [
   systemFeature,
   deskFeature,
   { name: 'app', routes: appModule },
-  { name: 'resource', routes: resourceModule },
+  resourceFeature,
+  logFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {
