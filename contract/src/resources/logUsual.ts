@@ -16,7 +16,8 @@ export const logRequestFields = {
   userAgent: { type: 'text', label: { zh: '用户代理', en: 'User agent' }, max: 1000 },
   methodClass: { type: 'string', label: { zh: '路由', en: 'Route' }, max: 255, list: false },
   methodName: { type: 'string', label: { zh: '方法名', en: 'Method name' }, max: 255, list: false },
-  params: { type: 'text', label: { zh: '请求参数', en: 'Parameters' }, max: 4000 },
+  // the writer cuts parameters at 4000 characters and marks the cut with '…'
+  params: { type: 'text', label: { zh: '请求参数', en: 'Parameters' }, max: 8000 },
   time: { type: 'int', label: { zh: '耗时 (毫秒)', en: 'Time (ms)' }, list: false },
 } as const satisfies Fields;
 
