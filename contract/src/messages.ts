@@ -128,6 +128,12 @@ export const messages = {
   clientInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 不能删除或修改其客户端 id', en: 'The client "{clientId}" is the one you are signed in with; it cannot be removed or renamed' },
   clientSecretInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 重置密钥会使当前控制台无法访问; 请用其他客户端登录后再重置', en: 'The client "{clientId}" is the one you are signed in with; resetting its secret would lock this console out. Sign in with another client to reset it' },
   tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
+  // resources: SMS, object storage
+  smsNoConfig: { zh: '没有可用的短信配置: 请先启用一个, 或指定资源编号', en: 'No SMS configuration to send with: enable one, or name one by its code' },
+  smsSendFailed: { zh: '短信发送失败: {detail}', en: 'The SMS could not be sent: {detail}' },
+  smsPhoneInvalid: { zh: '手机号码格式不正确: {phone}', en: 'Not a phone number: {phone}' },
+  smsParamsInvalid: { zh: '短信参数应为 JSON 对象, 值为文字或数字', en: 'The parameters must be a JSON object of texts or numbers' },
+  storageUnavailable: { zh: '存储服务不可用: {detail}', en: 'The storage service is unavailable: {detail}' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;

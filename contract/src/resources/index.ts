@@ -10,6 +10,12 @@ import { tenantPackageResource, tenantResource } from './tenant.js';
 import { userResource } from './user.js';
 import { dictBizResource, dictResource } from './dict.js';
 import { clientResource } from './client.js';
+import { attachResource } from './attach.js';
+import { logApiResource } from './logApi.js';
+import { logErrorResource } from './logError.js';
+import { logUsualResource } from './logUsual.js';
+import { ossResource } from './oss.js';
+import { smsResource } from './sms.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
 export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
@@ -40,4 +46,16 @@ export const resources = {
   dict: dictResource,
   dictbiz: dictBizResource,
   client: clientResource,
+  log_usual: logUsualResource,
+  log_api: logApiResource,
+  log_error: logErrorResource,
+  attach: attachResource,
+  sms: smsResource,
+  oss: ossResource,
 } as const;
+export { attachResource } from './attach.js';
+export { logApiResource } from './logApi.js';
+export { logErrorResource } from './logError.js';
+export { LOG_BUTTONS, logRequestFields, logUsualResource } from './logUsual.js';
+export { OSS_CATEGORY, ossResource } from './oss.js';
+export { RESOURCE_STATUS, SMS_CATEGORY, smsResource, smsSendResult } from './sms.js';

@@ -6,7 +6,8 @@ import { appModule } from './app/index.js';
 import { authModule } from './auth/index.js';
 import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
-import { resourceModule } from './resource/index.js';
+import { logFeature } from './log/index.js';
+import { resourceFeature } from './resource/index.js';
 import { systemFeature } from './system/index.js';
 import type { FeatureModule, ResourceBinding } from './feature.js';
 
@@ -19,7 +20,8 @@ export const MODULES: readonly FeatureModule[] = [
   authorityFeature,
   deskFeature,
   { name: 'app', routes: appModule },
-  { name: 'resource', routes: resourceModule },
+  resourceFeature,
+  logFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {

@@ -264,6 +264,8 @@ export const attach = pgTable(
     contentType: varchar('content_type', { length: 100 }).notNull(),
     attachSize: bigint('attach_size', { mode: 'number' }).notNull(),
     sha256: varchar('sha256', { length: 64 }).notNull(),
+    /** the object storage configuration (blade_oss) holding the bytes; null: the local disk */
+    ossId: id('oss_id'),
     ...auditColumns(),
   },
   (t) => [
@@ -439,7 +441,11 @@ export const logUsual = pgTable(
     logId: varchar('log_id', { length: 100 }),
     logData: text('log_data'),
   },
-  (t) => [index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // the retention purge deletes the oldest rows of every tenant
+    index('ix_log_usual_time').on(t.createTime),
+  ],
 );
 
 export const logApi = pgTable(
@@ -450,7 +456,11 @@ export const logApi = pgTable(
     title: varchar('title', { length: 255 }),
     status: integer('status'),
   },
-  (t) => [index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // the retention purge deletes the oldest rows of every tenant
+    index('ix_log_api_time').on(t.createTime),
+  ],
 );
 
 export const logError = pgTable(
@@ -464,7 +474,11 @@ export const logError = pgTable(
     fileName: varchar('file_name', { length: 1000 }),
     lineNumber: integer('line_number'),
   },
-  (t) => [index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // the retention purge deletes the oldest rows of every tenant
+    index('ix_log_error_time').on(t.createTime),
+  ],
 );
 
 /** Data steps (seeds, menus of new features) that ran once on this database. */

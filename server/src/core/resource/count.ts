@@ -104,7 +104,8 @@ export interface ScanChunkRunner {
 export async function scanTextMatch(
   runChunk: ScanChunkRunner,
   table: PgTable,
-  columns: { id: PgColumn; createTime: PgColumn; tenantId: PgColumn; isDeleted: PgColumn },
+  /** isDeleted: absent for an append-only table (every row is live) */
+  columns: { id: PgColumn; createTime: PgColumn; tenantId: PgColumn; isDeleted?: PgColumn },
   tenantId: string,
   match: TextMatch,
   limits: CountLimits,
@@ -121,7 +122,7 @@ export async function scanTextMatch(
     const res: unknown = await runChunk<unknown>((tx) => tx.execute(sql`
       with c as (
         select ${columns.id} as id, ${columns.createTime} as t, ${match.column} as v from ${table}
-        where ${columns.tenantId} = ${tenantId} and ${columns.isDeleted} = 0 ${from}
+        where ${columns.tenantId} = ${tenantId} ${columns.isDeleted ? sql`and ${columns.isDeleted} = 0` : sql``} ${from}
         order by ${columns.createTime} desc, ${columns.id} desc limit ${chunk}
       )
       select id, t, true as hit, null::bigint as n from c where v ilike ${match.pattern}

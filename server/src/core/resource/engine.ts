@@ -1,6 +1,6 @@
 import {
   dictNameKey, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
-  recordSchema, type ResourceDef, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
+  recordSchema, type ResourceDef, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
 } from '@console/contract';
 import { and, asc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -15,6 +15,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.j
 import { sanitizeHtml } from '../html.js';
 import { idsParam } from '../idList.js';
 import { isId, nextId } from '../ids.js';
+import { secretBox } from '../secrets.js';
 import { formatDateTime, parseDateTime } from '../time.js';
 import { describeIssues, type FieldLabels, isSafeLink } from '../validation.js';
 import { scanTextMatch, scopeList } from './count.js';
@@ -108,8 +109,12 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     return c;
   };
   for (const [name, f] of Object.entries(def.fields)) if (!f.writeOnly) col(name);
-  for (const name of ['id', 'createTime', 'updateTime', 'isDeleted']) col(name);
+  // a read-only resource (an append-only log) may lack the update and soft-delete columns
+  const writable = !def.readOnly || def.removable === true;
+  for (const name of ['id', 'createTime', ...(writable ? ['updateTime', 'isDeleted'] : [])]) col(name);
   if (tenantScoped) col('tenantId');
+  const softDeleted = Object.hasOwn(columns, 'isDeleted');
+  const secrets = secretBox(ctx.config.encryptionKey);
   const nameField = nameFieldOf(def);
   const tag = def.path.split('/')[2] ?? 'resource';
   const hasRefs = Object.values(def.fields).some((f) => f.ref && !f.writeOnly);
@@ -127,7 +132,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       for (const [name, f] of Object.entries(allFields)) {
         if ((name === 'tenantId' && !tenantScoped && !Object.hasOwn(def.fields, name)) || f.writeOnly) continue;
         const v = row[name];
-        one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
+        if (f.secret) one[name] = v === undefined || v === null || v === '' ? null : SECRET_MASK;
+        else one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
       }
       dictFields.forEach(([name], i) => {
         const v = row[name];
@@ -145,7 +151,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   /** live rows of the caller's tenant (data layer; row-level security adds its own) */
   const visible = (user: AuthUser): SQL[] => {
-    const conds: SQL[] = [eq(col('isDeleted'), 0)];
+    const conds: SQL[] = softDeleted ? [eq(col('isDeleted'), 0)] : [];
     if (tenantScoped) conds.push(eq(col('tenantId'), user.tenantId));
     return conds;
   };
@@ -217,7 +223,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const q = req.query as z.output<typeof listQuery>;
     const { current, size, ascs, descs, ...rawFilters } = q;
     const params = hooks.listParams ?? {};
-    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !reserved.includes(k) && !Object.hasOwn(params, k)));
+    // `tenantId` chose the tenant read (readTenant), it is no filter
+    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => k !== 'tenantId' && !reserved.includes(k) && !Object.hasOwn(params, k)));
     const paramValues = Object.entries(params).flatMap(([k, fn]) => {
       const v = rawFilters[k];
       return typeof v === 'string' && v.trim() !== '' ? [[fn, v.trim()] as const] : [];
@@ -232,14 +239,15 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const { rows, total, exact } = await lane(async () => {
       const preMatched = scan
         ? await scanTextMatch(
-          (fn) => run(user, fn), table, { id: col('id'), createTime: col('createTime'), tenantId: col('tenantId'), isDeleted: col('isDeleted') },
+          (fn) => run(user, fn), table, { id: col('id'), createTime: col('createTime'), tenantId: col('tenantId'), isDeleted: softDeleted ? col('isDeleted') : undefined },
           user.tenantId, scan, ctx.config.listCount, ctx.config.limits.statementTimeoutMs, () => badRequest('queryTooBroad'),
         )
         : undefined;
       return run(user, async (tx) => {
         const base = [...(await visibleTo(tx)), ...extra(user)];
         for (const [fn, v] of paramValues) base.push(await fn(tx, user, v, req.lang));
-        const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped, preMatched);
+        // the trigram text match (app_text_match) reads live rows by is_deleted: tables without it filter plainly
+        const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped && softDeleted, preMatched);
         const rows = !scope.exact || scope.total > offset
           ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
           : [];
@@ -382,7 +390,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       response: { 200: envelopeOf(record) },
     },
   }, async (req) => {
-    const user = requireUser(req);
+    const user = readTenant(req, requireUser(req));
     const { id } = req.query as { id: string };
     const visibleTo = await scoped(user);
     const row = await run(user, (tx) => fetchOne(tx, visibleTo, id));
@@ -398,6 +406,15 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       if (!(name in input)) continue;
       let v = input[name];
       if (v === undefined) continue;
+      if (f.secret && (v === null || v === '' || v === SECRET_MASK)) {
+        // the mask (or a blank) sent back by an edit form keeps the stored secret
+        if (mode === 'create' && isRequired(f)) throw fieldError(name, typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) }));
+        continue;
+      }
+      if (f.secret) {
+        values[name] = secrets.seal(String(v));
+        continue;
+      }
       if (v === null || v === '') {
         if (mode === 'update' && isRequired(f)) {
           throw fieldError(name, typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) }));
@@ -448,7 +465,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   /** only the keys that are columns of the table reach the database (write-only fields are the hooks' to use) */
   const columnValues = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(columns, k)));
 
-  app.post(`${def.path}/submit`, { ...withAliases,
+  if (!def.readOnly) app.post(`${def.path}/submit`, { ...withAliases,
     config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform', ...adminOnly }, fieldLabels: labels, title: `${def.title.zh}: submit` },
     schema: {
       tags: [tag],
@@ -537,7 +554,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   });
 
   // ---- remove ----
-  app.post(`${def.path}/remove`, { ...withAliases,
+  if (writable) app.post(`${def.path}/remove`, { ...withAliases,
     config: {
       access: { permission: codes.delete, platformWrite: def.scope === 'platform', ...adminOnly },
       fieldLabels: { ids: { zh: '编号', en: 'ids' } },
