@@ -103,6 +103,18 @@ export const messages = {
   treeHasChildren: { zh: '「{name}」下还有子节点, 请先删除子节点', en: '"{name}" still has children; delete them first' },
   treeTooLarge: { zh: '数据过多, 无法一次展示整棵树, 请使用懒加载', en: 'Too many records to show the whole tree at once; load it level by level' },
   tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
+  // xlsx import / export (api.md section 5)
+  importFileTooLarge: { zh: '导入文件不能超过 {max}', en: 'The import file must not exceed {max}' },
+  importTooManyRows: { zh: '导入文件最多 {max} 行数据, 请拆分后分批导入', en: 'An import file may hold at most {max} rows; split it and import the parts one after the other' },
+  importNotSpreadsheet: { zh: '只能导入 .xlsx 或 .csv 文件', en: 'Only .xlsx or .csv files can be imported' },
+  importUnreadable: { zh: '文件无法读取, 请确认是有效的 .xlsx 或 .csv 文件', en: 'The file cannot be read; make sure it is a valid .xlsx or .csv file' },
+  importNoRows: { zh: '文件中没有数据行', en: 'The file holds no data rows' },
+  importMissingColumns: { zh: '缺少必填列: {columns}', en: 'Required columns are missing: {columns}' },
+  importDuplicateInFile: { zh: '{field}「{value}」与第 {row} 行重复', en: '{field} "{value}" repeats row {row}' },
+  importUnknownValue: { zh: '{field}的取值「{value}」不存在', en: '{field}: no such value "{value}"' },
+  importWriteFailed: { zh: '导入失败, 未写入任何数据: {detail}', en: 'The import failed and wrote nothing: {detail}' },
+  importTooManyErrors: { zh: '错误过多, 仅列出前 {max} 条', en: 'Too many errors; only the first {max} are listed' },
+  exportTooManyRows: { zh: '导出最多 {max} 行, 请增加查询条件后重试', en: 'An export holds at most {max} rows; add conditions and try again' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;
