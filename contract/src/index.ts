@@ -9,4 +9,3 @@ export * from './resources/index.js';
 export * from './paths.js';
 export * from './shell.js';
 export * from './noticeBell.js';
-export * from './io.js';

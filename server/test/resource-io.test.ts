@@ -1,4 +1,5 @@
-import type { ImportProgress, Page } from '@console/contract';
+import type { Page } from '@console/contract';
+import type { ImportProgress } from '@console/contract/io';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BASIC, useServer } from './harness.js';

@@ -1,9 +1,10 @@
-import { ColumnHeightOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { ColumnHeightOutlined, DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import { PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
+import { ioRoutes } from '@console/contract/io';
 import { ProProvider, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Pagination, type PaginationProps } from 'antd';
-import { cloneElement, isValidElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement, type ReactNode, type RefObject } from 'react';
+import { cloneElement, isValidElement, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Query } from '../api/client';
 import { useLang } from '../i18n';
@@ -47,6 +48,10 @@ interface FormState {
   /** one per opening: the modal remounts with a fresh form */
   seq: number;
 }
+
+// export / import (def.io): loaded when first used
+const loadImportExport = () => import('./ImportExport');
+const ImportDialog = lazy(async () => ({ default: (await loadImportExport()).ImportDialog }));
 
 const SEARCH_BUTTON_TEST_IDS: Record<string, string> = { rest: 'resource-search-reset', submit: 'resource-search-submit' };
 
@@ -146,6 +151,13 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const [detailId, setDetailId] = useState<string | null>(null);
   // the server estimates the totals of very large lists; the pager then says "about"
   const [totalExact, setTotalExact] = useState(true);
+  // export / import, when the definition declares them and the user holds their codes
+  const io = useMemo(() => ioRoutes(def), [def]);
+  const canExport = io.export !== undefined && can(io.export.permission);
+  const canImport = io.import !== undefined && can(io.import.permission);
+  const lastQuery = useRef<Query>({});
+  const [importOpen, setImportOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const bodyHeight = useFitBodyHeight(rootRef, fitWindow);
   const onSettingsClick = useKeyboardColumnSettings(rootRef);
@@ -200,6 +212,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
     async (tableParams: TableParams, sort: SortState) => {
       try {
         const query = buildListQuery(tableParams, sort);
+        lastQuery.current = query;
         const page = await api.list(query);
         const current = Number(query.current);
         const last = Math.max(1, Math.ceil(page.total / Number(query.size)));
@@ -327,6 +340,20 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
                 {t('resource.delete')}
               </Button>
             ),
+            canImport && (
+              <Button key="import" icon={<UploadOutlined />} data-testid="resource-import" onClick={() => setImportOpen(true)}>
+                {t('resource.import')}
+              </Button>
+            ),
+            canExport && (
+              <Button key="export" icon={<DownloadOutlined />} loading={exporting} data-testid="resource-export"
+                onClick={() => {
+                  setExporting(true);
+                  loadImportExport().then((m) => m.exportResource(def, lastQuery.current)).catch(() => undefined).finally(() => setExporting(false));
+                }}>
+                {t('resource.export')}
+              </Button>
+            ),
             ...(extraToolbar?.({ selectedRows: selected, reload, clearSelection }) ?? []),
           ].filter(Boolean)}
           tableViewRender={(tableProps, table) => {
@@ -355,6 +382,11 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           />
         )}
         <DetailDrawer def={def} id={detailId} onClose={closeDetail} />
+        {importOpen && (
+          <Suspense fallback={null}>
+            <ImportDialog def={def} open={importOpen} onClose={() => setImportOpen(false)} onImported={reload} />
+          </Suspense>
+        )}
       </ProProvider.Provider>
     </div>
   );

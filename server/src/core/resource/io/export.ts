@@ -1,4 +1,5 @@
-import { ioRoutes, t } from '@console/contract';
+import { t } from '@console/contract';
+import { ioRoutes } from '@console/contract/io';
 import { and, sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
-import {
-  type FieldDef, type ImportProgress, importProgressSchema, ioRoutes, type Lang, msg, t,
-} from '@console/contract';
+import { type FieldDef, type Lang, msg, t } from '@console/contract';
+import { type ImportProgress, importProgressSchema, ioRoutes } from '@console/contract/io';
 import { and, eq, inArray } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
