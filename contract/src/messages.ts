@@ -134,6 +134,18 @@ export const messages = {
   smsPhoneInvalid: { zh: '手机号码格式不正确: {phone}', en: 'Not a phone number: {phone}' },
   smsParamsInvalid: { zh: '短信参数应为 JSON 对象, 值为文字或数字', en: 'The parameters must be a JSON object of texts or numbers' },
   storageUnavailable: { zh: '存储服务不可用: {detail}', en: 'The storage service is unavailable: {detail}' },
+  // xlsx import / export (api.md section 5)
+  importFileTooLarge: { zh: '导入文件不能超过 {max}', en: 'The import file must not exceed {max}' },
+  importTooManyRows: { zh: '导入文件最多 {max} 行数据, 请拆分后分批导入', en: 'An import file may hold at most {max} rows; split it and import the parts one after the other' },
+  importNotSpreadsheet: { zh: '只能导入 .xlsx 或 .csv 文件', en: 'Only .xlsx or .csv files can be imported' },
+  importUnreadable: { zh: '文件无法读取, 请确认是有效的 .xlsx 或 .csv 文件', en: 'The file cannot be read; make sure it is a valid .xlsx or .csv file' },
+  importNoRows: { zh: '文件中没有数据行', en: 'The file holds no data rows' },
+  importMissingColumns: { zh: '缺少必填列: {columns}', en: 'Required columns are missing: {columns}' },
+  importDuplicateInFile: { zh: '{field}「{value}」与第 {row} 行重复', en: '{field} "{value}" repeats row {row}' },
+  importUnknownValue: { zh: '{field}的取值「{value}」不存在', en: '{field}: no such value "{value}"' },
+  importWriteFailed: { zh: '导入失败, 未写入任何数据: {detail}', en: 'The import failed and wrote nothing: {detail}' },
+  importTooManyErrors: { zh: '错误过多, 仅列出前 {max} 条', en: 'Too many errors; only the first {max} are listed' },
+  exportTooManyRows: { zh: '导出最多 {max} 行, 请增加查询条件后重试', en: 'An export holds at most {max} rows; add conditions and try again' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;

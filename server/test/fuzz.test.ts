@@ -15,13 +15,14 @@
  * A failure prints each defect once: "METHOD path → status problem: message", then the smallest
  * request of each kind that triggered it, with its case id ([auth3], [v:query:size:17], [r12], …).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BASIC, useServer } from './harness.js';
 import { buildRequest, type BuiltRequest, type Case, type FuzzEnv, opKey, planCases, type Who } from './fuzz/generate.js';
 import { learnTemplate, type Probe, type Template } from './fuzz/learn.js';
 import { operationsOf, type Operation } from './fuzz/openapi.js';
 import { describe as describeRequest, Failures, judge } from './fuzz/oracle.js';
 import { parseSeed, PLAUSIBLE, Rng, seedOf } from './fuzz/values.js';
+import { grantCodes, ioNoticeBinding } from './io-resource.js';
 
 const DEFAULT_SEED = 20_261_121;
 const SEED = parseSeed(process.env.FUZZ_SEED, DEFAULT_SEED);
@@ -44,7 +45,9 @@ const ACCOUNTS: Record<Who, { tenantId: string; username: string; password: stri
   tenant: { tenantId: '541742', username: 'admin', password: 'admin' },
 };
 
-const h = useServer();
+// a resource declaring xlsx export and import (io), with its codes granted, so those routes are fuzzed too
+const h = useServer({}, {}, { extraResources: [ioNoticeBinding] });
+beforeAll(() => grantCodes(h.server, ['notice_io', 'notice_io_add', 'notice_io_export', 'notice_io_import'], ['administrator', 'admin']));
 
 interface OpStats {
   sent: number;

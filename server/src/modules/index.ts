@@ -33,10 +33,11 @@ export function moduleDataSteps(): DataStep[] {
 }
 
 /** Mounts every module's resources, then its routes; then checks that every reference resolves. */
-export async function mountModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function mountModules(app: FastifyInstance, ctx: AppContext, extra: readonly ResourceBinding[] = []): Promise<void> {
   for (const m of MODULES) {
     for (const b of m.resources ?? []) mountResource(app, ctx, b.def, b.table, b.hooks?.(ctx));
     await m.routes?.(app, ctx);
   }
+  for (const b of extra) mountResource(app, ctx, b.def, b.table, b.hooks?.(ctx));
   ctx.resources.checkReferences();
 }

@@ -25,6 +25,7 @@ import { fieldRange } from './ranges.js';
 import { addReferenceNames, checkReferences, TREE_ROOT } from './refs.js';
 import type { MountedResource } from './registry.js';
 import { MAX_TREE_ROWS, TreeRules } from './tree.js';
+import { mountImportExport } from './io/index.js';
 
 export type { MountedResource } from './registry.js';
 
@@ -167,6 +168,14 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       const own = await hooks.scope?.(tx, user);
       return [...visible(user), ...(dataScope ? [dataScope] : []), ...(own ? [own] : [])];
     };
+  };
+
+  /** the same conditions, with the data scopes read through an open transaction (import and export) */
+  const visibleIn = async (tx: Executor, user: AuthUser): Promise<SQL[]> => {
+    const rules = tenantScoped ? await ctx.permissions.dataScopes(user.tenantId, user.roleIds, def.code, tx) : [];
+    const dataScope = dataScopeCondition(rules, table, columns, user);
+    const own = await hooks.scope?.(tx, user);
+    return [...visible(user), ...(dataScope ? [dataScope] : []), ...(own ? [own] : [])];
   };
 
   const tree = def.tree ? new TreeRules(def, table, columns) : undefined;
@@ -462,6 +471,34 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     }
   };
 
+  /** a submit body checked against the definition (zod schema, then the field conversions); a 400 naming every bad field */
+  const validateSubmit = (body: Row, mode: 'create' | 'update', lang: Lang): { input: Row; values: Row } => {
+    const parsed = (mode === 'create' ? createSchema : updateSchema).safeParse(body);
+    if (!parsed.success) {
+      const fields = describeIssues(parsed.error.issues, lang, labels, body);
+      throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
+    }
+    const input = parsed.data as Row;
+    return { input, values: fromInput(input, mode, lang) };
+  };
+
+  /** a new row: the values, a fresh id, audit columns and (tenant data) the caller's tenant */
+  const newRow = (values: Row, user: AuthUser, now: Date): Row => {
+    const fresh: Row = {
+      ...values,
+      id: nextId(),
+      createUser: user.userId,
+      createDept: isId(user.deptId) ? user.deptId : null,
+      createTime: now,
+      updateUser: user.userId,
+      updateTime: now,
+      status: values.status ?? 1,
+      isDeleted: 0,
+    };
+    if (tenantScoped) fresh.tenantId = user.tenantId;
+    return fresh;
+  };
+
   /** only the keys that are columns of the table reach the database (write-only fields are the hooks' to use) */
   const columnValues = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(columns, k)));
 
@@ -479,13 +516,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const body = req.body as Row;
     const mode = body.id === undefined || body.id === null || body.id === '' ? 'create' : 'update';
     await requireCode(user, mode === 'create' ? codes.add : codes.edit);
-    const parsed = (mode === 'create' ? createSchema : updateSchema).safeParse(body);
-    if (!parsed.success) {
-      const fields = describeIssues(parsed.error.issues, req.lang, labels, body);
-      throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
-    }
-    const input = parsed.data as Row;
-    const values = fromInput(input, mode, req.lang);
+    const { input, values } = validateSubmit(body, mode, req.lang);
     const now = new Date();
     const pending: Array<() => Promise<void> | void> = [];
     const visibleTo = await scoped(user);
@@ -504,18 +535,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         if (mode === 'create') {
           await checkUnique(tx, user, values, null, req.lang);
           await checkReferences(tx, ctx.resources, def, values, user, req.lang);
-          const fresh: Row = {
-            ...values,
-            id: nextId(),
-            createUser: user.userId,
-            createDept: isId(user.deptId) ? user.deptId : null,
-            createTime: now,
-            updateUser: user.userId,
-            updateTime: now,
-            status: values.status ?? 1,
-            isDeleted: 0,
-          };
-          if (tenantScoped) fresh.tenantId = user.tenantId;
+          const fresh = newRow(values, user, now);
           if (tree) await tree.onCreate(tx, visible(user), fresh, req.lang);
           const c: SaveContext = { ...base };
           await hooks.beforeSave?.(tx, fresh, c);
@@ -594,5 +614,13 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   const mounted: MountedResource = { def, table, columns, present };
   ctx.resources.add(mounted);
+
+  // ---- xlsx export / import (io/), when the definition declares it: the engine's own rules, handed over ----
+  if (def.io) {
+    mountImportExport(app, ctx, mounted, {
+      hooks, tree, labels, run, visible, visibleTo: visibleIn, readTenant, validateSubmit, newRow, columnValues,
+      checkReferences: (tx, values, user, lang) => checkReferences(tx, ctx.resources, def, values, user, lang),
+    });
+  }
   return mounted;
 }

@@ -55,7 +55,17 @@ async function guardLastAdmin(tx: Executor, tenantId: string, leaving: string[],
   if (admins.length && admins.every((a) => leaving.includes(a.id))) throw fieldError('userLastAdmin', lang, 'ids');
 }
 
+/** The hash of the initial password, shared by the users created within a minute of each other (an import). */
+function initialHashes(ctx: AppContext): () => Promise<string> {
+  let cached: { at: number; hash: Promise<string> } | undefined;
+  return () => {
+    if (!cached || Date.now() - cached.at > 60_000) cached = { at: Date.now(), hash: initialPasswordMd5(ctx).then(hashPassword) };
+    return cached.hash;
+  };
+}
+
 export function userHooks(ctx: AppContext): ResourceHooks {
+  const initialHash = initialHashes(ctx);
   const forget = (tenantId: string, ids: string[], c: { afterCommit(fn: () => Promise<void>): void }) =>
     c.afterCommit(() => ctx.users.invalidate(tenantId, ids));
   return {
@@ -67,7 +77,7 @@ export function userHooks(ctx: AppContext): ResourceHooks {
         if (!isMd5Hex(md5)) throw fieldError('passwordNotMd5', c.lang, 'password');
         return { hash: await hashPassword(md5), initial: false };
       }
-      return c.mode === 'create' ? { hash: await hashPassword(await initialPasswordMd5(ctx)), initial: true } : undefined;
+      return c.mode === 'create' ? { hash: await initialHash(), initial: true } : undefined;
     },
     async beforeSave(tx, values, c) {
       const prepared = c.prepared as { hash: string; initial: boolean } | undefined;
