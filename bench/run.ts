@@ -4,7 +4,7 @@
  *   npm run bench -w bench -- --db=postgres|pglite [--rows=1000000] [--others=20000] [--calls=200]
  *     [--starts=5] [--keep] [--skip-build] [--results=bench/RESULTS.md]
  *     [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
- *     [--cases=all|list|search] [--warmup=20] [--label=after]
+ *     [--cases=all|list|search] [--warmup=20] [--label=after] [--statement-timeout=3000]
  *
  * `--cases=search` measures only the substring searches of 1–4 characters (SEARCH_CASES), written to the
  * section `search:<db>:<label>`; the list cases go to `results:<db>`.
@@ -55,6 +55,8 @@ const { values: opt } = parseArgs({
     cases: { type: 'string', default: 'all' },
     warmup: { type: 'string', default: '20' },
     label: { type: 'string', default: 'after' },
+    /** STATEMENT_TIMEOUT_MS of the in-process server (default: the server's own, 3000); 0 lets slow searches finish */
+    'statement-timeout': { type: 'string' },
   },
 });
 
@@ -87,7 +89,8 @@ async function adminQuery(text: string): Promise<pg.QueryResult> {
   }
 }
 
-const startServer = (env: Record<string, string>, dataDir: string) => createServer(loadConfig({ LOG_LEVEL: 'warn', ...env }, { dataDir }));
+const timeoutEnv: Record<string, string> = opt['statement-timeout'] === undefined ? {} : { STATEMENT_TIMEOUT_MS: String(intOption('statement-timeout', opt['statement-timeout'], 0, 600_000)) };
+const startServer = (env: Record<string, string>, dataDir: string) => createServer(loadConfig({ LOG_LEVEL: 'warn', ...timeoutEnv, ...env }, { dataDir }));
 
 /** The list cases over HTTP, then the same statements directly. */
 async function measureCases(server: Server, runSql: SqlRunner): Promise<{ list: CaseResult[]; search: CaseResult[] }> {
