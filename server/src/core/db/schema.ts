@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, tenantColumn, ts } from './columns.js';
+import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn, ts } from './columns.js';
 
 // ---------- platform-wide tables (no tenant_id) ----------
 
@@ -114,8 +114,14 @@ export const param = pgTable(
     paramValue: text('param_value').notNull(),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
+    paramNameGrams: searchGrams('param_name'),
+    paramKeyGrams: searchGrams('param_key'),
   },
-  (t) => [uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`)],
+  (t) => [
+    uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_param_name_grams', t.paramNameGrams),
+    searchGramsIndex('ix_param_key_grams', t.paramKeyGrams),
+  ],
 );
 
 // ---------- tenant tables (row-level security on tenant_id) ----------
@@ -198,12 +204,14 @@ export const notice = pgTable(
     releaseTime: ts('release_time').notNull(),
     content: text('content'),
     ...auditColumns(),
+    titleGrams: searchGrams('title'),
   },
   (t) => [
     // DESC NULLS FIRST mirrors ASC NULLS LAST, the defaults of ORDER BY, so one index serves both directions
     index('ix_notice_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_tenant_release').on(t.tenantId, t.releaseTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_title_trgm').using('gin', sql`title gin_trgm_ops`),
+    searchGramsIndex('ix_notice_title_grams', t.titleGrams),
   ],
 );
 
