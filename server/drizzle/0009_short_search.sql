@@ -71,18 +71,32 @@ LANGUAGE sql STABLE SET search_path = pg_catalog, public AS $$
   SELECT EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = tbl AND attname = col || '_grams' AND attnum > 0 AND NOT attisdropped)
 $$;
 --> statement-breakpoint
--- app_text_match (migration 0003) now narrows by the grams where the column has them: a term of 1–2
--- characters has no trigram, and only the grams index can find it. Longer terms may be served by either
--- index (the planner chooses, as the owner, with both conditions); ILIKE decides in every case.
+-- Whether a column has a trigram index (pg_trgm's gin_trgm_ops) of its own.
+CREATE OR REPLACE FUNCTION app_has_trigrams(tbl regclass, col name) RETURNS boolean
+LANGUAGE sql STABLE SET search_path = pg_catalog, public AS $$
+  SELECT EXISTS (
+    SELECT 1 FROM pg_index i
+    JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+    JOIN pg_opclass o ON o.oid = i.indclass[0]
+    WHERE i.indrelid = tbl AND a.attname = col AND o.opcname = 'gin_trgm_ops')
+$$;
+--> statement-breakpoint
+-- app_text_match (migration 0003) now narrows by the grams where the column has them and the pattern has
+-- a run of 1–2 characters only (no trigram), or the column has no trigram index. A longer term stays with
+-- the trigram index: its pairs are far more common than its trigrams ('recall': 're', 'al', 'll' are in
+-- most English titles), and the planner, multiplying their frequencies, would wrongly prefer the grams.
+-- ILIKE decides in every case.
 CREATE OR REPLACE FUNCTION app_text_match(tbl regclass, col name, pattern text, max_rows integer)
 RETURNS SETOF bigint LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, public AS $$
 DECLARE
   tenant text := current_setting('app.tenant_id', true);
+  runs text[] := app_like_runs(pattern);
   grams text[];
 BEGIN
   IF tenant IS NULL OR tenant = '' THEN RETURN; END IF;
-  IF app_has_grams(tbl, col) THEN grams := app_like_grams(pattern); END IF;
-  IF cardinality(grams) > 0 THEN
+  IF cardinality(runs) > 0 AND app_has_grams(tbl, col)
+    AND ((SELECT max(char_length(r)) FROM unnest(runs) r) <= 2 OR NOT app_has_trigrams(tbl, col)) THEN
+    grams := app_like_grams(pattern);
     RETURN QUERY EXECUTE format('SELECT id FROM %s WHERE tenant_id = $1 AND is_deleted = 0 AND %I @> $4 AND %I ILIKE $2 LIMIT $3',
       tbl, col || '_grams', col) USING tenant, pattern, max_rows, grams;
   ELSE

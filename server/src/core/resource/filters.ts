@@ -122,12 +122,15 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
   const fields = filterableFields(def);
   const out: SQL[] = [];
   const textMatches: TextMatch[] = [];
+  // Tenant tables are under row-level security, where no index serves a substring condition: the engine
+  // finds their matches with app_text_match, and a list with more matches walks its ordered index, for
+  // which a plain ILIKE gives the planner the better estimate. On other tables the grams condition lets
+  // the planner use the grams index itself; ILIKE decides.
+  const gramsInWhere = def.scope !== 'tenant';
   const ilike = (col: PgColumn, pattern: string) => {
     const grams = gramsColumn(columns, col);
     textMatches.push({ index: out.length, column: col, grams, pattern });
-    // the grams narrow through their index where no row-level security stands in the way (on tenant
-    // tables app_text_match does it); ILIKE decides
-    out.push(grams ? sql`(${grams} @> app_like_grams(${pattern}) and ${col} ilike ${pattern})` : sql`${col} ilike ${pattern}`);
+    out.push(grams && gramsInWhere ? sql`(${grams} @> app_like_grams(${pattern}) and ${col} ilike ${pattern})` : sql`${col} ilike ${pattern}`);
   };
   for (const [key, rawValue] of Object.entries(query)) {
     if ((RESERVED_QUERY_KEYS as readonly string[]).includes(key)) continue;
