@@ -18,8 +18,8 @@ import { isId, nextId } from '../ids.js';
 import { secretBox } from '../secrets.js';
 import { formatDateTime, parseDateTime } from '../time.js';
 import { describeIssues, type FieldLabels, isSafeLink } from '../validation.js';
-import { scanTextMatch, scopeList } from './count.js';
-import { buildFilters, buildOrder, type ColumnMap, needsScan, unindexable } from './filters.js';
+import { scopeList } from './count.js';
+import { buildFilters, buildOrder, checkSearchGrams, type ColumnMap, unindexed } from './filters.js';
 import { dataScopeCondition } from './dataScope.js';
 import { fieldRange } from './ranges.js';
 import { addReferenceNames, checkReferences, TREE_ROOT } from './refs.js';
@@ -114,6 +114,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   const writable = !def.readOnly || def.removable === true;
   for (const name of ['id', 'createTime', ...(writable ? ['updateTime', 'isDeleted'] : [])]) col(name);
   if (tenantScoped) col('tenantId');
+  checkSearchGrams(def, columns);
   const softDeleted = Object.hasOwn(columns, 'isDeleted');
   const secrets = secretBox(ctx.config.encryptionKey);
   const nameField = nameFieldOf(def);
@@ -241,32 +242,23 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const built = buildFilters(def, columns, filters, req.lang);
     const order = buildOrder(def, columns, ascs, descs, req.lang);
     const offset = (current - 1) * size;
-    const scan = tenantScoped && built.textMatches[0] && unindexable(built.textMatches[0]) ? built.textMatches[0] : undefined;
-    // a search no index can serve waits for one of few places, and reads the rows in short chunks that
-    // let every other request run between them; then the list is answered as for an indexed search
-    const lane: Lane = needsScan(built) ? (fn) => ctx.heavyQueries.run(fn) : (fn) => fn();
-    const { rows, total, exact } = await lane(async () => {
-      const preMatched = scan
-        ? await scanTextMatch(
-          (fn) => run(user, fn), table, { id: col('id'), createTime: col('createTime'), tenantId: col('tenantId'), isDeleted: softDeleted ? col('isDeleted') : undefined },
-          user.tenantId, scan, ctx.config.listCount, ctx.config.limits.statementTimeoutMs, () => badRequest('queryTooBroad'),
-        )
-        : undefined;
-      return run(user, async (tx) => {
-        const base = [...(await visibleTo(tx)), ...extra(user)];
-        for (const [fn, v] of paramValues) base.push(await fn(tx, user, v, req.lang));
-        // the trigram text match (app_text_match) reads live rows by is_deleted: tables without it filter plainly
-        const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped && softDeleted, preMatched);
-        const rows = !scope.exact || scope.total > offset
-          ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
-          : [];
-        if (tree) {
-          const parents = await tree!.withChildren(tx, visible(user), rows.map((r) => String(r.id)));
-          for (const r of rows) r.hasChildren = parents.has(String(r.id));
-        }
-        return { rows, total: scope.total, exact: scope.exact };
-      });
-    });
+    // a substring filter on a column without grams (not searchable in the console) has no index: it waits
+    // for one of few places, so such searches never hold every connection
+    const lane: Lane = unindexed(built) ? (fn) => ctx.heavyQueries.run(fn) : (fn) => fn();
+    const { rows, total, exact } = await lane(() => run(user, async (tx) => {
+      const base = [...(await visibleTo(tx)), ...extra(user)];
+      for (const [fn, v] of paramValues) base.push(await fn(tx, user, v, req.lang));
+      // the text match (app_text_match) reads live rows by is_deleted: tables without it filter plainly
+      const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped && softDeleted);
+      const rows = !scope.exact || scope.total > offset
+        ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
+        : [];
+      if (tree) {
+        const parents = await tree.withChildren(tx, visible(user), rows.map((r) => String(r.id)));
+        for (const r of rows) r.hasChildren = parents.has(String(r.id));
+      }
+      return { rows, total: scope.total, exact: scope.exact };
+    }));
     const records = await present(rows, req.lang, user);
     return ok({ records, total, size, current, pages: Math.ceil(total / size), totalExact: exact }, req.lang);
   };

@@ -9,7 +9,7 @@ import { requireUser } from '../../access.js';
 import type { AppContext } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { formatDateTime } from '../../time.js';
-import { buildFilters, buildOrder, type ColumnMap, needsScan } from '../filters.js';
+import { buildFilters, buildOrder, type ColumnMap, unindexed } from '../filters.js';
 import type { MountedResource } from '../registry.js';
 import { exportColumns } from './cells.js';
 import type { EngineRules, Row } from './index.js';
@@ -84,7 +84,7 @@ export function mountExport(app: FastifyInstance, ctx: AppContext, mounted: Moun
     const order = buildOrder(def, columns as ColumnMap, ascs, descs, lang);
     const select = () => rules.run(user, async (tx) =>
       tx.select({ id }).from(table).where(and(...(await rules.visibleTo(tx, user)), ...built.conditions)).orderBy(...order).limit(EXPORT_MAX_ROWS + 1));
-    const found = needsScan(built) ? await ctx.heavyQueries.run(select) : await select();
+    const found = unindexed(built) ? await ctx.heavyQueries.run(select) : await select();
     if (found.length > EXPORT_MAX_ROWS) throw badRequest('exportTooManyRows', { max: EXPORT_MAX_ROWS });
     const ids = found.map((r) => String(r.id));
 
