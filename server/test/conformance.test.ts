@@ -17,8 +17,8 @@ const ossEndpoint = ({ n }: { n: number }) => `https://s3-${n}.example.com:9000`
 const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   param: {},
   notice: {},
-  // a region's id is its code (6, 9 or 12 digits): 99xxxx is no seeded province
-  region: { values: { code: ({ n }) => `99${String(n % 10_000).padStart(4, '0')}` } },
+  // a region's id is its code (6, 9 or 12 digits): 99… is no seeded province; 9 digits keep every n unique
+  region: { values: { code: ({ n }) => `99${String(n).padStart(7, '0')}` } },
   client: { values: { authorizedGrantTypes: ({ n }) => ['password,refresh_token', 'captcha', 'password,social'][n % 3]! } },
   // passwords arrive as the hex MD5 the console sends
   user: { values: { password: ({ n }) => md5(`kit-password-${n}`) } },
