@@ -83,7 +83,7 @@ export function useServer(env: Record<string, string> = {}, overrides: Partial<C
       const roleIds = roles.filter((r) => roleAliases.includes(r.roleAlias)).map((r) => r.id);
       const [dept] = await tx.select().from(schema.dept);
       await tx.insert(schema.user).values({
-        id, tenantId, account, password: hash, realName: account, roleId: roleIds.join(','), deptId: dept?.id ?? '', ...extra,
+        id, tenantId, account, passwordHash: hash, realName: account, roleId: roleIds.join(','), deptId: dept?.id ?? '', ...extra,
       });
     });
     return id;

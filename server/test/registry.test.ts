@@ -78,7 +78,11 @@ describe('resource registry', () => {
         if (!column || !inDb!.has(column.name)) missing.push(name);
       }
       expect(missing, `${code}: fields without a column`).toEqual([]);
-      for (const name of ['id', 'createUser', 'createDept', 'createTime', 'updateUser', 'updateTime', 'status', 'isDeleted']) {
+      // an append-only resource (readOnly, not removable: the logs) needs only id and createTime (docs/resource-engine.md)
+      const audit = def.readOnly && !def.removable
+        ? ['id', 'createTime']
+        : ['id', 'createUser', 'createDept', 'createTime', 'updateUser', 'updateTime', 'status', 'isDeleted'];
+      for (const name of audit) {
         expect(columns[name] && inDb!.has(columns[name]!.name), `${code}: audit column ${name}`).toBe(true);
       }
       if (def.scope === 'tenant') expect(inDb!.has('tenant_id'), `${code} is tenant-scoped: tenant_id`).toBe(true);

@@ -1,10 +1,12 @@
 import {
   dictNameKey, type FieldDef, filterableFields, isRequired, type Lang, msg, nameFieldOf, type Page, permissionCodes,
-  type ResourceDef, sortableFields, SYSTEM_FIELDS, t,
+  type ResourceDef, SECRET_MASK, sortableFields, SYSTEM_FIELDS, t,
 } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant } from '../../src/core/db/index.js';
+import { nextId } from '../../src/core/ids.js';
+import { parseDateTime } from '../../src/core/time.js';
 import { type Harness, useServer } from '../harness.js';
 import { type Account, type Answer, DEMO_ADMIN, idsIn, isRef, KitSupport, nextSeq, PLATFORM_ADMIN, type Row, tagOf } from './support.js';
 
@@ -47,6 +49,11 @@ export interface ResourceOptions {
   actor?: Account;
   /** an administrator of another tenant (default: the demo tenant's, 541742/admin) */
   otherTenant?: Account;
+  /**
+   * a read-only resource (no submit): writes a row of `who`'s tenant with these generated values straight
+   * into its table, answering its id (default: `insertRow`, the binding's table through the test server's db)
+   */
+  insert?: (kit: Kit, who: Account, values: Row) => Promise<string>;
 }
 
 /** What setup and value functions may use. */
@@ -57,11 +64,13 @@ export interface Kit {
   readonly other: Account;
   /** a valid create body for `def` (default: this resource) as `who` (default: the actor) */
   values(opts?: { def?: ResourceDef; who?: Account; n?: number; overrides?: Row }): Promise<Row>;
-  /** creates a row through the resource's own submit (must answer 200), answering the saved row */
+  /** creates a row through the resource's own submit (must answer 200), answering the saved row; a read-only resource's row is inserted (options.insert) and answered as detail reads it */
   create(opts?: { def?: ResourceDef; who?: Account; overrides?: Row }): Promise<Row>;
   /** a row of the resource with this code, created for `who`: its id and its name */
   refRow(code: string, who: Account): Promise<{ id: string; name: string }>;
   grant(who: Account, codes: string[]): Promise<void>;
+  /** writes a row of a resource straight into its table in `who`'s tenant (ids, audit columns added), answering its id */
+  insertRow(def: ResourceDef, who: Account, values: Row): Promise<string>;
   userWithCodes(tenantId: string, codes: string[]): Promise<Account>;
   call<T = Row>(who: Account | null, method: 'GET' | 'POST', url: string, opts?: { query?: Record<string, string | number>; body?: unknown; lang?: Lang }): Promise<Answer<T>>;
 }
@@ -156,8 +165,8 @@ class KitRun implements Kit {
   }
 
   /** A generated valid value of one field for row number n. */
-  async generate(def: ResourceDef, name: string, f: FieldDef, who: Account, n: number, depth = 0): Promise<unknown> {
-    const src = this.source(def, name);
+  async generate(def: ResourceDef, name: string, f: FieldDef, who: Account, n: number, depth = 0, ownGenerator = false): Promise<unknown> {
+    const src = ownGenerator ? undefined : this.source(def, name);
     if (src !== undefined) return typeof src === 'function' ? src({ n, who, field: name, kit: this }) : src;
     if (def.tree?.parentField === name) return TREE_ROOT;
     if (f.dict) {
@@ -219,6 +228,9 @@ class KitRun implements Kit {
     for (const [name, f] of Object.entries(def.fields)) {
       if (opts.overrides && Object.hasOwn(opts.overrides, name)) continue;
       if (def.code === this.def.code && this.options.omit?.[name]) continue;
+      // a field the form does not show is the server's to set (derived, generated): never sent unless the
+      // options give a value; an inserted row (read-only resources) carries every field
+      if (!def.readOnly && serverSet(def, name) && this.source(def, name) === undefined) continue;
       const v = await this.generate(def, name, f, who, n, opts.depth ?? 0);
       if (v !== undefined) out[name] = v;
     }
@@ -230,11 +242,40 @@ class KitRun implements Kit {
     const who = opts.who ?? this.actor;
     await this.ensureCodes(def, who);
     const body = await this.values({ ...opts, def, who });
+    if (def.readOnly) {
+      const id = await this.insert(def, who, body);
+      const detail = await this.call(who, 'GET', `${def.path}/detail`, { query: { id } });
+      if (detail.status !== 200) throw new Error(`conformance kit: the inserted ${def.code} row ${id} cannot be read as ${who.tenantId}/${who.account} (${detail.status} ${detail.body.msg})`);
+      return detail.body.data;
+    }
     const res = await this.call(who, 'POST', `${def.path}/submit`, { body });
     if (res.status !== 200) {
       throw new Error(`conformance kit: creating a ${def.code} as ${who.tenantId}/${who.account} answered ${res.status} ${res.body.msg} ${JSON.stringify(res.body.data)} for ${JSON.stringify(body)}`);
     }
     return res.body.data;
+  }
+
+  /** a row of a read-only resource, written into its table (options.insert for this resource, else insertRow) */
+  insert(def: ResourceDef, who: Account, values: Row): Promise<string> {
+    const custom = def.code === this.def.code ? this.options.insert : undefined;
+    return custom ? custom(this, who, values) : this.insertRow(def, who, values);
+  }
+
+  async insertRow(def: ResourceDef, who: Account, values: Row): Promise<string> {
+    const mounted = this.harness.server.ctx.resources.get(def.code);
+    const id = nextId();
+    const now = new Date();
+    const row: Row = { createUser: null, createTime: now, updateUser: null, updateTime: now, status: 1, isDeleted: 0 };
+    for (const [name, v] of Object.entries(values)) {
+      const f = def.fields[name];
+      if (!f || f.writeOnly) continue;
+      row[name] = f.type === 'datetime' && typeof v === 'string' ? parseDateTime(v) : f.type === 'boolean' ? answered(f, v) : v;
+    }
+    row.id = id;
+    if (def.scope === 'tenant') row.tenantId = who.tenantId;
+    const columns = Object.fromEntries(Object.entries(row).filter(([k]) => Object.hasOwn(mounted.columns, k)));
+    await inTenant(this.harness.server.ctx.db, { tenantId: who.tenantId }, (tx) => tx.insert(mounted.table).values(columns as never));
+    return id;
   }
 
   async refRow(code: string, who: Account, depth = 1): Promise<{ id: string; name: string }> {
@@ -244,7 +285,10 @@ class KitRun implements Kit {
     const writer = def.scope === 'platform' && who.tenantId !== PLATFORM_ADMIN.tenantId ? PLATFORM_ADMIN : who;
     const custom = this.options.refs?.[code]?.create;
     const id = custom ? await custom(this, writer) : String((await this.create({ def, who: writer, depth }))['id']);
-    const detail = await this.call(who, 'GET', `${def.path}/detail`, { query: { id } });
+    // the rows of a platform administrators' resource (tenant packages) are read by the writer: another
+    // tenant names them without reading them
+    const reader = def.platformAdminOnly ? writer : who;
+    const detail = await this.call(reader, 'GET', `${def.path}/detail`, { query: { id } });
     if (detail.status !== 200) throw new Error(`conformance kit: the ${code} row ${id} made for a reference cannot be read (${detail.status})`);
     const nameField = nameFieldOf(def);
     return { id, name: String(detail.body.data[nameField] ?? id) };
@@ -255,7 +299,8 @@ class KitRun implements Kit {
     const out: Row = {};
     for (const [name, f] of Object.entries(this.def.fields)) {
       if (f.writeOnly || !Object.hasOwn(body, name)) continue;
-      out[name] = answered(f, body[name]);
+      // a credential is answered masked once set (its value is never read back)
+      out[name] = f.secret ? (answered(f, body[name]) === null || body[name] === '' ? null : SECRET_MASK) : answered(f, body[name]);
       if (f.dict) {
         const items = await this.support.dictionary(f.dict);
         out[dictNameKey(name)] = items.find((i) => i.dictKey === String(body[name]))?.dictValue ?? null;
@@ -296,12 +341,18 @@ class KitRun implements Kit {
     return recordsOf(res.body.data).map((r) => String(r.id));
   }
 
-  /** A value of `name` different from `current` (the field's generated values for other rows). */
+  /**
+   * A value of `name` different from `current` (the field's generated values for other rows). When the
+   * options fix the value of created rows (a dictionary item that must be 0 for the rows to stay editable),
+   * a second value comes from the field's own generator.
+   */
   async otherValue(name: string, current: unknown, who: Account = this.actor): Promise<unknown> {
     const f = this.def.fields[name]!;
-    for (let i = 0; i < 8; i++) {
-      const v = await this.generate(this.def, name, f, who, nextSeq());
-      if (answered(f, v) !== answered(f, current)) return v;
+    for (const own of [false, true]) {
+      for (let i = 0; i < 8; i++) {
+        const v = await this.generate(this.def, name, f, who, nextSeq(), 0, own);
+        if (answered(f, v) !== answered(f, current)) return v;
+      }
     }
     return undefined;
   }
@@ -326,9 +377,14 @@ function requiredMessages(def: ResourceDef, lang: Lang): Record<string, string> 
   return out;
 }
 
-/** The field an update changes: preferably plain text, never immutable, unique, a reference or the tree parent. */
+/** A field the server sets (`form: false`: derived or generated), other than the tree's parent (the engine's tree calls take it). */
+function serverSet(def: ResourceDef, name: string): boolean {
+  return def.fields[name]?.form === false && def.tree?.parentField !== name;
+}
+
+/** The field an update changes: preferably plain text, never immutable, unique, a reference, the tree parent or set by the server. */
 function updatableField(def: ResourceDef): string | undefined {
-  const candidates = Object.entries(def.fields).filter(([name, f]) => !f.immutable && !f.writeOnly && def.tree?.parentField !== name);
+  const candidates = Object.entries(def.fields).filter(([name, f]) => !f.immutable && !f.writeOnly && !f.secret && def.tree?.parentField !== name && !serverSet(def, name));
   const rank = ([, f]: [string, FieldDef]) => (f.type === 'string' || f.type === 'text' ? 0 : 1) + (f.unique ? 2 : 0) + (isRef(f) ? 4 : 0);
   return candidates.sort((a, b) => rank(a) - rank(b))[0]?.[0];
 }
@@ -354,9 +410,14 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
       await options.setup?.(k);
     });
 
+    /** read-only resources (logs, the attachment register) mount no submit: the groups that write through it do not apply */
+    const readOnly = def.readOnly === true;
+    const removable = !readOnly || def.removable === true;
+    const noSubmit = `read-only resource: no submit route (the kit inserts its rows; create, read, update, delete checks that submit answers 404)`;
+    const notApplicable: Partial<Record<KitCheck, string>> = readOnly ? { required: noSubmit, unique: noSubmit, immutable: noSubmit } : {};
     /** A group of tests, or one skipped test saying why when the resource skips the group. */
     const group = (check: KitCheck, title: string, body: () => void) => {
-      const reason = options.skip?.[check];
+      const reason = options.skip?.[check] ?? notApplicable[check];
       describe(title, () => {
         if (reason) it.skip(`skipped: ${reason}`, () => undefined);
         else body();
@@ -369,7 +430,38 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
     });
 
     // ---------------------------------------------------------------- CRUD round trip
-    group('crud', 'create, read, update, delete', () => {
+    if (readOnly) group('crud', 'read-only: read, (remove)', () => {
+      test(`an inserted row reads back through detail and list; submit answers 404${def.removable ? '; remove removes it' : ', remove too'}`, async () => {
+        const body = await k.values();
+        const id = await k.insert(def, actor, body);
+        const expected = await k.expected(body, actor);
+        const keys = Object.keys(expected);
+        const detail = await k.detail(id);
+        expect(detail.status, detail.body.msg).toBe(200);
+        expect(pick(detail.body.data, keys), 'the detail answer').toEqual(expected);
+        expect(detail.body.data.createTime).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+        if (def.scope === 'tenant') expect(detail.body.data.tenantId).toBe(actor.tenantId);
+        const listed = await k.list({ id_equal: id });
+        expect(listed.status).toBe(200);
+        const records = recordsOf(listed.body.data);
+        expect(records.map((r) => String(r.id))).toEqual([id]);
+        expect(pick(records[0]!, keys), 'the list answer').toEqual(expected);
+        expect((await k.submit(await k.values())).status, 'create through submit').toBe(404);
+        expect((await k.submit({ id, ...body })).status, 'update through submit').toBe(404);
+        if (def.removable) {
+          const removed = await k.remove(id);
+          expect(removed.status, removed.body.msg).toBe(200);
+          expect(removed.body.data).toBe(true);
+          expect((await k.detail(id)).status).toBe(404);
+          expect(recordsOf((await k.list({ id_equal: id })).body.data)).toHaveLength(0);
+          expect((await k.remove(id)).status, 'removing it twice').toBe(404);
+        } else {
+          expect((await k.remove(id)).status, 'no remove route').toBe(404);
+          expect((await k.detail(id)).status).toBe(200);
+        }
+      });
+    });
+    else group('crud', 'create, read, update, delete', () => {
       test('creates with a valid value for every field, reads it back, updates one field, lists it, removes it', async () => {
         const body = await k.values();
         const created = await k.submit(body);
@@ -380,7 +472,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
         const keys = Object.keys(expected);
         expect(pick(row, keys), 'the submit answer').toEqual(expected);
         if (def.scope === 'tenant') expect(row.tenantId).toBe(actor.tenantId);
-        else expect(row).not.toHaveProperty('tenantId');
+        else if (!Object.hasOwn(def.fields, 'tenantId')) expect(row).not.toHaveProperty('tenantId');
 
         const detail = await k.detail(row.id);
         expect(detail.status).toBe(200);
@@ -493,7 +585,8 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
         for (const [name, f] of immutables) {
           test(`an update changing ${name} answers 400 naming the field; sending it unchanged is accepted`, async () => {
             const row = await k.create();
-            const next = await k.otherValue(name, row[name]);
+            // another parent is another row (generated values of a tree's parent are all the root)
+            const next = def.tree?.parentField === name ? String((await k.create()).id) : await k.otherValue(name, row[name]);
             expect(next).not.toBeUndefined();
             const res = await k.submit({ id: row.id, [name]: next });
             expect(res.status).toBe(400);
@@ -526,7 +619,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect((await k.detail(mine.id, other)).status).toBe(404);
           expect((await k.detail(theirs.id, actor)).status).toBe(404);
         });
-        test('an update naming another tenant\'s row answers 404 and changes nothing', async () => {
+        if (!readOnly) test('an update naming another tenant\'s row answers 404 and changes nothing', async () => {
           const field = updatableField(def) ?? Object.keys(def.fields)[0]!;
           const next = await k.otherValue(field, mine[field], other);
           const res = await k.submit({ id: mine.id, [field]: next }, other);
@@ -535,13 +628,13 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect(still.body.data[field]).toEqual(mine[field]);
           expect(still.body.data.tenantId).toBe(actor.tenantId);
         });
-        test('removing another tenant\'s row answers 404 and removes nothing', async () => {
+        if (removable) test('removing another tenant\'s row answers 404 and removes nothing', async () => {
           expect((await k.remove(String(mine.id), other)).status).toBe(404);
           expect((await k.remove(`${theirs.id},${mine.id}`, other)).status).toBe(404);
           expect((await k.detail(mine.id)).status).toBe(200);
           expect((await k.detail(theirs.id, other)).status).toBe(200);
         });
-        test('a tenantId in the body is ignored', async () => {
+        if (!readOnly) test('a tenantId in the body is ignored', async () => {
           const res = await k.submit(await k.values({ who: other, overrides: { tenantId: actor.tenantId } }), other);
           expect(res.status).toBe(200);
           expect(res.body.data.tenantId).toBe(other.tenantId);
@@ -577,53 +670,78 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
 
     // ---------------------------------------------------------------- permission codes
     group('permissions', 'permission codes', () => {
-      const all = [codes.menu, codes.add, codes.edit, codes.delete, codes.view];
+      // the codes that have menu rows: the read code and the standard buttons the screen has
+      const buttons = (['add', 'edit', 'delete', 'view'] as const).filter((b) => def.buttons?.[b] !== false);
+      const all = [codes.menu, ...buttons.map((b) => codes[b])];
       const without = (code: string) => all.filter((c) => c !== code);
       const forbidden = (code: string) => msg('forbidden', 'zh', { code });
-      test(`without ${codes.menu}: list, detail and submit answer 403`, async () => {
+      test(`without ${codes.menu}: list, detail${readOnly ? '' : ' and submit'} answer 403`, async () => {
         const row = await k.create();
         const who = await k.userWithCodes(actor.tenantId, without(codes.menu));
         const listed = await k.list({}, who);
         expect(listed.status).toBe(403);
         expect(listed.body.msg).toBe(forbidden(codes.menu));
         expect((await k.detail(row.id, who)).status).toBe(403);
-        expect((await k.submit(await k.values(), who)).status).toBe(403);
-        expect((await k.submit({ id: row.id }, who)).status).toBe(403);
+        if (!readOnly) {
+          expect((await k.submit(await k.values(), who)).status).toBe(403);
+          expect((await k.submit({ id: row.id }, who)).status).toBe(403);
+        }
       });
-      test(`without ${codes.add}: create answers 403 and writes nothing (the same user can list and update)`, async () => {
-        const who = await k.userWithCodes(actor.tenantId, without(codes.add));
-        const before = (await k.list({ size: 1 }, who)).body.data.total;
-        const res = await k.submit(await k.values(), who);
-        expect(res.status).toBe(403);
-        expect(res.body.msg).toBe(forbidden(codes.add));
-        expect((await k.list({ size: 1 }, who)).body.data.total).toBe(before);
-        const row = await k.create();
-        expect((await k.submit({ id: row.id }, who)).status).toBe(200);
-      });
-      test(`without ${codes.edit}: update answers 403 and changes nothing (the same user can create)`, async () => {
-        const row = await k.create();
-        const who = await k.userWithCodes(actor.tenantId, without(codes.edit));
-        const field = updatableField(def) ?? Object.keys(def.fields)[0]!;
-        const res = await k.submit({ id: row.id, [field]: await k.otherValue(field, row[field]) }, who);
-        expect(res.status).toBe(403);
-        expect(res.body.msg).toBe(forbidden(codes.edit));
-        expect((await k.detail(row.id)).body.data[field]).toEqual(row[field]);
-        expect((await k.submit(await k.values(), who)).status).toBe(200);
-      });
-      test(`without ${codes.delete}: remove answers 403 and removes nothing (the same user can read)`, async () => {
-        const row = await k.create();
-        const who = await k.userWithCodes(actor.tenantId, without(codes.delete));
-        const res = await k.remove(String(row.id), who);
-        expect(res.status).toBe(403);
-        expect(res.body.msg).toBe(forbidden(codes.delete));
-        expect((await k.detail(row.id, who)).status).toBe(200);
-      });
-      test('without a token: list, detail, submit and remove answer 401', async () => {
+      if (def.platformAdminOnly) {
+        // the platform's administrators hold every code: anyone else is refused before the codes are looked at
+        test(`holding every code of ${def.code} but not the platform's administrator role: every call answers 403 and changes nothing`, async () => {
+          const row = await k.create();
+          const before = (await k.detail(row.id)).body.data;
+          const who = await k.userWithCodes(actor.tenantId, all);
+          const refused = msg('platformAdminOnly', 'zh');
+          const answers = [
+            await k.list({}, who), await k.detail(row.id, who), await k.submit(await k.values(), who),
+            await k.submit({ id: row.id, ...pick(row, [updatableField(def) ?? 'id']) }, who), await k.remove(String(row.id), who),
+          ];
+          for (const res of answers) {
+            expect(res.status).toBe(403);
+            expect(res.body.msg).toBe(refused);
+          }
+          const after = await k.detail(row.id);
+          expect(after.status).toBe(200);
+          expect(after.body.data).toEqual(before);
+        });
+      } else {
+        if (!readOnly) test(`without ${codes.add}: create answers 403 and writes nothing (the same user can list and update)`, async () => {
+          const who = await k.userWithCodes(actor.tenantId, without(codes.add));
+          const before = (await k.list({ size: 1 }, who)).body.data.total;
+          const res = await k.submit(await k.values(), who);
+          expect(res.status).toBe(403);
+          expect(res.body.msg).toBe(forbidden(codes.add));
+          expect((await k.list({ size: 1 }, who)).body.data.total).toBe(before);
+          const row = await k.create();
+          expect((await k.submit({ id: row.id }, who)).status).toBe(200);
+        });
+        if (!readOnly) test(`without ${codes.edit}: update answers 403 and changes nothing (the same user can create)`, async () => {
+          const row = await k.create();
+          const who = await k.userWithCodes(actor.tenantId, without(codes.edit));
+          const field = updatableField(def) ?? Object.keys(def.fields)[0]!;
+          const res = await k.submit({ id: row.id, [field]: await k.otherValue(field, row[field]) }, who);
+          expect(res.status).toBe(403);
+          expect(res.body.msg).toBe(forbidden(codes.edit));
+          expect((await k.detail(row.id)).body.data[field]).toEqual(row[field]);
+          expect((await k.submit(await k.values(), who)).status).toBe(200);
+        });
+        if (removable) test(`without ${codes.delete}: remove answers 403 and removes nothing (the same user can read)`, async () => {
+          const row = await k.create();
+          const who = await k.userWithCodes(actor.tenantId, without(codes.delete));
+          const res = await k.remove(String(row.id), who);
+          expect(res.status).toBe(403);
+          expect(res.body.msg).toBe(forbidden(codes.delete));
+          expect((await k.detail(row.id, who)).status).toBe(200);
+        });
+      }
+      test(`without a token: list, detail${readOnly ? '' : ', submit'}${removable ? ' and remove' : ''} answer 401`, async () => {
         const row = await k.create();
         expect((await k.call(null, 'GET', `${def.path}/list`)).status).toBe(401);
         expect((await k.call(null, 'GET', `${def.path}/detail`, { query: { id: String(row.id) } })).status).toBe(401);
-        expect((await k.call(null, 'POST', `${def.path}/submit`, { body: await k.values() })).status).toBe(401);
-        expect((await k.call(null, 'POST', `${def.path}/remove`, { query: { ids: String(row.id) } })).status).toBe(401);
+        if (!readOnly) expect((await k.call(null, 'POST', `${def.path}/submit`, { body: await k.values() })).status).toBe(401);
+        if (removable) expect((await k.call(null, 'POST', `${def.path}/remove`, { query: { ids: String(row.id) } })).status).toBe(401);
         expect((await k.detail(row.id)).status).toBe(200);
       });
     });
@@ -653,6 +771,17 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             expect(await k.found({ [`${name}_like`]: part }, rows)).toEqual([String(rows[0]!.id)]);
             expect(await k.found({ [name]: part.toUpperCase() }, rows), 'case-insensitive').toEqual([String(rows[0]!.id)]);
             expect(await k.found({ [name]: `zz${tagOf(nextSeq())}` }, rows)).toEqual([]);
+          });
+        } else if (f.search === 'equal' && !readOnly && serverSet(def, name)) {
+          // the server sets the value (form: false): the rows hold what it gave them (a tree's child gets another level)
+          test(`${name} (equal, set by the server): an exact value finds exactly the rows holding it`, async () => {
+            const a = await k.create();
+            const b = def.tree ? await k.create({ overrides: { [def.tree.parentField]: String(a.id) } }) : await k.create();
+            for (const r of [a, b]) {
+              expect(r[name], `${name} of a created row`).not.toBeNull();
+              const holding = [a, b].filter((x) => String(x[name]) === String(r[name])).map((x) => String(x.id));
+              expect((await k.found({ [`${name}_equal`]: String(r[name]) }, [a, b])).sort()).toEqual(holding.sort());
+            }
           });
         } else if (f.search === 'equal') {
           test(`${name} (equal): an exact value finds exactly the matching row`, async () => {
@@ -695,7 +824,8 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
 
     // ---------------------------------------------------------------- sort
     group('sort', 'sort keys', () => {
-      const keys = sortableFields(def);
+      // an append-only resource's table need not have updateTime (docs/resource-engine.md, read-only resources)
+      const keys = sortableFields(def).filter((key) => removable || key !== 'updateTime');
       let rows: Row[] = [];
       beforeAll(async () => {
         // values grow with n; the rows are created in the order n+1, n+2, n so that neither the default
@@ -710,7 +840,9 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
         const times = [['2020-01-02', '2020-02-03'], ['2020-01-03', '2020-02-01'], ['2020-01-01', '2020-02-02']] as const;
         await inTenant(h.server.ctx.db, { tenantId: actor.tenantId }, async (tx) => {
           for (const [i, r] of rows.entries()) {
-            await tx.update(mounted.table).set({ createTime: new Date(`${times[i]![0]}T08:00:00Z`), updateTime: new Date(`${times[i]![1]}T08:00:00Z`) } as never)
+            const audit: Row = { createTime: new Date(`${times[i]![0]}T08:00:00Z`) };
+            if (mounted.columns.updateTime) audit.updateTime = new Date(`${times[i]![1]}T08:00:00Z`);
+            await tx.update(mounted.table).set(audit as never)
               .where(eq(mounted.columns.id!, String(r.id)));
           }
         });
@@ -769,7 +901,21 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             expect(await ancestors(c)).toBe(`${TREE_ROOT},${a.id},${b.id}`);
           }
         });
-        test('moving a node under itself or its descendant answers 400; a move carries its subtree', async () => {
+        if (def.fields[P]?.immutable) test(`${P} is immutable: moving a node answers 400 naming it and changes nothing`, async () => {
+          const p = await k.create({ overrides: { [P]: TREE_ROOT } });
+          const q = await k.create({ overrides: { [P]: TREE_ROOT } });
+          const r = await k.create({ overrides: { [P]: String(q.id) } });
+          const immutable = msg('immutableField', 'zh', { field: t(def.fields[P]!.label, 'zh') });
+          for (const [row, target] of [[q, String(p.id)], [r, TREE_ROOT], [p, String(p.id)]] as const) {
+            const res = await k.submit({ id: row.id, [P]: target });
+            expect(res.status).toBe(400);
+            expect(res.body.data).toEqual({ [P]: immutable });
+          }
+          expect(String((await k.detail(q.id)).body.data[P])).toBe(TREE_ROOT);
+          expect(String((await k.detail(r.id)).body.data[P])).toBe(String(q.id));
+          if (tree.ancestorsColumn) expect(await ancestors(r)).toBe(`${TREE_ROOT},${q.id}`);
+        });
+        else test('moving a node under itself or its descendant answers 400; a move carries its subtree', async () => {
           // a chain of its own: the other tree tests keep a › b › c as created
           const p = await k.create({ overrides: { [P]: TREE_ROOT } });
           const q = await k.create({ overrides: { [P]: String(p.id) } });
@@ -891,7 +1037,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
       group('refs', 'references', () => {
         for (const [name, f] of refs) {
           const target = () => k.support.definition(f.ref!);
-          test(`${name} → ${f.ref}: a missing row answers 400 naming the field`, async () => {
+          if (!readOnly) test(`${name} → ${f.ref}: a missing row answers 400 naming the field`, async () => {
             const message = msg('refMissing', 'zh', { field: t(f.label, 'zh') });
             const missing = f.type === 'ids' ? `${(await k.refRow(f.ref!, actor)).id},${MISSING_ID}` : MISSING_ID;
             const res = await k.submit(await k.values({ overrides: { [name]: missing } }));
@@ -900,7 +1046,8 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             const row = await k.create();
             const upd = await k.submit({ id: row.id, [name]: missing });
             expect(upd.status).toBe(400);
-            expect(upd.body.data).toEqual({ [name]: message });
+            // an immutable reference is refused as a change before it is looked up
+            expect(upd.body.data).toEqual({ [name]: f.immutable ? msg('immutableField', 'zh', { field: t(f.label, 'zh') }) : message });
             if (target().scope === 'tenant') {
               const theirs = await k.refRow(f.ref!, other);
               const cross = await k.submit(await k.values({ overrides: { [name]: theirs.id } }));

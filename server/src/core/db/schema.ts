@@ -216,8 +216,8 @@ export const user = pgTable(
     tenantId: tenantColumn(),
     code: varchar('code', { length: 32 }),
     account: varchar('account', { length: 64 }).notNull(),
-    /** argon2id over the client's MD5 hex; never serialised */
-    password: varchar('password', { length: 255 }).notNull(),
+    /** argon2id over the client's MD5 hex; never serialised (the user resource's write-only `password` field is not this column: its hook stores the hash here) */
+    passwordHash: varchar('password', { length: 255 }).notNull(),
     name: varchar('name', { length: 64 }),
     realName: varchar('real_name', { length: 64 }),
     avatar: varchar('avatar', { length: 1000 }),

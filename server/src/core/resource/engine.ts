@@ -208,6 +208,20 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       },
     }
     : {};
+  /**
+   * the paged lists keep a field's own filter: an alias that is also a field's name (region's `code`) filters
+   * that field there (`list?code=11` is the search form's substring match, not an id)
+   */
+  const listKeyAliases = aliases.filter(([alias]) => !Object.hasOwn(def.fields, alias));
+  const withListAliases = listKeyAliases.length
+    ? {
+      preValidation: async (req: FastifyRequest) => {
+        const q = req.query as Record<string, unknown>;
+        for (const [alias, key] of listKeyAliases) if (q[alias] !== undefined && q[key] === undefined) q[key] = q[alias];
+        for (const [alias] of listKeyAliases) delete q[alias];
+      },
+    }
+    : {};
 
   // ---- list ----
   const listQuery = z
@@ -224,6 +238,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     fieldLabels: { current: { zh: '页码', en: 'current' }, size: { zh: '每页条数', en: 'size' }, ...labels },
   };
   const RESERVED_TREE_KEYS = ['tenantId', 'parentId'];
+  const tenantIdIsField = !tenantScoped && Object.hasOwn(def.fields, 'tenantId');
 
   /** one page of the caller's rows matching the query's filters, plus `extra` conditions */
   const listPage = async (req: FastifyRequest, extra: (user: AuthUser) => SQL[] = () => [], reserved: string[] = []) => {
@@ -233,8 +248,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const q = req.query as z.output<typeof listQuery>;
     const { current, size, ascs, descs, ...rawFilters } = q;
     const params = hooks.listParams ?? {};
-    // `tenantId` chose the tenant read (readTenant), it is no filter
-    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => k !== 'tenantId' && !reserved.includes(k) && !Object.hasOwn(params, k)));
+    // `tenantId` chose the tenant read (readTenant), it is no filter, unless it is a field of platform data (the tenants' own codes)
+    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => (k !== 'tenantId' || tenantIdIsField) && !reserved.includes(k) && !Object.hasOwn(params, k)));
     const paramValues = Object.entries(params).flatMap(([k, fn]) => {
       const v = rawFilters[k];
       return typeof v === 'string' && v.trim() !== '' ? [[fn, v.trim()] as const] : [];
@@ -267,7 +282,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   if (def.tree?.unpagedList) {
     // BladeX answers the list of a tree resource as the whole matching tree, unpaged
-    app.get(`${def.path}/list`, { ...withAliases,
+    app.get(`${def.path}/list`, { ...withListAliases,
       config: listConfig,
       schema: { tags: [tag], summary: `${def.title.en}: the matching rows as a tree (unpaged)`, querystring: listQuery, response: { 200: envelopeOf(z.array(z.unknown())) } },
     }, async (req) => {
@@ -290,7 +305,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     });
   } else {
     for (const path of ['list', ...(hooks.listAliases ?? [])]) {
-      app.get(`${def.path}/${path}`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: ${path} (paged, filtered)` } }, (req) => listPage(req));
+      app.get(`${def.path}/${path}`, { ...withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: ${path} (paged, filtered)` } }, (req) => listPage(req));
     }
   }
 
@@ -367,9 +382,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       return ok(await present(rows, req.lang, user), req.lang);
     });
 
-    app.get(`${def.path}/parent-list`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the roots (paged, filtered)` } },
+    app.get(`${def.path}/parent-list`, { ...withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the roots (paged, filtered)` } },
       (req) => listPage(req, () => [tree.childrenOf(TREE_ROOT)], RESERVED_TREE_KEYS));
-    app.get(`${def.path}/child-list`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the children of parentId (paged, filtered)` } },
+    app.get(`${def.path}/child-list`, { ...withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the children of parentId (paged, filtered)` } },
       (req) => {
         const parentId = parentOf(req, req.lang);
         return listPage(req, () => [tree.childrenOf(parentId)], RESERVED_TREE_KEYS);

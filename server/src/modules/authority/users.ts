@@ -81,11 +81,13 @@ export function userHooks(ctx: AppContext): ResourceHooks {
     },
     async beforeSave(tx, values, c) {
       const prepared = c.prepared as { hash: string; initial: boolean } | undefined;
+      // the write-only password is no column: its hash is
+      delete values.password;
       if (prepared) {
-        values.password = prepared.hash;
+        values.passwordHash = prepared.hash;
         // an initial password, or one an administrator set for someone else, is changed at the next sign-in
         values.passwordReset = prepared.initial || c.stored?.id !== c.user.userId ? 1 : 0;
-      } else delete values.password;
+      }
       if (c.mode === 'create' && values.status !== STATUS_PENDING) await checkQuota(tx, c.user.tenantId, 1);
       if (c.mode === 'update' && c.stored && values.status !== undefined && values.status !== STATUS_NORMAL) {
         await guardLastAdmin(tx, c.user.tenantId, [String(c.stored.id)], c.lang);
@@ -137,7 +139,7 @@ export function registerUserActions(app: FastifyInstance, ctx: AppContext): void
     const [init] = await tx.select({ value: schema.param.paramValue }).from(schema.param)
       .where(and(eq(schema.param.paramKey, 'account.initPassword'), eq(schema.param.isDeleted, 0)));
     const hash = await hashPassword(md5Hex(init?.value || DEFAULT_INIT_PASSWORD));
-    await tx.update(schema.user).set({ password: hash, passwordReset: 1, updateUser: user.userId, updateTime: new Date() })
+    await tx.update(schema.user).set({ passwordHash: hash, passwordReset: 1, updateUser: user.userId, updateTime: new Date() })
       .where(and(inArray(schema.user.id, input.userIds), eq(schema.user.tenantId, user.tenantId)));
     // a reset password signs the user out everywhere
     const revoked: string[] = [];
