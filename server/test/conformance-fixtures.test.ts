@@ -1,7 +1,7 @@
 import { defineResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { date, doublePrecision, integer, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, tenantColumn, ts } from '../src/core/db/columns.js';
+import { auditColumns, id, searchGrams, tenantColumn, ts } from '../src/core/db/columns.js';
 import { bind, type FeatureModule, MODULES } from '../src/modules/index.js';
 import { describeResource } from './conformance/kit.js';
 import { useServer } from './harness.js';
@@ -71,19 +71,24 @@ const area = defineResource({
 
 const tagTable = pgTable('kit_fixture_tag', {
   id: id('id').primaryKey(), tenantId: tenantColumn(), tagName: varchar('tag_name', { length: 40 }).notNull(),
-  gender: varchar('gender', { length: 10 }), weight: integer('weight'), ...auditColumns(),
+  gender: varchar('gender', { length: 10 }), weight: integer('weight'), ...auditColumns(), tagNameGrams: searchGrams('tag_name'),
 });
 const nodeTable = pgTable('kit_fixture_node', {
   id: id('id').primaryKey(), tenantId: tenantColumn(), parentId: id('parent_id').notNull().default('0'), ancestors: varchar('ancestors', { length: 2000 }),
   nodeName: varchar('node_name', { length: 60 }).notNull(), serial: varchar('serial', { length: 30 }).notNull(), tagId: id('tag_id'),
   tagIds: varchar('tag_ids', { length: 1000 }), paramId: id('param_id'), kind: integer('kind'), flag: smallint('flag'), day: date('day', { mode: 'string' }),
   at: ts('at'), amount: doublePrecision('amount'), plainId: id('plain_id'), link: varchar('link', { length: 1000 }), pic: varchar('pic', { length: 1000 }),
-  note: varchar('note', { length: 500 }), body: text('body'), ...auditColumns(),
+  note: varchar('note', { length: 500 }), body: text('body'), ...auditColumns(), nodeNameGrams: searchGrams('node_name'),
 });
 const areaTable = pgTable('kit_fixture_area', {
   id: id('id').primaryKey(), parentId: id('parent_id').notNull().default('0'), areaName: varchar('area_name', { length: 60 }).notNull(),
-  sort: integer('sort'), ...auditColumns(),
+  sort: integer('sort'), ...auditColumns(), areaNameGrams: searchGrams('area_name'),
 });
+/** the grams of a searchable column and their index, as migration 0012 declares them for real tables */
+const grams = (table: string, column: string) => [
+  `alter table ${table} add column ${column}_grams text[] generated always as (app_grams(${column})) stored`,
+  `create index ix_${table}_${column}_grams on ${table} using gin (${column}_grams)`,
+];
 const AUDIT = `create_user bigint, create_dept bigint, create_time timestamptz not null default now(), update_user bigint,
   update_time timestamptz not null default now(), status integer not null default 1, is_deleted smallint not null default 0`;
 
@@ -102,6 +107,9 @@ const fixtures: FeatureModule = {
         note varchar(500), body text, ${AUDIT})`));
       await tx.execute(sql.raw(`create table kit_fixture_area (id bigint primary key, parent_id bigint not null default 0, area_name varchar(60) not null,
         sort integer, ${AUDIT})`));
+      for (const statement of [...grams('kit_fixture_tag', 'tag_name'), ...grams('kit_fixture_node', 'node_name'), ...grams('kit_fixture_area', 'area_name')]) {
+        await tx.execute(sql.raw(statement));
+      }
       await tx.execute(sql.raw("select app_enable_tenant_rls('kit_fixture_tag'::regclass), app_enable_tenant_rls('kit_fixture_node'::regclass)"));
     },
   }],

@@ -36,7 +36,7 @@ const REQUEST_TIMEOUT_MS = 20_000;
 /** fewest requests any operation gets, however many operations there are */
 const MIN_PER_OPERATION = 60;
 /** the run takes about 30 s on PGlite on 2 cores; the margin is for a machine busy with other test files */
-const TEST_TIMEOUT_MS = 180_000;
+const TEST_TIMEOUT_MS = 420_000;
 /** address of the fuzzer's own sign-ins: fuzzed requests never use it, so their budgets never block a re-login */
 const LOGIN_ADDRESS = '127.0.0.1';
 
