@@ -16,4 +16,8 @@ export type CustomPageLoader = () => Promise<{ default: ComponentType<CustomPage
  *
  *   user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
  */
-export const customPages: Readonly<Record<string, CustomPageLoader>> = {};
+export const customPages: Readonly<Record<string, CustomPageLoader>> = {
+  tenant_package: () => import('./system/TenantPackagePage').then((m) => ({ default: m.TenantPackagePage })),
+  tenant: () => import('./system/TenantPage').then((m) => ({ default: m.TenantPage })),
+  topmenu: () => import('./system/TopMenuPage').then((m) => ({ default: m.TopMenuPage })),
+};

@@ -41,6 +41,8 @@ export interface ResourcePageProps<F extends Fields> {
    * false for a list that is not the page's main content (in a dialog, under another list)
    */
   fitWindow?: boolean;
+  /** after a successful add or edit, with the server's answer (a create may answer a value shown once) */
+  onSaved?: (answer: unknown, mode: 'create' | 'edit') => void;
 }
 
 interface FormState {
@@ -132,7 +134,7 @@ function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
  */
 export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   type Rec = ResourceRecord<F>;
-  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true } = props;
+  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true, onSaved } = props;
   const lang = useLang();
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -427,7 +429,10 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             override={formOverride}
             onClose={() => setForm((f) => f && { ...f, open: false })}
             afterClose={() => setForm(null)}
-            onSaved={reload}
+            onSaved={(answer) => {
+              reload();
+              onSaved?.(answer, form.target.mode);
+            }}
           />
         )}
         <DetailDrawer def={def} id={detailId} onClose={closeDetail} />
