@@ -2,11 +2,11 @@ import { PLATFORM_TENANT, t as text, tenantPackageResource, tenantResource, type
 import { ProForm, ProFormDateTimePicker, ProFormDigit, ProFormText, type ProColumns } from '@ant-design/pro-components';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Space, Tag, Typography } from 'antd';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callAction } from '../../api/action';
 import { useLang } from '../../i18n';
-import { resourceKeys } from '../../resource/api';
+import { detailQuery, resourceKeys } from '../../resource/api';
 import { CellText } from '../../resource/CellText';
 import { WIRE_DATETIME } from '../../resource/display';
 import { RefSelect } from '../../resource/RefSelect';
@@ -99,7 +99,9 @@ export function TenantPage({ def }: CustomPageProps) {
               onClick={() => {
                 setReloadTable(() => reload);
                 if (selectedRows.length === 0) void message.warning(t('resource.selectAtLeastOne'));
-                else setDialog({ kind: 'setting', rows: selectedRows });
+                else if (selectedRows.length > 1) setDialog({ kind: 'setting', rows: selectedRows });
+                // one tenant: its values as they are now (the selection keeps the rows as they were when picked)
+                else void queryClient.fetchQuery(detailQuery<Row>(def, selectedRows[0]!.id)).then((row) => setDialog({ kind: 'setting', rows: [row] }), () => undefined);
               }}
             >
               {buttonLabel(def, 'tenant_setting', lang)}
@@ -193,6 +195,7 @@ function PackageDialog({ def, row, onClose, onDone }: DialogProps & { row: Row }
   const lang = useLang();
   const words = useTenantText();
   const { message } = App.useApp();
+  const queryClient = useQueryClient();
   const tenantId = String(row.tenantId ?? '');
   const detail = useQuery({
     queryKey: [...resourceKeys.all(def.path), 'package-detail', tenantId],
@@ -200,6 +203,10 @@ function PackageDialog({ def, row, onClose, onDone }: DialogProps & { row: Row }
     staleTime: 0,
   });
   const current = detail.data;
+  // the packages to choose from as they are now (one may have been made elsewhere a moment ago)
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: resourceKeys.all(tenantPackageResource.path) });
+  }, [queryClient]);
   return (
     <ActionDialog
       title={`${buttonLabel(def, 'tenant_package_setting', lang)} · ${String(row.tenantName ?? '')} (${tenantId})`}

@@ -36,6 +36,17 @@ export function GrantNodeTitle({ node, buttonTag }: { node: Pick<GrantNode, 'tit
   );
 }
 
+type LabelledNode = Omit<GrantNode, 'children'> & { label: string; children?: LabelledNode[] };
+
+/** The chosen values are labelled by title, a button with its screen's ("通知公告 › 新增"): every screen has its 新增. */
+function withLabels(nodes: readonly GrantNode[], parent?: GrantNode): LabelledNode[] {
+  return nodes.map(({ children, ...n }) => ({
+    ...n,
+    label: n.category === 2 && parent ? `${parent.title} › ${n.title}` : n.title,
+    ...(children ? { children: withLabels(children, n) } : {}),
+  }));
+}
+
 export interface MenuTreeSelectProps {
   /** comma-joined menu ids ('1,2'), as the wire has them */
   value?: string | null;
@@ -56,13 +67,15 @@ export function MenuTreeSelect({ value, onChange, id, placeholder, disabled, sta
   const tree = useGrantTree();
   const nodes = tree.data;
   const checked = useMemo(() => (nodes ? conductedKeys(nodes, splitIds(value)) : []), [nodes, value]);
+  const treeData = useMemo(() => (nodes ? withLabels(nodes) : []), [nodes]);
   return (
     <TreeSelect<string[]>
       id={id}
       data-testid="menu-tree-select"
       value={checked}
       onChange={(next) => onChange?.(joinIds(nodes ? sortedKeys(nodes, next) : next))}
-      treeData={nodes ?? []}
+      treeData={treeData}
+      treeNodeLabelProp="label"
       treeCheckable
       showCheckedStrategy={TreeSelect.SHOW_ALL}
       treeTitleRender={(node) => <GrantNodeTitle node={node as GrantNode} buttonTag={text.buttonTag} />}
