@@ -347,6 +347,7 @@ describe('top menus and the menu tree', () => {
     await openScreen(page, 'system', 'menu', '/system/menu');
     const system = rows(page).filter({ has: page.locator('td', { hasText: /^系统管理$/ }) });
     await system.first().waitFor();
+    await shot(page, 'g-menu-list');
     await system.first().getByTestId('resource-row-add-child').click();
     const dialog = dialogOf(page, 'resource-form');
     await dialog.waitFor();
