@@ -69,14 +69,24 @@ export function TenantPage({ def }: CustomPageProps) {
     reloadTable();
   }, [queryClient, def.path, reloadTable]);
 
-  const columnsOverride = useMemo(() => ({
-    accountNumber: {
-      render: (_dom: unknown, record: Row) => <CellText text={record.accountNumber === -1 ? words.unlimited : String(record.accountNumber ?? '')} />,
-    },
-    expireTime: { width: 220, render: (_dom: unknown, record: Row) => expiryCell(record.expireTime, words) },
-    // view, edit, delete and the two row settings
-    option: { width: 360 },
-  }) as Record<string, Partial<ProColumns<Row>>>, [words]);
+  const columnsOverride = useMemo(() => {
+    const patches: Record<string, Partial<ProColumns<Row>>> = {
+      accountNumber: {
+        render: (_dom, record) => <CellText text={record.accountNumber === -1 ? words.unlimited : String(record.accountNumber ?? '')} />,
+      },
+      expireTime: { width: 220, render: (_dom, record) => expiryCell(record.expireTime, words) },
+      // view, edit, delete and the two row settings
+      option: { width: 360 },
+    };
+    // the licence (package, accounts, expiry) before the domain, in view without scrolling sideways
+    return (columns: ProColumns<Row>[]) => {
+      const patched = columns.map((c) => ({ ...c, ...patches[String(c.key)] }) as ProColumns<Row>);
+      const domain = patched.filter((c) => c.key === 'domain');
+      const rest = patched.filter((c) => c.key !== 'domain');
+      const at = rest.findIndex((c) => c.key === 'expireTime');
+      return [...rest.slice(0, at + 1), ...domain, ...rest.slice(at + 1)];
+    };
+  }, [words]);
 
   const onSaved = useCallback((answer: unknown, mode: 'create' | 'edit') => {
     const tenantId = mode === 'create' && answer && typeof answer === 'object' ? (answer as { tenantId?: unknown }).tenantId : undefined;
