@@ -14,9 +14,9 @@ import { splitIds } from '../../resource/refOptions';
 import { ResourcePage } from '../../resource/ResourcePage';
 import type { ResourceRecord } from '../../resource/types';
 import { usePermissionCheck } from '../../store/permissions';
-import { formatInZone } from '../../time/displayZone';
 import type { CustomPageProps } from '../pages';
 import { ActionDialog } from './ActionDialog';
+import { isExpired } from './tenantExpiry';
 import { useTenantText, type TenantText } from './tenantText';
 
 type Row = ResourceRecord;
@@ -25,11 +25,6 @@ type Row = ResourceRecord;
 function buttonLabel(def: ResourceDef, code: string, lang: Lang): string {
   const button = def.menu?.buttons?.find((b) => b.code === code);
   return button ? text(button.name, lang) : code;
-}
-
-/** Whether a tenant's expiry (`yyyy-MM-dd HH:mm:ss` in the display zone) has passed. */
-export function isExpired(expireTime: unknown, now: Date = new Date()): boolean {
-  return typeof expireTime === 'string' && expireTime !== '' && expireTime < formatInZone(now);
 }
 
 function expiryCell(value: unknown, words: TenantText) {
