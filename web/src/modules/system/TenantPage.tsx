@@ -73,14 +73,16 @@ export function TenantPage({ def }: CustomPageProps) {
       // view, edit, delete and the two row settings
       option: { width: 360 },
     };
-    // the licence (package, accounts, expiry) before the domain, in view without scrolling sideways
-    return (columns: ProColumns<Row>[]) => {
-      const patched = columns.map((c) => ({ ...c, ...patches[String(c.key)] }) as ProColumns<Row>);
-      const domain = patched.filter((c) => c.key === 'domain');
-      const rest = patched.filter((c) => c.key !== 'domain');
-      const at = rest.findIndex((c) => c.key === 'expireTime');
-      return [...rest.slice(0, at + 1), ...domain, ...rest.slice(at + 1)];
+    // the licence (expiry, accounts, package) right after the name: in view without scrolling sideways
+    const FIRST = ['tenantId', 'tenantName', 'expireTime', 'accountNumber', 'packageId'];
+    const rank = (c: ProColumns<Row>) => {
+      const i = FIRST.indexOf(String(c.key));
+      return i === -1 ? FIRST.length : i;
     };
+    return (columns: ProColumns<Row>[]) => columns
+      .map((c, i) => ({ c: { ...c, ...patches[String(c.key)] } as ProColumns<Row>, i }))
+      .sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i)
+      .map(({ c }) => c);
   }, [words]);
 
   const onSaved = useCallback((answer: unknown, mode: 'create' | 'edit') => {
