@@ -81,6 +81,7 @@ export const topMenuResource = defineResource({
   scope: 'platform',
   nameField: 'name',
   defaultSort: { field: 'sort', order: 'asc' },
+  page: 'custom',
   menu: {
     parent: 'system', route: '/system/topmenu', name: { zh: '顶部菜单', en: 'Top menus' }, sort: 6, icon: 'iconfont iconicon_dispose',
     buttons: [{ code: 'topmenu_setting', name: { zh: '菜单配置', en: 'Menus' }, alias: 'setting', placement: 'toolbar', action: 'grant' }],

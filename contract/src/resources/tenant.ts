@@ -14,6 +14,7 @@ export const tenantPackageResource = defineResource({
   platformAdminOnly: true,
   nameField: 'packageName',
   buttons: { view: false },
+  page: 'custom',
   menu: { parent: 'system', route: '/system/tenantpackage', name: { zh: '租户套餐', en: 'Tenant packages' }, sort: 11, icon: 'iconfont iconicon_coinpurse_line' },
   fields: {
     packageName: {
@@ -37,6 +38,7 @@ export const tenantResource = defineResource({
   scope: 'platform',
   platformAdminOnly: true,
   nameField: 'tenantName',
+  page: 'custom',
   menu: {
     parent: 'system', route: '/system/tenant', name: { zh: '租户管理', en: 'Tenants' }, sort: 10, icon: 'iconfont iconicon_group',
     buttons: [

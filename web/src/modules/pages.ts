@@ -20,4 +20,7 @@ export const customPages: Readonly<Record<string, CustomPageLoader>> = {
   dict: () => import('./system/DictScreen').then((m) => ({ default: m.DictPage })),
   dictbiz: () => import('./system/DictScreen').then((m) => ({ default: m.DictBizPage })),
   client: () => import('./system/ClientPage').then((m) => ({ default: m.ClientPage })),
+  tenant_package: () => import('./system/TenantPackagePage').then((m) => ({ default: m.TenantPackagePage })),
+  tenant: () => import('./system/TenantPage').then((m) => ({ default: m.TenantPage })),
+  topmenu: () => import('./system/TopMenuPage').then((m) => ({ default: m.TopMenuPage })),
 };

@@ -27,8 +27,12 @@ const switchValue = {
   normalize: (checked: unknown) => (checked ? 1 : 0),
 };
 
-/** The form item generated for a field, by its type (the caller sets the React key). */
-export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {
+/**
+ * What the generated item of a field carries: name, label, rules (required with the definition's message,
+ * max length), validation trigger, help tooltip, disabled, and the placeholder worded like the required
+ * message. A screen that replaces a field's widget (`formOverride.fields`) spreads `common` on its item.
+ */
+export function fieldItemProps(ctx: FormFieldContext, t: TFunction) {
   const { name, field: f, mode } = ctx;
   const label = text(f.label, ctx.lang);
   const messages = {
@@ -48,6 +52,14 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
     tooltip: f.help ? text(f.help, ctx.lang) : undefined,
     disabled,
   };
+  return { common, placeholder };
+}
+
+/** The form item generated for a field, by its type (the caller sets the React key). */
+export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {
+  const { name, field: f, mode } = ctx;
+  const { common, placeholder } = fieldItemProps(ctx, t);
+  const disabled = common.disabled;
   if (f.writeOnly) {
     // a password: never answered, so an edit starts empty and keeps the stored one when left so
     return (

@@ -1,0 +1,96 @@
+import { menuResource, type GrantNode } from '@console/contract';
+import { useQuery } from '@tanstack/react-query';
+import { Tag, TreeSelect } from 'antd';
+import { useMemo } from 'react';
+import { callAction } from '../../api/action';
+import { useLang } from '../../i18n';
+import { resourceKeys } from '../../resource/api';
+import { joinIds, splitIds } from '../../resource/refOptions';
+import { conductedKeys, sortedKeys } from './menuTreeKeys';
+import { useTenantText } from './tenantText';
+
+/**
+ * The menus and their buttons the caller may grant (`menu/grant-tree`: nodes with `category` 1 menu,
+ * 2 button), under the menu resource's query key so that a change on the menu screen refreshes it.
+ */
+export function useGrantTree() {
+  const lang = useLang();
+  return useQuery({
+    queryKey: [...resourceKeys.all(menuResource.path), 'grant-tree', lang],
+    queryFn: () => callAction(menuResource.actions.grantTree, {}),
+    staleTime: 30_000,
+  });
+}
+
+/** A node's title, buttons marked as such (menu titles repeat: every screen has its 新增 / Add). */
+export function GrantNodeTitle({ node, buttonTag }: { node: Pick<GrantNode, 'title' | 'category'>; buttonTag: string }) {
+  return (
+    <span className="grant-node" data-category={node.category}>
+      {node.title}
+      {node.category === 2 && (
+        <Tag bordered={false} style={{ marginInlineStart: 6, fontSize: 11, lineHeight: '16px', paddingInline: 4 }}>
+          {buttonTag}
+        </Tag>
+      )}
+    </span>
+  );
+}
+
+type LabelledNode = Omit<GrantNode, 'children'> & { label: string; children?: LabelledNode[] };
+
+/** The chosen values are labelled by title, a button with its screen's ("通知公告 › 新增"): every screen has its 新增. */
+function withLabels(nodes: readonly GrantNode[], parent?: GrantNode): LabelledNode[] {
+  return nodes.map(({ children, ...n }) => ({
+    ...n,
+    label: n.category === 2 && parent ? `${parent.title} › ${n.title}` : n.title,
+    ...(children ? { children: withLabels(children, n) } : {}),
+  }));
+}
+
+export interface MenuTreeSelectProps {
+  /** comma-joined menu ids ('1,2'), as the wire has them */
+  value?: string | null;
+  onChange?: (value: string) => void;
+  id?: string;
+  placeholder?: string;
+  disabled?: boolean;
+  status?: 'error' | 'warning' | '';
+}
+
+/**
+ * A multi-select tree of menus and buttons with checkboxes (checking a menu checks its buttons and
+ * children). The value stays '1,2': every fully checked node, in tree order; the server adds the
+ * ancestors where it needs them.
+ */
+export function MenuTreeSelect({ value, onChange, id, placeholder, disabled, status }: MenuTreeSelectProps) {
+  const text = useTenantText();
+  const tree = useGrantTree();
+  const nodes = tree.data;
+  const checked = useMemo(() => (nodes ? conductedKeys(nodes, splitIds(value)) : []), [nodes, value]);
+  const treeData = useMemo(() => (nodes ? withLabels(nodes) : []), [nodes]);
+  return (
+    <TreeSelect<string[]>
+      id={id}
+      data-testid="menu-tree-select"
+      value={checked}
+      onChange={(next) => onChange?.(joinIds(nodes ? sortedKeys(nodes, next) : next))}
+      treeData={treeData}
+      treeNodeLabelProp="label"
+      treeCheckable
+      showCheckedStrategy={TreeSelect.SHOW_ALL}
+      treeTitleRender={(node) => <GrantNodeTitle node={node as GrantNode} buttonTag={text.buttonTag} />}
+      showSearch
+      treeNodeFilterProp="title"
+      maxTagCount="responsive"
+      allowClear
+      loading={tree.isPending}
+      notFoundContent={tree.isPending ? text.treeLoading : undefined}
+      placeholder={placeholder}
+      disabled={disabled}
+      status={status}
+      style={{ width: '100%' }}
+      listHeight={360}
+      popupMatchSelectWidth
+    />
+  );
+}
