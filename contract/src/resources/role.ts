@@ -40,6 +40,11 @@ export const roleResource = defineResource({
       }),
       output: okOutput,
     },
+    roleScopeKeys: {
+      segment: 'scope-keys', method: 'GET', permission: 'role', title: { zh: '角色已授权数据/接口权限', en: 'Roles: scope ids granted to roles' },
+      // category 1: data scopes, 2: API scopes
+      input: z.object({ roleIds: idListInput, category: z.coerce.number().int().min(1).max(2) }), output: z.array(z.string()),
+    },
     treeById: {
       segment: 'tree-by-id', method: 'GET', permission: null, title: { zh: '角色树 (按角色)', en: 'Roles: the tree of a role\'s tenant' },
       input: z.object({ roleId: z.string().trim().regex(/^\d{1,19}$/).optional() }), output: z.array(TREE_NODE),
