@@ -15,6 +15,7 @@ export const roleResource = defineResource({
   title: { zh: '角色管理', en: 'Roles' },
   scope: 'tenant',
   nameField: 'roleName',
+  page: 'custom',
   tree: { parentField: 'parentId', labelField: 'roleName', unpagedList: true },
   menu: {
     parent: 'authority', route: '/authority/role', name: { zh: '角色管理', en: 'Roles' }, sort: 1, icon: 'iconfont iconicon_principal',

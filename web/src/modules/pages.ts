@@ -16,4 +16,7 @@ export type CustomPageLoader = () => Promise<{ default: ComponentType<CustomPage
  *
  *   user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
  */
-export const customPages: Readonly<Record<string, CustomPageLoader>> = {};
+export const customPages: Readonly<Record<string, CustomPageLoader>> = {
+  user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
+  role: () => import('./authority/RolePage').then((m) => ({ default: m.RolePage })),
+};
