@@ -176,7 +176,7 @@ describe('roles screen', () => {
 
   it('shows the server\'s refusal in the dialog: the administrator role keeps the role screen', async () => {
     const row = tableRows(b.page).filter({ hasText: '超级管理员' });
-    await b.page.getByTestId('resource-table').locator('tbody .ant-checkbox-input:checked').uncheck().catch(() => undefined);
+    await tableRows(b.page).filter({ hasText: 'E2E通知员' }).locator('.ant-checkbox-input').uncheck();
     await row.locator('.ant-checkbox-input').check();
     await b.page.getByTestId('role-grant').click();
     await b.page.getByTestId('role-grant-dialog').waitFor();

@@ -1,4 +1,5 @@
-import { apiScopeResource, dataScopeResource, menuResource, type Page, roleResource } from '@console/contract';
+import type { Page } from '@console/contract';
+import { apiScopeDef, dataScopeDef, menuDef, roleDef } from '../typedDefinitions';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Checkbox, Empty, Modal, Spin, Tabs, Tree } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
@@ -81,12 +82,12 @@ export function RoleGrantDialog({ roles, onClose }: RoleGrantDialogProps) {
   const queryClient = useQueryClient();
   const roleIds = useMemo(() => roles.map((r) => r.id), [roles]);
 
-  const tree = useQuery({ queryKey: ['menu-grant-tree', lang], queryFn: () => callAction(menuResource.actions.grantTree, {}, { silent: true }), staleTime: 0 });
-  const menuKeys = useQuery({ queryKey: ['role-grant-keys', 'menu', roleIds], queryFn: () => callAction(menuResource.actions.roleTreeKeys, { roleIds }, { silent: true }), staleTime: 0, gcTime: 0 });
-  const dataKeys = useQuery({ queryKey: ['role-grant-keys', 'data', roleIds], queryFn: () => callAction(roleResource.actions.roleScopeKeys, { roleIds, category: 1 }, { silent: true }), staleTime: 0, gcTime: 0 });
-  const apiKeys = useQuery({ queryKey: ['role-grant-keys', 'api', roleIds], queryFn: () => callAction(roleResource.actions.roleScopeKeys, { roleIds, category: 2 }, { silent: true }), staleTime: 0, gcTime: 0 });
-  const dataScopes = useScopes(dataScopeResource.path);
-  const apiScopes = useScopes(apiScopeResource.path);
+  const tree = useQuery({ queryKey: ['menu-grant-tree', lang], queryFn: () => callAction(menuDef.actions.grantTree, {}, { silent: true }), staleTime: 0 });
+  const menuKeys = useQuery({ queryKey: ['role-grant-keys', 'menu', roleIds], queryFn: () => callAction(menuDef.actions.roleTreeKeys, { roleIds }, { silent: true }), staleTime: 0, gcTime: 0 });
+  const dataKeys = useQuery({ queryKey: ['role-grant-keys', 'data', roleIds], queryFn: () => callAction(roleDef.actions.roleScopeKeys, { roleIds, category: 1 }, { silent: true }), staleTime: 0, gcTime: 0 });
+  const apiKeys = useQuery({ queryKey: ['role-grant-keys', 'api', roleIds], queryFn: () => callAction(roleDef.actions.roleScopeKeys, { roleIds, category: 2 }, { silent: true }), staleTime: 0, gcTime: 0 });
+  const dataScopes = useScopes(dataScopeDef.path);
+  const apiScopes = useScopes(apiScopeDef.path);
 
   const index = useMemo(() => indexTree(tree.data ?? []), [tree.data]);
   const nodes = useMemo(() => toMenuNodes(tree.data ?? []), [tree.data]);
@@ -123,14 +124,14 @@ export function RoleGrantDialog({ roles, onClose }: RoleGrantDialogProps) {
     const shownData = new Set(dataGroups.flatMap((g) => g.scopes.map((s) => s.id)));
     const shownApi = new Set(apiGroups.flatMap((g) => g.scopes.map((s) => s.id)));
     try {
-      await callAction(roleResource.actions.grant, {
+      await callAction(roleDef.actions.grant, {
         roleIds,
         menuIds: [...menus],
         dataScopeIds: [...data].filter((id) => shownData.has(id)),
         apiScopeIds: [...api].filter((id) => shownApi.has(id)),
       }, { silent: true });
       void message.success(t('authority.roles.granted'));
-      void queryClient.invalidateQueries({ queryKey: resourceKeys.all(roleResource.path) });
+      void queryClient.invalidateQueries({ queryKey: resourceKeys.all(roleDef.path) });
       onClose();
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));

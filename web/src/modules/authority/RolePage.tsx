@@ -1,4 +1,4 @@
-import { roleResource } from '@console/contract';
+import { roleDef } from '../typedDefinitions';
 import { App, Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,7 @@ import { RoleGrantDialog } from './RoleGrantDialog';
 
 addMessages('authority', { zh: authorityZh, en: authorityEn });
 
-type RoleRecord = ResourceRecord<typeof roleResource.fields>;
+type RoleRecord = ResourceRecord<typeof roleDef.fields>;
 
 /** /authority/role: the generic tree of roles plus 权限设置 (menus, data scopes, API scopes) for the roles selected. */
 export function RolePage(_props: CustomPageProps) {
@@ -33,7 +33,7 @@ export function RolePage(_props: CustomPageProps) {
 
   return (
     <>
-      <ResourcePage def={roleResource} extraToolbar={extraToolbar} />
+      <ResourcePage def={roleDef} extraToolbar={extraToolbar} />
       {grantFor && <RoleGrantDialog roles={grantFor} onClose={() => setGrantFor(null)} />}
     </>
   );

@@ -1,4 +1,5 @@
-import { deptResource, type TreeNode } from '@console/contract';
+import type { TreeNode } from '@console/contract';
+import { deptDef } from '../typedDefinitions';
 import { Button, Empty, Input, Spin, Tree } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,7 +26,7 @@ function toNodes(nodes: readonly TreeNode[]): Node[] {
 /** The department tree beside the users list (`dept/tree`): search by name, pick one, or 全部. */
 export function DeptTreePanel({ value, onChange }: DeptTreePanelProps) {
   const { t } = useTranslation();
-  const tree = useTreeNodes(deptResource);
+  const tree = useTreeNodes(deptDef);
   const [query, setQuery] = useState('');
   const shown = useMemo(() => filterTree(tree.data ?? [], query), [tree.data, query]);
   const nodes = useMemo(() => toNodes(shown), [shown]);

@@ -1,5 +1,6 @@
 import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { postResource, t as text, userResource } from '@console/contract';
+import { t as text } from '@console/contract/i18n';
+import { postDef, userDef } from '../typedDefinitions';
 import { ProFormSelect, ProFormText } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Tag } from 'antd';
@@ -26,7 +27,7 @@ import './userPage.css';
 
 addMessages('authority', { zh: authorityZh, en: authorityEn });
 
-type UserRecord = ResourceRecord<typeof userResource.fields>;
+type UserRecord = ResourceRecord<typeof userDef.fields>;
 
 /** status 3: a sign-up awaiting approval (dictionary user_status) */
 const STATUS_PENDING = 3;
@@ -58,7 +59,7 @@ export function UserPage(_props: CustomPageProps) {
   }, [deptId, auditing]);
 
   const saved = useCallback((reload: () => void) => {
-    void queryClient.invalidateQueries({ queryKey: resourceKeys.all(userResource.path) });
+    void queryClient.invalidateQueries({ queryKey: resourceKeys.all(userDef.path) });
     reload();
   }, [queryClient]);
 
@@ -82,7 +83,7 @@ export function UserPage(_props: CustomPageProps) {
             () => {
               void message.success({ content: done, duration: 5 });
               ctx.clearSelection();
-              void queryClient.invalidateQueries({ queryKey: resourceKeys.all(userResource.path) });
+              void queryClient.invalidateQueries({ queryKey: resourceKeys.all(userDef.path) });
               ctx.reload();
             },
             () => undefined,
@@ -92,7 +93,7 @@ export function UserPage(_props: CustomPageProps) {
     [message, modal, queryClient, t],
   );
 
-  const actions = userResource.actions;
+  const actions = userDef.actions;
   const extraToolbar = (ctx: ToolbarContext<UserRecord>) => {
     const toggle = (
       <Button
@@ -210,7 +211,7 @@ export function UserPage(_props: CustomPageProps) {
               placeholder={fieldPrompt(ctx.field, label, ctx.lang, messages)}
               getValueProps={(value: unknown) => ({ value: splitIds(value) })}
               normalize={(value: unknown) => joinIds(value)}
-              request={async () => (await callAction(postResource.actions.select, {}, { silent: true })).map((p) => ({ label: p.postName, value: p.id }))}
+              request={async () => (await callAction(postDef.actions.select, {}, { silent: true })).map((p) => ({ label: p.postName, value: p.id }))}
               fieldProps={{ showSearch: true, optionFilterProp: 'label', ...testId('user-form-post') }}
             />
           );
@@ -225,7 +226,7 @@ export function UserPage(_props: CustomPageProps) {
       {showDepts && <DeptTreePanel value={deptId} onChange={setDeptId} />}
       <div className="user-page-list">
         <ResourcePage
-          def={userResource}
+          def={userDef}
           params={params}
           formOverride={formOverride}
           extraToolbar={extraToolbar}

@@ -1,4 +1,4 @@
-import { userResource } from '@console/contract';
+import { userDef } from '../typedDefinitions';
 import { useQuery } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Select, Spin } from 'antd';
 import { useEffect, useState } from 'react';
@@ -26,12 +26,12 @@ export interface UserPlatformDialogProps {
 export function UserPlatformDialog({ userId, account, onClose, onSaved }: UserPlatformDialogProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const dicts = useDicts(userResource);
+  const dicts = useDicts(userDef);
   const [form] = Form.useForm<PlatformForm>();
   const [saving, setSaving] = useState(false);
   const detail = useQuery({
     queryKey: ['user-platform', userId],
-    queryFn: () => callAction(userResource.actions.platformDetail, { id: userId }),
+    queryFn: () => callAction(userDef.actions.platformDetail, { id: userId }),
     staleTime: 0,
     gcTime: 0,
   });
@@ -46,7 +46,7 @@ export function UserPlatformDialog({ userId, account, onClose, onSaved }: UserPl
     const values = await form.validateFields();
     setSaving(true);
     try {
-      await callAction(userResource.actions.updatePlatform, { userId, userType: values.userType!, userExt: (values.userExt ?? '').trim() });
+      await callAction(userDef.actions.updatePlatform, { userId, userType: values.userType!, userExt: (values.userExt ?? '').trim() });
       void message.success(t('authority.users.platformSaved'));
       onSaved();
       onClose();
@@ -75,7 +75,7 @@ export function UserPlatformDialog({ userId, account, onClose, onSaved }: UserPl
       <Spin spinning={detail.isPending}>
         <Form<PlatformForm> form={form} layout="vertical" name="platform" data-testid="user-platform-form">
           <Form.Item name="userType" label={t('authority.users.userType')} rules={[{ required: true, message: t('authority.users.userTypeRequired') }]}>
-            <Select options={dictOptions(userResource.fields.userType, dicts)} {...testId('user-platform-type')} />
+            <Select options={dictOptions(userDef.fields.userType, dicts)} {...testId('user-platform-type')} />
           </Form.Item>
           <Form.Item
             name="userExt"

@@ -1,4 +1,4 @@
-import { roleResource, userResource } from '@console/contract';
+import { roleDef, userDef } from '../typedDefinitions';
 import { Alert, App, Modal, Spin, Tree } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,7 +18,7 @@ export interface UserRolesDialogProps {
 export function UserRolesDialog({ users, onClose, onSaved }: UserRolesDialogProps) {
   const { t } = useTranslation();
   const { message } = App.useApp();
-  const tree = useTreeNodes(roleResource);
+  const tree = useTreeNodes(roleDef);
   const [checked, setChecked] = useState<string[]>(() => commonIds(users.map((u) => (u.roleId == null ? '' : String(u.roleId)))));
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -31,7 +31,7 @@ export function UserRolesDialog({ users, onClose, onSaved }: UserRolesDialogProp
     setSaving(true);
     setError(null);
     try {
-      await callAction(userResource.actions.grant, { userIds: users.map((u) => u.id), roleIds: checked }, { silent: true });
+      await callAction(userDef.actions.grant, { userIds: users.map((u) => u.id), roleIds: checked }, { silent: true });
       void message.success(t('authority.users.rolesSaved'));
       onSaved();
       onClose();

@@ -1,4 +1,4 @@
-import { phoneProblem } from '@console/contract';
+import { phoneProblem } from '@console/contract/shell';
 import { md5 } from 'js-md5';
 
 /** The add/edit form's values → the submit body: the password leaves as its MD5 hex; an empty one is left out (the initial password). */
