@@ -164,12 +164,17 @@ describe('roles screen', () => {
 
     await user.reload();
     await user.getByTestId('side-menu').waitFor();
-    await user.getByTestId('menu-desk').waitFor();
-    await waitFor(user, 'the notice menu gone from the sidebar', async () => {
-      if (!(await user.getByTestId('menu-notice').isVisible())) await user.getByTestId('menu-desk').click();
-      await user.waitForTimeout(300);
-      return (await user.getByTestId('menu-notice').count()) === 0;
+    const storedCodes = () => user.evaluate(() => {
+      type M = { code: string; children?: M[] };
+      const flat = (ms: M[]): string[] => ms.flatMap((m) => [m.code, ...flat(m.children ?? [])]);
+      return flat(JSON.parse(localStorage.getItem('saber-session') ?? '{}').state?.menu ?? []);
     });
+    await waitFor(user, 'the stored menu without notice', async () => {
+      const codes = await storedCodes();
+      return codes.includes('desk') && !codes.includes('notice');
+    }).catch(async (e) => { throw new Error(`${String(e)}; stored menu: ${JSON.stringify(await storedCodes())}`); });
+    await user.getByTestId('menu-desk').waitFor();
+    await waitFor(user, 'the notice menu gone from the sidebar', async () => (await user.getByTestId('menu-notice').count()) === 0);
     await shot(user, 'sidebar-after-grant');
     await user.context().close();
   });
@@ -196,8 +201,9 @@ describe('data scopes screen', () => {
   it('opens and creates a scope', async () => {
     await goMenu(b.page, 'authority', 'data_scope');
     await b.page.waitForURL('**/authority/datascope');
-    await b.page.locator('[data-testid="resource-page"][data-resource="data_scope"]').waitFor();
-    await b.page.getByTestId('resource-add').click();
+    const scopes = b.page.locator('[data-testid="resource-page"][data-resource="data_scope"]');
+    await scopes.waitFor();
+    await scopes.getByTestId('resource-add').click();
     await b.page.getByTestId('resource-form').waitFor();
     await pickTree(b.page, 'resource_menuId', '通知公告');
     await b.page.locator('#resource_scopeName').fill('E2E本人通知');
@@ -206,7 +212,7 @@ describe('data scopes screen', () => {
     await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: '本人可见' }).click();
     await b.page.getByTestId('resource-form-submit').click();
     await toast(b.page, '新增成功');
-    await waitFor(b.page, 'the new scope listed', async () => (await tableRows(b.page).filter({ hasText: 'E2E本人通知' }).count()) === 1);
+    await waitFor(b.page, 'the new scope listed', async () => (await scopes.locator('tbody tr.ant-table-row', { hasText: 'E2E本人通知' }).count()) === 1);
     await shot(b.page, 'data-scope');
   });
 });

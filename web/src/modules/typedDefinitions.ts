@@ -9,9 +9,8 @@ function byCode<T>(code: string): T {
 }
 
 /**
- * The definitions the custom pages use, typed (their typed actions), taken from modules/definitions.ts:
- * a value import of a contract definition in a page would make the bundler share the contract's modules
- * (and zod) in one chunk with the first page, which imports the notice definition.
+ * The definitions the custom pages use, typed (with their typed actions), from modules/definitions.ts: the
+ * chunk that resolves the route and loads the custom page already holds them.
  */
 export const userDef = byCode<typeof userResource>('user');
 export const roleDef = byCode<typeof roleResource>('role');

@@ -39,7 +39,7 @@ export function DeptTreePanel({ value, onChange }: DeptTreePanelProps) {
   return (
     <div className="user-page-depts" data-testid="dept-tree">
       <Input.Search allowClear placeholder={t('authority.users.deptSearch')} onChange={(e) => setQuery(e.target.value)} {...testId('dept-search')} />
-      <Button type={value === null ? 'primary' : 'text'} ghost={value === null} block size="small" className="user-page-all" onClick={() => onChange(null)} aria-pressed={value === null} {...testId('dept-all')}>
+      <Button type={value === null ? 'primary' : 'text'} ghost={value === null} block size="small" className="user-page-all" style={{ justifyContent: 'flex-start' }} onClick={() => onChange(null)} aria-pressed={value === null} {...testId('dept-all')}>
         {t('authority.users.allDepts')}
       </Button>
       <Spin spinning={tree.isPending}>

@@ -43,7 +43,9 @@ export function UserPlatformDialog({ userId, account, onClose, onSaved }: UserPl
   }, [detail.isError, onClose]);
 
   const save = async () => {
-    const values = await form.validateFields();
+    // the form shows what is wrong; nothing to send
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
     setSaving(true);
     try {
       await callAction(userDef.actions.updatePlatform, { userId, userType: values.userType!, userExt: (values.userExt ?? '').trim() });
