@@ -1,4 +1,4 @@
-import { MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import { ApartmentOutlined } from '@ant-design/icons';
 import { t as text } from '@console/contract/i18n';
 import { postDef, userDef } from '../typedDefinitions';
 import { ProFormSelect, ProFormText } from '@ant-design/pro-components';
@@ -98,7 +98,8 @@ export function UserPage(_props: CustomPageProps) {
     const toggle = (
       <Button
         key="depts"
-        icon={showDepts ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+        icon={<ApartmentOutlined />}
+        type={showDepts ? 'default' : 'dashed'}
         onClick={() => setShowDepts((v) => !v)}
         aria-pressed={showDepts}
         aria-label={t(showDepts ? 'authority.users.hideDepts' : 'authority.users.showDepts')}
