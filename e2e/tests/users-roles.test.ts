@@ -113,6 +113,8 @@ describe('users screen', () => {
     await waitFor(b.page, 'one row', async () => (await tableRows(b.page).count()) === 1);
     await tableRows(b.page).first().getByTestId('user-row-platform').click();
     await b.page.getByTestId('user-platform-form').waitFor();
+    // the form fills in from platform-detail: type after that
+    await waitFor(b.page, 'the platform detail loaded', () => b.page.getByTestId('user-platform-submit').isEnabled());
     await b.page.getByTestId('user-platform-ext').fill('not json');
     await b.page.getByTestId('user-platform-submit').click();
     await b.page.getByText('用户拓展须为 JSON 对象').waitFor();
@@ -143,6 +145,8 @@ describe('roles screen', () => {
     await signIn(user, b.baseUrl, '000000', 'e2e_noticer', 'Second-pass-2');
     await goMenu(user, 'desk', 'notice');
     await user.waitForURL('**/desk/notice');
+    await user.getByTestId('menu-home').click();
+    await user.waitForURL('**/wel/index');
 
     await goMenu(b.page, 'authority', 'role');
     await b.page.waitForURL('**/authority/role');
@@ -176,6 +180,9 @@ describe('roles screen', () => {
     await user.getByTestId('menu-desk').waitFor();
     await waitFor(user, 'the notice menu gone from the sidebar', async () => (await user.getByTestId('menu-notice').count()) === 0);
     await shot(user, 'sidebar-after-grant');
+    // and the page itself is no longer theirs
+    await user.goto(`${b.baseUrl}/desk/notice`);
+    await user.waitForURL((u) => u.pathname === '/404');
     await user.context().close();
   });
 
