@@ -3,7 +3,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken, md5 } from '../api.js';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
+import { confirm, openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
 
 const b = useBrowser();
 const SYS = '/api/blade-system';
@@ -124,6 +124,41 @@ describe('users screen', () => {
     const users = await call<{ records: Rec[] }>(`${SYS}/user/list?account_equal=e2e_hz01`);
     const detail = await call<Rec>(`${SYS}/user/platform-detail?id=${users.records[0]!.id}`);
     expect(detail.userExt).toBe('{"app":"lock"}');
+  });
+});
+
+describe('users screen: account tools', () => {
+  it('reviews sign-ups (注册审核 shows status 3 only; 通过) and resets a password', async () => {
+    const depts = await call<Array<{ id: string }>>(`${SYS}/dept/tree`);
+    const roles = await call<Rec[]>(`${SYS}/role/list`);
+    const userRole = roles.find((r) => r.roleAlias === 'user')!;
+    await call(`${SYS}/user/submit`, { account: 'e2e_pending', name: '待审', realName: '待审', deptId: depts[0]!.id, roleId: userRole.id, status: 3 });
+    const page = b.page.getByTestId('user-page');
+    await page.locator('#search_account').fill('');
+    await page.getByTestId('resource-search-submit').click();
+    await page.getByTestId('user-audit').click();
+    await page.getByTestId('user-audit-showing').waitFor();
+    await waitFor(b.page, 'only the sign-up awaiting approval', async () => {
+      const rows = await tableRows(b.page).allInnerTexts();
+      return rows.length === 1 && rows[0]!.includes('e2e_pending');
+    });
+    await tableRows(b.page).first().locator('.ant-checkbox-input').check();
+    await shot(b.page, 'audit');
+    await page.getByTestId('user-audit-pass').click();
+    await confirm(b.page);
+    await toast(b.page, '审核已通过');
+    await waitFor(b.page, 'no sign-up left', async () => (await tableRows(b.page).count()) === 0);
+    await page.getByTestId('user-audit-leave').click();
+    await page.getByTestId('user-audit').waitFor();
+
+    await page.locator('#search_account').fill('e2e_pending');
+    await page.getByTestId('resource-search-submit').click();
+    await waitFor(b.page, 'one row', async () => (await tableRows(b.page).count()) === 1);
+    await tableRows(b.page).first().locator('.ant-checkbox-input').check();
+    await page.getByTestId('user-reset').click();
+    await confirm(b.page);
+    await toast(b.page, '用户下次登录时须先修改密码');
+    expect(await apiToken(b.baseUrl, '000000', 'e2e_pending', '123456')).toBeTruthy();
   });
 });
 
