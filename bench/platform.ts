@@ -91,7 +91,7 @@ async function main() {
       ['user list, a branch (10 departments), page 1', call(adminToken, '/api/blade-system/user/page', { deptId: '8000000000001007', current: '1', size: '10' })],
       ['user list, a team (1 department), page 1', call(adminToken, '/api/blade-system/user/page', { deptId: '8000000000010123', current: '1', size: '10' })],
       ['user list, a team, page 5 by account', call(adminToken, '/api/blade-system/user/page', { deptId: '8000000000010123', current: '5', size: '10', ascs: 'account' })],
-      ['user list, all 100,000, page 1', call(adminToken, '/api/blade-system/user/list', { current: '1', size: '10' })],
+      [`user list, all ${users.toLocaleString('en')}, page 1`, call(adminToken, '/api/blade-system/user/list', { current: '1', size: '10' })],
       ['menu/routes, a role of 500 menus (cached answer)', call(menusToken, '/api/blade-system/menu/routes', {})],
       ['menu/routes, a role of 500 menus (cache cleared before each call)', async () => {
         await server.ctx.permissions.invalidate();

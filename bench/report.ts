@@ -20,8 +20,12 @@ export interface DbResult {
   rows: number;
   otherRows: number;
   calls: number;
+  warmup: number;
   transport: string;
-  cases: CaseResult[];
+  /** the list cases (page 1, a title, a range, page 1000) */
+  list: CaseResult[];
+  /** substring searches of 1–4 characters */
+  search: CaseResult[];
   starts: Array<{ startMs: number; rssMb: number }>;
   date: string;
   /** git revision of the code measured */
@@ -44,27 +48,27 @@ export function machine(): string {
     + `Linux, Node ${process.version}`;
 }
 
-export function renderSection(r: DbResult): string {
-  const title = r.db === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)';
+export function renderSection(r: DbResult, cases = r.list, heading?: string): string {
+  const title = heading ?? (r.db === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)');
   const lines = [
     `### ${title}`,
     '',
     `${r.engine}. Run ${r.date} on revision ${r.revision}. Data: ${r.rows.toLocaleString('en')} notices for tenant 541742 and `
       + `${r.otherRows.toLocaleString('en')} for each of 9 other tenants. ${r.calls} calls per case, one after the other, `
-      + `after 20 warm-up calls; ${r.transport}. Load average (1 min) ${r.load[0].toFixed(2)} at the start of the list `
+      + `after ${r.warmup} warm-up calls; ${r.transport}. Load average (1 min) ${r.load[0].toFixed(2)} at the start of the list `
       + `measurements, ${r.load[1].toFixed(2)} at the end (the bench itself accounts for up to about 2: `
       + 'a Node thread and a database backend busy in turn; above that, other work shared the 2 vCPUs). Times in ms.',
     '',
     '| case | rows matched | API median | API p95 | SQL median | SQL p95 | ratio (median) | ratio (p95) | p95 < 50 ms | ratio < 2 |',
     '|---|---:|---:|---:|---:|---:|---:|---:|:-:|:-:|',
   ];
-  for (const c of r.cases) {
+  for (const c of cases) {
     const rm = c.api.median / c.sql.median;
     const rp = c.api.p95 / c.sql.p95;
     lines.push(`| ${c.name} <br>\`${c.query}\` | ${c.matched.toLocaleString('en')} | ${ms(c.api.median)} | ${ms(c.api.p95)} | `
       + `${ms(c.sql.median)} | ${ms(c.sql.p95)} | ${rm.toFixed(2)} | ${rp.toFixed(2)} | ${mark(c.api.p95 < 50)} | ${mark(rm < 2)} |`);
   }
-  if (r.starts.length) {
+  if (r.starts.length && cases === r.list) {
     const start = r.starts.map((s) => s.startMs);
     const rss = r.starts.map((s) => s.rssMb);
     lines.push(
@@ -109,10 +113,15 @@ function replaceBetween(text: string, key: string, body: string): string {
   return `${text.slice(0, a + open.length)}\n${body}\n${text.slice(b)}`;
 }
 
-export function writeResults(file: string, r: DbResult): void {
+/** Writes the list cases to `results:<db>` and the searches to `search:<db>:<label>`, whichever were run. */
+export function writeResults(file: string, r: DbResult, label = 'after'): void {
   let text = existsSync(file) ? readFileSync(file, 'utf8') : TEMPLATE;
   text = replaceBetween(text, 'machine', machine());
-  text = replaceBetween(text, `results:${r.db}`, renderSection(r));
+  if (r.list.length) text = replaceBetween(text, `results:${r.db}`, renderSection(r));
+  if (r.search.length) {
+    const title = `Short search terms: ${r.db === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'} (${label})`;
+    text = replaceBetween(text, `search:${r.db}:${label}`, renderSection(r, r.search, title));
+  }
   writeFileSync(file, text);
 }
 

@@ -4,6 +4,10 @@
  *   npm run bench -w bench -- --db=postgres|pglite [--rows=1000000] [--others=20000] [--calls=200]
  *     [--starts=5] [--keep] [--skip-build] [--results=bench/RESULTS.md]
  *     [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
+ *     [--cases=all|list|search] [--warmup=20] [--label=after] [--statement-timeout=3000]
+ *
+ * `--cases=search` measures only the substring searches of 1–4 characters (SEARCH_CASES), written to the
+ * section `search:<db>:<label>`; the list cases go to `results:<db>`.
  *
  * 1. seeds the notices (PostgreSQL: database console_bench; PGlite: a data folder), through a server
  *    started in-process so that migrations and seed data run first;
@@ -27,7 +31,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import {
-  apiCall, CASES, directRunner, sample, signIn, type SqlRunner, startOnce, stats,
+  apiCall, type Case, CASES, directRunner, sample, SEARCH_CASES, signIn, type SqlRunner, startOnce, stats,
 } from './measure.js';
 import { type CaseResult, type DbResult, writeResults } from './report.js';
 import { dbOption, intOption, PG_DB, PGLITE_KEEP_DIR, PGLITE_MARKER, planOption, samePlan } from './data.js';
@@ -35,7 +39,6 @@ import { OTHER_TENANTS, type PgliteLike, type SeedPlan, seededPlan, seedPglite, 
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = dirname(here);
-const WARMUP = 20;
 const IDLE_MS = 5000;
 
 const { values: opt } = parseArgs({
@@ -49,6 +52,11 @@ const { values: opt } = parseArgs({
     'skip-build': { type: 'boolean', default: false },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     results: { type: 'string', default: join(here, 'RESULTS.md') },
+    cases: { type: 'string', default: 'all' },
+    warmup: { type: 'string', default: '20' },
+    label: { type: 'string', default: 'after' },
+    /** STATEMENT_TIMEOUT_MS of the in-process server (default: the server's own, 3000); 0 lets slow searches finish */
+    'statement-timeout': { type: 'string' },
   },
 });
 
@@ -56,6 +64,10 @@ const db = dbOption(opt.db);
 const plan = planOption(opt.rows, opt.others);
 const calls = intOption('calls', opt.calls, 1, 10_000);
 const starts = intOption('starts', opt.starts, 0, 20);
+const WARMUP = intOption('warmup', opt.warmup, 0, 1000);
+if (!['all', 'list', 'search'].includes(opt.cases)) throw new Error(`--cases must be all, list or search, got ${opt.cases}`);
+const runList = opt.cases !== 'search';
+const runSearch = opt.cases !== 'list';
 const log = (s: string) => console.log(s);
 /** 1-minute load average when the list measurements start and end: above ~1 means something else ran */
 let loadBefore = 0;
@@ -77,15 +89,23 @@ async function adminQuery(text: string): Promise<pg.QueryResult> {
   }
 }
 
-const startServer = (env: Record<string, string>, dataDir: string) => createServer(loadConfig({ LOG_LEVEL: 'warn', ...env }, { dataDir }));
+const timeoutEnv: Record<string, string> = opt['statement-timeout'] === undefined ? {} : { STATEMENT_TIMEOUT_MS: String(intOption('statement-timeout', opt['statement-timeout'], 0, 600_000)) };
+const startServer = (env: Record<string, string>, dataDir: string) => createServer(loadConfig({ LOG_LEVEL: 'warn', ...timeoutEnv, ...env }, { dataDir }));
 
 /** The list cases over HTTP, then the same statements directly. */
-async function measureCases(server: Server, runSql: SqlRunner): Promise<CaseResult[]> {
+async function measureCases(server: Server, runSql: SqlRunner): Promise<{ list: CaseResult[]; search: CaseResult[] }> {
   loadBefore = loadavg()[0]!;
   const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
   const token = await signIn(base);
+  const list = runList ? await measureSet(base, token, runSql, CASES) : [];
+  const search = runSearch ? await measureSet(base, token, runSql, SEARCH_CASES) : [];
+  loadAfter = loadavg()[0]!;
+  return { list, search };
+}
+
+async function measureSet(base: string, token: string, runSql: SqlRunner, cases: Case[]): Promise<CaseResult[]> {
   const out: CaseResult[] = [];
-  for (const c of CASES) {
+  for (const c of cases) {
     const call = apiCall(base, token, c);
     // untimed first call; retried once if the kept-alive connection was closed while idle (on PGlite the
     // SQL phase blocks the event loop for minutes, so the server's and fetch's keep-alive timers race)
@@ -102,7 +122,6 @@ async function measureCases(server: Server, runSql: SqlRunner): Promise<CaseResu
     log(`  ${c.name.padEnd(34)} ${String(matched).padStart(8)} rows  API ${api.median.toFixed(1)} / ${api.p95.toFixed(1)} ms`
       + `  SQL ${sql.median.toFixed(1)} / ${sql.p95.toFixed(1)} ms  (median / p95)`);
   }
-  loadAfter = loadavg()[0]!;
   return out;
 }
 
@@ -153,6 +172,7 @@ async function benchPostgres(mainJs: string): Promise<DbResult> {
     const have = await seededPlan(query);
     if (samePlan(have, plan)) {
       log(`reusing the seeded database ${PG_DB}`);
+      await client.query('vacuum analyze blade_notice'); // after a migration that rewrote the table: visibility map, statistics
     } else {
       log(`seeding ${PG_DB}: ${plan.rows} + ${OTHER_TENANTS.length} × ${plan.otherRows} notices`);
       await client.query('truncate blade_notice');
@@ -169,7 +189,7 @@ async function benchPostgres(mainJs: string): Promise<DbResult> {
     await client.end();
     const runs = await measureStarts(mainJs, { DATABASE_URL: url, DATA_DIR: dataDir });
     return {
-      db: 'postgres', engine, ...plan, calls, cases, starts: runs, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', revision: revision(), load: [loadBefore, loadAfter],
+      db: 'postgres', engine, ...plan, calls, warmup: WARMUP, ...cases, starts: runs, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', revision: revision(), load: [loadBefore, loadAfter],
       transport: 'HTTP over loopback: fetch() to the in-process server (createServer + app.listen on 127.0.0.1), one keep-alive connection; SQL: the same statements (tenant transaction, bounded count or text match, page) through a direct pg.Client, no HTTP',
     };
   } finally {
@@ -210,6 +230,7 @@ async function benchPglite(mainJs: string): Promise<DbResult> {
     const client = pgliteOf(server);
     const have = await seededPlan((text) => client.query(text));
     if (!samePlan(have, plan)) throw new Error(`data folder holds ${JSON.stringify(have)}, expected ${JSON.stringify(plan)}`);
+    if (seeded) await client.query('vacuum analyze blade_notice'); // PGlite has no autovacuum: after a migration that rewrote the table
     const version = (await client.query<{ v: string }>('select version() as v')).rows[0]!.v.replace(/ on .*/, '');
     const pkg = JSON.parse(readFileSync(join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8')) as { version: string };
     const engine = `PGlite ${pkg.version} (${version}, WASM, in the server process)`;
@@ -219,7 +240,7 @@ async function benchPglite(mainJs: string): Promise<DbResult> {
     server = undefined;
     const runs = await measureStarts(mainJs, { DATABASE_URL: '', DATA_DIR: dataDir });
     return {
-      db: 'pglite', engine, ...plan, calls, cases, starts: runs, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', revision: revision(), load: [loadBefore, loadAfter],
+      db: 'pglite', engine, ...plan, calls, warmup: WARMUP, ...cases, starts: runs, date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', revision: revision(), load: [loadBefore, loadAfter],
       transport: 'HTTP over loopback: fetch() to the in-process server (createServer + app.listen on 127.0.0.1), one keep-alive connection; SQL: the same statements (tenant transaction, bounded count or text match, page) on the server\'s own PGlite instance, no HTTP',
     };
   } finally {
@@ -230,5 +251,5 @@ async function benchPglite(mainJs: string): Promise<DbResult> {
 
 const mainJs = starts > 0 ? buildServer() : '';
 const result = db === 'postgres' ? await benchPostgres(mainJs) : await benchPglite(mainJs);
-writeResults(opt.results, result);
+writeResults(opt.results, result, opt.label);
 log(`\nwritten to ${opt.results}${opt.keep ? ` (kept: ${db === 'postgres' ? `database ${PG_DB}` : PGLITE_KEEP_DIR})` : ''}`);

@@ -55,8 +55,9 @@ const { values: opt } = parseArgs({
     settle: { type: 'string', default: '2' },
     signins: { type: 'string', default: '50' },
     searches: { type: 'string', default: '10' },
-    // Worst case: two word characters give pg_trgm no trigram, so app_text_match reads every row of the
-    // tenant while it finds at most LIST_TEXT_MATCH_LIMIT matches. 召回 ("recall") is in no title. The data
+    // Worst case until migration 0012: two word characters give pg_trgm no trigram, so app_text_match read
+    // every row of the tenant while it found at most LIST_TEXT_MATCH_LIMIT matches (since 0009 the grams
+    // index answers it at once; a search on the content, which has no grams, is the scan now). 召回 ("recall") is in no title. The data
     // has no such term with 1–1,000 matches: in-word pairs are in ≥ 1/28 of the titles, pairs across two
     // words in ~0.25% (e.g. 于关: 2,440 per million, and LIMIT 1001 stops the scan early), and a character
     // next to punctuation gets a trigram (】关: 363 rows, found through the index in ~0.15 s).

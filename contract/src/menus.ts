@@ -26,3 +26,20 @@ export const MENU_DIRECTORIES: readonly MenuDirectory[] = [
 export function menuDirectory(code: string): MenuDirectory | undefined {
   return MENU_DIRECTORIES.find((d) => d.code === code);
 }
+
+/**
+ * A menu entry that is a link rather than a resource's screen (monitor › api_doc opens /api/docs in a new
+ * window): seeded under its directory by the module that owns it, and granted to the platform's administrators.
+ */
+export interface MenuLink {
+  code: string;
+  /** code of the directory */
+  parent: string;
+  /** a console route, or a server path such as /api/docs */
+  route: string;
+  name: I18nText;
+  sort: number;
+  icon?: string;
+  /** opens in a new window (blade_menu.is_open = 2) */
+  newWindow?: boolean;
+}

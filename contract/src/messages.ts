@@ -119,7 +119,33 @@ export const messages = {
   userLastAdmin: { zh: '不能删除或停用最后一个超级管理员', en: 'The last super administrator cannot be deleted or disabled' },
   notPending: { zh: '用户 {account} 不在待审核状态', en: 'The user {account} is not awaiting approval' },
   passwordChangeRequired: { zh: '请先修改初始密码 (个人信息 › 修改密码)', en: 'Change your initial password first (Personal info › Change password)' },
+  dictSealed: { zh: '字典「{name}」已封存, 不能修改或删除', en: 'The dictionary entry "{name}" is sealed; it cannot be changed or removed' },
+  dictUnsealOnly: { zh: '已封存的字典只能由平台管理员解除封存 (只修改封存为否)', en: 'A sealed entry can only be unsealed (set sealed to no, nothing else) by the platform administrator' },
+  dictKeyDuplicate: { zh: '字典「{code}」中已存在键值「{key}」', en: 'The dictionary "{code}" already has the key "{key}"' },
+  dictCodeTaken: { zh: '字典编号「{code}」已被其他字典使用', en: 'The dictionary code "{code}" is used by another dictionary' },
+  clientIdFormat: { zh: '客户端 id 只能包含字母、数字和 _ . -', en: 'A client id has only letters, digits and _ . -' },
+  clientGrantTypes: { zh: '授权类型只能是 {allowed}', en: 'Grant types must be among {allowed}' },
+  clientInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 不能删除或修改其客户端 id', en: 'The client "{clientId}" is the one you are signed in with; it cannot be removed or renamed' },
+  clientSecretInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 重置密钥会使当前控制台无法访问; 请用其他客户端登录后再重置', en: 'The client "{clientId}" is the one you are signed in with; resetting its secret would lock this console out. Sign in with another client to reset it' },
   tooManyItems: { zh: '{field}最多选择 {max} 项', en: '{field}: at most {max} items' },
+  // resources: SMS, object storage
+  smsNoConfig: { zh: '没有可用的短信配置: 请先启用一个, 或指定资源编号', en: 'No SMS configuration to send with: enable one, or name one by its code' },
+  smsSendFailed: { zh: '短信发送失败: {detail}', en: 'The SMS could not be sent: {detail}' },
+  smsPhoneInvalid: { zh: '手机号码格式不正确: {phone}', en: 'Not a phone number: {phone}' },
+  smsParamsInvalid: { zh: '短信参数应为 JSON 对象, 值为文字或数字', en: 'The parameters must be a JSON object of texts or numbers' },
+  storageUnavailable: { zh: '存储服务不可用: {detail}', en: 'The storage service is unavailable: {detail}' },
+  // xlsx import / export (api.md section 5)
+  importFileTooLarge: { zh: '导入文件不能超过 {max}', en: 'The import file must not exceed {max}' },
+  importTooManyRows: { zh: '导入文件最多 {max} 行数据, 请拆分后分批导入', en: 'An import file may hold at most {max} rows; split it and import the parts one after the other' },
+  importNotSpreadsheet: { zh: '只能导入 .xlsx 或 .csv 文件', en: 'Only .xlsx or .csv files can be imported' },
+  importUnreadable: { zh: '文件无法读取, 请确认是有效的 .xlsx 或 .csv 文件', en: 'The file cannot be read; make sure it is a valid .xlsx or .csv file' },
+  importNoRows: { zh: '文件中没有数据行', en: 'The file holds no data rows' },
+  importMissingColumns: { zh: '缺少必填列: {columns}', en: 'Required columns are missing: {columns}' },
+  importDuplicateInFile: { zh: '{field}「{value}」与第 {row} 行重复', en: '{field} "{value}" repeats row {row}' },
+  importUnknownValue: { zh: '{field}的取值「{value}」不存在', en: '{field}: no such value "{value}"' },
+  importWriteFailed: { zh: '导入失败, 未写入任何数据: {detail}', en: 'The import failed and wrote nothing: {detail}' },
+  importTooManyErrors: { zh: '错误过多, 仅列出前 {max} 条', en: 'Too many errors; only the first {max} are listed' },
+  exportTooManyRows: { zh: '导出最多 {max} 行, 请增加查询条件后重试', en: 'An export holds at most {max} rows; add conditions and try again' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;

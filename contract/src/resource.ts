@@ -59,7 +59,16 @@ export interface FieldDef {
   writeOnly?: boolean;
   /** set when the record is created; an update that changes it is refused */
   immutable?: boolean;
+  /**
+   * a credential (an access key, a secret key): stored encrypted (AES-256-GCM), answered as `******` when
+   * set, never filtered or sorted on; an update that sends `******` (or nothing, or a blank) keeps the
+   * stored one. The console renders it as a password input.
+   */
+  secret?: boolean;
 }
+
+/** What a `secret` field answers in place of its value. */
+export const SECRET_MASK = '******';
 
 export type Fields = Record<string, FieldDef>;
 
@@ -140,6 +149,13 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   keyAliases?: Record<string, 'id' | 'parentId'>;
   /** 'custom': the console renders a page of its own for this resource (web/src/modules/pages.ts) */
   page?: 'generic' | 'custom';
+  /**
+   * no `submit` and no `remove` (append-only logs; set `removable` to keep `remove`): the table need not
+   * have the update and soft-delete columns (`updateTime`, `isDeleted`) then
+   */
+  readOnly?: boolean;
+  /** with `readOnly`: `remove` is still mounted (the attachment register) */
+  removable?: boolean;
 }
 
 
@@ -178,13 +194,13 @@ export function permissionCodes(def: Pick<ResourceDef, 'code'>): PermissionCodes
 /** All fields a client may filter on: the definition's own plus the system fields (minus tenantId). */
 export function filterableFields(def: ResourceDef): Record<string, FieldDef> {
   const { tenantId: _omit, ...system } = SYSTEM_FIELDS;
-  const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly));
+  const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly && !f.secret));
   return { ...own, ...system };
 }
 
 export function sortableFields(def: ResourceDef): string[] {
   const out = ['id', 'createTime', 'updateTime'];
-  for (const [name, f] of Object.entries(def.fields)) if (f.sortable) out.push(name);
+  for (const [name, f] of Object.entries(def.fields)) if (f.sortable && !f.secret) out.push(name);
   return out;
 }
 

@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { defaultStorage } from './core/storage/index.js';
 import { ResourceRegistry } from './core/resource/registry.js';
 import { setTimeZone } from './core/time.js';
-import { moduleDataSteps, moduleResources, mountModules } from './modules/index.js';
+import { moduleDataSteps, moduleResources, mountModules, type ResourceBinding } from './modules/index.js';
 import { syncResourceMenus } from './seed/resourceMenus.js';
 import { runDataSteps } from './seed/runner.js';
 import { DATA_STEPS } from './seed/steps.js';
@@ -45,7 +45,12 @@ function readVersion(): string {
 }
 
 /** Opens the database (migrating it and running pending data steps), connects Redis, builds the app. */
-export async function createServer(config: Config): Promise<Server> {
+export interface ServerOptions {
+  /** resources mounted beside the modules' own (tests and benches: a definition of their own over a table) */
+  extraResources?: ResourceBinding[];
+}
+
+export async function createServer(config: Config, opts: ServerOptions = {}): Promise<Server> {
   setTimeZone(config.timeZone);
   setStatementTimeout(config.limits.statementTimeoutMs);
   setWorkerId(config.workerId);
@@ -75,7 +80,7 @@ export async function createServer(config: Config): Promise<Server> {
       version: ctx.version,
       routes: async (a, c, extras) => {
         a.decorate('clients', extras.clients);
-        await mountModules(a, c);
+        await mountModules(a, c, opts.extraResources);
       },
     });
     await app.ready();

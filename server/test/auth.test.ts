@@ -99,7 +99,7 @@ describe('password grant', () => {
   it('stores only an argon2id hash of the password', async () => {
     const [row] = await inTenant(h.server.ctx.db, { tenantId: '000000' }, (tx) =>
       tx.select().from(schema.user).where(eq(schema.user.account, 'admin')));
-    expect(row!.password).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    expect(row!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
   it('honours Dept-Id and Role-Id headers and rejects ids the user does not hold', async () => {

@@ -15,13 +15,14 @@
  * A failure prints each defect once: "METHOD path → status problem: message", then the smallest
  * request of each kind that triggered it, with its case id ([auth3], [v:query:size:17], [r12], …).
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BASIC, useServer } from './harness.js';
 import { buildRequest, type BuiltRequest, type Case, type FuzzEnv, opKey, planCases, type Who } from './fuzz/generate.js';
 import { learnTemplate, type Probe, type Template } from './fuzz/learn.js';
 import { operationsOf, type Operation } from './fuzz/openapi.js';
 import { describe as describeRequest, Failures, judge } from './fuzz/oracle.js';
 import { parseSeed, PLAUSIBLE, Rng, seedOf } from './fuzz/values.js';
+import { grantCodes, ioNoticeBinding } from './io-resource.js';
 
 const DEFAULT_SEED = 20_261_121;
 const SEED = parseSeed(process.env.FUZZ_SEED, DEFAULT_SEED);
@@ -35,7 +36,7 @@ const REQUEST_TIMEOUT_MS = 20_000;
 /** fewest requests any operation gets, however many operations there are */
 const MIN_PER_OPERATION = 60;
 /** the run takes about 30 s on PGlite on 2 cores; the margin is for a machine busy with other test files */
-const TEST_TIMEOUT_MS = 180_000;
+const TEST_TIMEOUT_MS = 420_000;
 /** address of the fuzzer's own sign-ins: fuzzed requests never use it, so their budgets never block a re-login */
 const LOGIN_ADDRESS = '127.0.0.1';
 
@@ -44,7 +45,9 @@ const ACCOUNTS: Record<Who, { tenantId: string; username: string; password: stri
   tenant: { tenantId: '541742', username: 'admin', password: 'admin' },
 };
 
-const h = useServer();
+// a resource declaring xlsx export and import (io), with its codes granted, so those routes are fuzzed too
+const h = useServer({}, {}, { extraResources: [ioNoticeBinding] });
+beforeAll(() => grantCodes(h.server, ['notice_io', 'notice_io_add', 'notice_io_export', 'notice_io_import'], ['administrator', 'admin']));
 
 interface OpStats {
   sent: number;

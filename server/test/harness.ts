@@ -6,7 +6,7 @@ import { hashPassword } from '../src/core/auth/index.js';
 import { type Config, loadConfig } from '../src/core/config.js';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
-import { createServer, type Server } from '../src/server.js';
+import { createServer, type Server, type ServerOptions } from '../src/server.js';
 import { createTestDb, type TestDb } from './db-template.js';
 
 export const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
@@ -32,7 +32,7 @@ export interface Harness {
 }
 
 /** Starts a server on a fresh copy of the seeded database for the test file, and stops it afterwards. */
-export function useServer(env: Record<string, string> = {}, overrides: Partial<Config> = {}): Harness {
+export function useServer(env: Record<string, string> = {}, overrides: Partial<Config> = {}, options: ServerOptions = {}): Harness {
   let db: TestDb;
   const h = {} as Harness;
   beforeAll(async () => {
@@ -41,7 +41,7 @@ export function useServer(env: Record<string, string> = {}, overrides: Partial<C
       { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: process.env.REDIS_URL ?? '', REDIS_PREFIX: `console-test:${nextId()}:`, ...env },
       { dataDir: db.dataDir, ...overrides },
     );
-    h.server = await createServer(config);
+    h.server = await createServer(config, options);
   });
   afterAll(async () => {
     await h.server?.close();
@@ -83,7 +83,7 @@ export function useServer(env: Record<string, string> = {}, overrides: Partial<C
       const roleIds = roles.filter((r) => roleAliases.includes(r.roleAlias)).map((r) => r.id);
       const [dept] = await tx.select().from(schema.dept);
       await tx.insert(schema.user).values({
-        id, tenantId, account, password: hash, realName: account, roleId: roleIds.join(','), deptId: dept?.id ?? '', ...extra,
+        id, tenantId, account, passwordHash: hash, realName: account, roleId: roleIds.join(','), deptId: dept?.id ?? '', ...extra,
       });
     });
     return id;

@@ -52,6 +52,8 @@ export const router = createBrowserRouter(withChunkLoadGuard([
               page(HOME_PATH, async () => (await import('./shell/home/HomePage')).HomePage),
               page('/wel/dashboard', async () => (await import('./shell/pages/dashboard/DashboardPage')).DashboardPage),
               page('/info/index', async () => (await import('./shell/pages/info/InfoPage')).InfoPage),
+              page('/dict-horizontal/index', async () => (await import('./modules/system/DictScreen')).DictHorizontalPage),
+              page('/dict-vertical/index', async () => (await import('./modules/system/DictScreen')).DictVerticalPage),
               // everything else is a page from the server's menu, or a 404
               page('*', async () => (await import('./shell/MenuPage')).MenuPage),
             ],

@@ -8,6 +8,14 @@ import { roleResource } from './role.js';
 import { apiScopeResource, dataScopeResource } from './scope.js';
 import { tenantPackageResource, tenantResource } from './tenant.js';
 import { userResource } from './user.js';
+import { dictBizResource, dictResource } from './dict.js';
+import { clientResource } from './client.js';
+import { attachResource } from './attach.js';
+import { logApiResource } from './logApi.js';
+import { logErrorResource } from './logError.js';
+import { logUsualResource } from './logUsual.js';
+import { ossResource } from './oss.js';
+import { smsResource } from './sms.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
 export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
@@ -17,6 +25,8 @@ export { USER_PATH_ALIAS } from './user.js';
 export { TREE_NODE } from './treeNode.js';
 export { deptOption } from './dept.js';
 export { postOption } from './post.js';
+export { dictBizResource, dictResource, DICT_HEADER_KEY, dictItemSchema } from './dict.js';
+export { clientResource, CLIENT_GRANT_TYPES, CLIENT_ID_PATTERN, clientSecretAnswer, type ClientGrantType } from './client.js';
 
 /** Every resource mounted by the engine, keyed by menu code. */
 export const resources = {
@@ -33,4 +43,19 @@ export const resources = {
   tenant_package: tenantPackageResource,
   tenant: tenantResource,
   user: userResource,
+  dict: dictResource,
+  dictbiz: dictBizResource,
+  client: clientResource,
+  log_usual: logUsualResource,
+  log_api: logApiResource,
+  log_error: logErrorResource,
+  attach: attachResource,
+  sms: smsResource,
+  oss: ossResource,
 } as const;
+export { attachResource } from './attach.js';
+export { logApiResource } from './logApi.js';
+export { logErrorResource } from './logError.js';
+export { LOG_BUTTONS, logRequestFields, logUsualResource } from './logUsual.js';
+export { OSS_CATEGORY, ossResource } from './oss.js';
+export { RESOURCE_STATUS, SMS_CATEGORY, smsResource, smsSendResult } from './sms.js';

@@ -43,6 +43,11 @@ export interface Config {
    * time, so they never take every connection from the cheap requests
    */
   limits: { statementTimeoutMs: number; heavyQueries: number; publicPerMinute: number };
+  /**
+   * SMS providers' API addresses when not their public ones (a VPC endpoint, a proxy, a test server):
+   * `https://host[:port]` or `http://…` (SMS_ALIYUN_ENDPOINT, SMS_TENCENT_ENDPOINT)
+   */
+  smsEndpoints: { aliyun?: string; tencent?: string };
 }
 
 interface Secrets {
@@ -137,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       heavyQueries: positiveInt(env.HEAVY_QUERY_CONCURRENCY, Math.max(1, Math.floor(availableParallelism() / 2)), 'HEAVY_QUERY_CONCURRENCY'),
       publicPerMinute: positiveInt(env.PUBLIC_RATE_PER_MINUTE, 600, 'PUBLIC_RATE_PER_MINUTE'),
     },
+    smsEndpoints: { aliyun: env.SMS_ALIYUN_ENDPOINT || undefined, tencent: env.SMS_TENCENT_ENDPOINT || undefined },
     ...overrides,
   };
 }

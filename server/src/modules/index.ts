@@ -6,7 +6,8 @@ import { appModule } from './app/index.js';
 import { authModule } from './auth/index.js';
 import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
-import { resourceModule } from './resource/index.js';
+import { logFeature } from './log/index.js';
+import { resourceFeature } from './resource/index.js';
 import { systemFeature } from './system/index.js';
 import type { FeatureModule, ResourceBinding } from './feature.js';
 
@@ -19,7 +20,8 @@ export const MODULES: readonly FeatureModule[] = [
   authorityFeature,
   deskFeature,
   { name: 'app', routes: appModule },
-  { name: 'resource', routes: resourceModule },
+  resourceFeature,
+  logFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {
@@ -31,10 +33,11 @@ export function moduleDataSteps(): DataStep[] {
 }
 
 /** Mounts every module's resources, then its routes; then checks that every reference resolves. */
-export async function mountModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function mountModules(app: FastifyInstance, ctx: AppContext, extra: readonly ResourceBinding[] = []): Promise<void> {
   for (const m of MODULES) {
     for (const b of m.resources ?? []) mountResource(app, ctx, b.def, b.table, b.hooks?.(ctx));
     await m.routes?.(app, ctx);
   }
+  for (const b of extra) mountResource(app, ctx, b.def, b.table, b.hooks?.(ctx));
   ctx.resources.checkReferences();
 }

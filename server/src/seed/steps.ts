@@ -53,7 +53,7 @@ async function seedTenant(tx: Tx, t: { tenantId: string; name: string; roleAlias
     await tx.insert(schema.role).values({ id: nextId(), tenantId: t.tenantId, roleName: name, roleAlias: alias, sort: i + 2 });
   }
   await tx.insert(schema.user).values({
-    id: nextId(), tenantId: t.tenantId, account: 'admin', password: await hashPassword(md5Hex('admin')),
+    id: nextId(), tenantId: t.tenantId, account: 'admin', passwordHash: await hashPassword(md5Hex('admin')),
     name: 'admin', realName: '管理员', roleId, deptId, userType: 1,
   });
 }

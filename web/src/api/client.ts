@@ -79,6 +79,11 @@ function headersFor(opts: RequestOptions): Record<string, string> {
   return headers;
 }
 
+/** The headers of a call (client, token, language), for a fetch of its own (a file download). */
+export function callHeaders(): Record<string, string> {
+  return headersFor({});
+}
+
 function bodyOf(opts: RequestOptions): BodyInit | undefined {
   if (opts.multipart) return opts.multipart;
   if (opts.form) return new URLSearchParams(opts.form);

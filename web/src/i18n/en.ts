@@ -84,6 +84,8 @@ export const en: Messages = {
     pleaseEnter: 'Please enter the {{label}}',
     pleaseSelect: 'Please select the {{label}}',
     tooLong: '{{label}} must be at most {{max}} characters',
+    export: 'Export',
+    import: 'Import',
     rangeStart: 'Start date',
     rangeEnd: 'End date',
     discardConfirm: 'Discard your changes?',

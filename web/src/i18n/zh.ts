@@ -83,6 +83,8 @@ export const zh = {
     pleaseEnter: '请输入{{label}}',
     pleaseSelect: '请选择{{label}}',
     tooLong: '{{label}}长度不能超过 {{max}} 个字符',
+    export: '导出',
+    import: '导入',
     rangeStart: '开始日期',
     rangeEnd: '结束日期',
     discardConfirm: '当前表单有未保存的修改，确定关闭吗?',

@@ -17,6 +17,9 @@ export type CustomPageLoader = () => Promise<{ default: ComponentType<CustomPage
  *   user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
  */
 export const customPages: Readonly<Record<string, CustomPageLoader>> = {
+  dict: () => import('./system/DictScreen').then((m) => ({ default: m.DictPage })),
+  dictbiz: () => import('./system/DictScreen').then((m) => ({ default: m.DictBizPage })),
+  client: () => import('./system/ClientPage').then((m) => ({ default: m.ClientPage })),
   user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
   role: () => import('./authority/RolePage').then((m) => ({ default: m.RolePage })),
 };

@@ -27,8 +27,8 @@ export interface ResourceFormModalProps<Rec extends ResourceRecord> {
   onClose: () => void;
   /** after the closing animation: the parent unmounts the modal */
   afterClose: () => void;
-  /** after a successful submit */
-  onSaved: () => void;
+  /** after a successful submit, with the server's answer */
+  onSaved: (answer: unknown) => void;
 }
 
 type Values = Record<string, unknown>;
@@ -136,8 +136,9 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
   const submit = async (values: Values): Promise<boolean> => {
     const body = submitValues(def, override?.toSubmit ? override.toSubmit(values, ctx) : values, target.mode);
     if (target.mode === 'edit') body.id = target.id;
+    let answer: unknown;
     try {
-      await api.submit(body);
+      answer = await api.submit(body);
     } catch (err) {
       const errors = fieldErrorsOf(err);
       if (errors) formRef.current?.setFields(Object.entries(errors).map(([name, error]) => ({ name, errors: [error] })));
@@ -145,7 +146,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
     }
     void message.success(t(target.mode === 'create' ? 'resource.added' : 'resource.updated'));
     void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });
-    onSaved();
+    onSaved(answer);
     onClose();
     return true;
   };

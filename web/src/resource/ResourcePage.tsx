@@ -1,10 +1,11 @@
-import { ColumnHeightOutlined, DeleteOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined } from '@ant-design/icons';
+import { ColumnHeightOutlined, DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import type { Key } from 'react';
 import { PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
+import { ioRoutes } from '@console/contract/io';
 import { ProProvider, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Pagination, type PaginationProps } from 'antd';
-import { cloneElement, isValidElement, useCallback, useContext, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement, type ReactNode, type RefObject } from 'react';
+import { cloneElement, isValidElement, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Query } from '../api/client';
 import { useLang } from '../i18n';
@@ -41,6 +42,10 @@ export interface ResourcePageProps<F extends Fields> {
    * false for a list that is not the page's main content (in a dialog, under another list)
    */
   fitWindow?: boolean;
+  /** the path of the list call when it is not `{path}/list` (a tree's `parent-list` / `child-list`) */
+  listPath?: string;
+  /** after a successful add or edit, with the server's answer (a create may answer a value shown once) */
+  onSaved?: (answer: unknown, mode: 'create' | 'edit') => void;
 }
 
 interface FormState {
@@ -49,6 +54,10 @@ interface FormState {
   /** one per opening: the modal remounts with a fresh form */
   seq: number;
 }
+
+// export / import (def.io): loaded when first used
+const loadImportExport = () => import('./ImportExport');
+const ImportDialog = lazy(async () => ({ default: (await loadImportExport()).ImportDialog }));
 
 const SEARCH_BUTTON_TEST_IDS: Record<string, string> = { rest: 'resource-search-reset', submit: 'resource-search-submit' };
 
@@ -132,7 +141,7 @@ function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
  */
 export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   type Rec = ResourceRecord<F>;
-  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true } = props;
+  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved } = props;
   const lang = useLang();
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -140,7 +149,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const dicts = useDicts(def);
   const can = usePermissionCheck();
   const allowed = useMemo(() => allowedButtons(def, can), [def, can]);
-  const api = useMemo(() => resourceApi<Rec>(def), [def]);
+  const api = useMemo(() => resourceApi<Rec>(def, listPath), [def, listPath]);
   const actionRef = useRef<ActionType>(undefined);
   const formSeq = useRef(0);
   const [selected, setSelected] = useState<Rec[]>([]);
@@ -148,6 +157,13 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const [detailId, setDetailId] = useState<string | null>(null);
   // the server estimates the totals of very large lists; the pager then says "about"
   const [totalExact, setTotalExact] = useState(true);
+  // export / import, when the definition declares them and the user holds their codes
+  const io = useMemo(() => ioRoutes(def), [def]);
+  const canExport = io.export !== undefined && can(io.export.permission);
+  const canImport = io.import !== undefined && can(io.import.permission);
+  const lastQuery = useRef<Query>({});
+  const [importOpen, setImportOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const rootRef = useRef<HTMLDivElement>(null);
   const bodyHeight = useFitBodyHeight(rootRef, fitWindow);
   const onSettingsClick = useKeyboardColumnSettings(rootRef);
@@ -255,6 +271,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
     async (tableParams: TableParams, sort: SortState) => {
       try {
         const query = buildListQuery(tableParams, sort);
+        lastQuery.current = query;
         return tree ? await treeRequest(query) : await pagedRequest(query, api.list);
       } catch {
         return { data: [], total: 0, success: false };
@@ -403,6 +420,20 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
                 {t('resource.delete')}
               </Button>
             ),
+            canImport && (
+              <Button key="import" icon={<UploadOutlined />} data-testid="resource-import" onClick={() => setImportOpen(true)}>
+                {t('resource.import')}
+              </Button>
+            ),
+            canExport && (
+              <Button key="export" icon={<DownloadOutlined />} loading={exporting} data-testid="resource-export"
+                onClick={() => {
+                  setExporting(true);
+                  loadImportExport().then((m) => m.exportResource(def, lastQuery.current)).catch(() => undefined).finally(() => setExporting(false));
+                }}>
+                {t('resource.export')}
+              </Button>
+            ),
             ...(extraToolbar?.({ selectedRows: selected, reload, clearSelection }) ?? []),
           ].filter(Boolean)}
           tableViewRender={(tableProps, table) => {
@@ -427,10 +458,18 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             override={formOverride}
             onClose={() => setForm((f) => f && { ...f, open: false })}
             afterClose={() => setForm(null)}
-            onSaved={reload}
+            onSaved={(answer) => {
+              reload();
+              onSaved?.(answer, form.target.mode);
+            }}
           />
         )}
         <DetailDrawer def={def} id={detailId} onClose={closeDetail} />
+        {importOpen && (
+          <Suspense fallback={null}>
+            <ImportDialog def={def} open={importOpen} onClose={() => setImportOpen(false)} onImported={reload} />
+          </Suspense>
+        )}
       </ProProvider.Provider>
     </div>
   );

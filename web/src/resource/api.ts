@@ -17,9 +17,9 @@ export interface ResourceApi<Rec> {
   lazyList: (parentId: string, query?: Query) => Promise<Rec[]>;
 }
 
-export function resourceApi<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path'>): ResourceApi<Rec> {
+export function resourceApi<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path'>, listPath = `${def.path}/list`): ResourceApi<Rec> {
   return {
-    list: (query) => request<Page<Rec>>(`${def.path}/list`, { query }),
+    list: (query) => request<Page<Rec>>(listPath, { query }),
     detail: (id) => request<Rec>(`${def.path}/detail`, { query: { id } }),
     submit: (body) => request<unknown>(`${def.path}/submit`, { method: 'POST', json: body }),
     remove: (ids) => request<unknown>(`${def.path}/remove`, { method: 'POST', query: { ids: ids.join(',') } }),

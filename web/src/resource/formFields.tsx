@@ -58,6 +58,10 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
       />
     );
   }
+  if (f.secret) {
+    // a credential: answered as ****** (sending that back keeps the stored one), typed in a password box
+    return <ProFormText.Password {...common} placeholder={placeholder} fieldProps={{ maxLength: f.max, autoComplete: 'new-password' }} />;
+  }
   if (f.dict) {
     return (
       <ProFormSelect

@@ -1,3 +1,4 @@
+import { dictResource, t as text } from '@console/contract';
 import type { DataRouter } from 'react-router';
 import { i18n } from '../i18n';
 import { useSession } from '../store/session';
@@ -16,6 +17,8 @@ const FIXED_LABELS: Record<string, () => string> = {
   '/500': () => '500',
   '/wel/dashboard': () => i18n.t('pages.titles.dashboard'),
   '/info/index': () => i18n.t('pages.titles.info'),
+  '/dict-horizontal/index': () => text(dictResource.title, useSettings.getState().lang),
+  '/dict-vertical/index': () => text(dictResource.title, useSettings.getState().lang),
   '/test': () => i18n.t('pages.titles.test'),
 };
 

@@ -106,10 +106,12 @@ export class Permissions {
   }
 
   /** The data scopes granted to a role set on a menu (by code): the server applies them to that menu's lists. */
-  dataScopes(tenantId: string, roleIds: readonly string[], menuCode: string): Promise<DataScopeRule[]> {
+  dataScopes(tenantId: string, roleIds: readonly string[], menuCode: string, within?: Executor): Promise<DataScopeRule[]> {
     if (roleIds.length === 0) return Promise.resolve([]);
     return this.memo(`data-scope:${tenantId}:${[...roleIds].sort().join(',')}:${menuCode}`, async () => {
-      const rows = await inTenant(this.db, { tenantId }, (tx) => tx
+      // read through a transaction already open (PGlite has one connection), or in one of its own
+      const read = <T>(fn: (tx: Executor) => Promise<T>) => (within ? fn(within) : inTenant(this.db, { tenantId }, fn));
+      const rows = await read((tx) => tx
         .selectDistinct({ id: schema.scopeData.id, column: schema.scopeData.scopeColumn, type: schema.scopeData.scopeType, value: schema.scopeData.scopeValue })
         .from(schema.roleScope)
         .innerJoin(schema.scopeData, and(eq(schema.scopeData.id, schema.roleScope.scopeId), eq(schema.scopeData.isDeleted, 0)))

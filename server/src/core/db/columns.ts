@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { customType, integer, smallint, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, customType, index, integer, smallint, text, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 /** A 64-bit id stored as bigint and handled as a decimal string (JSON cannot carry it as a number). */
 export const id = customType<{ data: string; driverData: string | number | bigint }>({
@@ -24,3 +24,18 @@ export const auditColumns = () => ({
 export const tenantColumn = () => varchar('tenant_id', { length: 12 }).notNull();
 
 export const live = sql`is_deleted = 0`;
+
+/**
+ * The grams of a searchable text column (`search: 'like'` in its resource definition): the distinct
+ * lower-cased characters and pairs of characters of `<column>`, computed by the database
+ * (`app_grams`, migration 0012) into `<column>_grams`. With `searchGramsIndex` on it, a substring search
+ * of any length has an index: a 1–2 character term is exactly `<column>_grams @> ARRAY[term]`, a longer
+ * one has all its pairs among the grams (then ILIKE checks the order). The resource engine refuses to
+ * mount a definition whose searchable field has no grams column, and test/search-grams.test.ts checks
+ * the database has the column and its GIN index. Declare it as `titleGrams: searchGrams('title')`.
+ */
+export const searchGrams = (column: string) =>
+  text(`${column}_grams`).array().generatedAlwaysAs(sql`app_grams(${sql.identifier(column)})`);
+
+/** The GIN index (built-in array_ops, no extension) that serves `<column>_grams @> …`. */
+export const searchGramsIndex = (name: string, grams: AnyPgColumn) => index(name).using('gin', grams);

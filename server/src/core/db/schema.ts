@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, tenantColumn, ts } from './columns.js';
+import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn, ts } from './columns.js';
 
 // ---------- platform-wide tables (no tenant_id) ----------
 
@@ -21,8 +21,15 @@ export const tenant = pgTable(
     datasourceId: id('datasource_id'),
     licenseKey: varchar('license_key', { length: 1000 }),
     ...auditColumns(),
+    tenantIdGrams: searchGrams('tenant_id'),
+    tenantNameGrams: searchGrams('tenant_name'),
+    linkmanGrams: searchGrams('linkman'),
   },
-  (t) => [uniqueIndex('uq_tenant_tenant_id').on(t.tenantId).where(sql`is_deleted = 0`)],
+  (t) => [uniqueIndex('uq_tenant_tenant_id').on(t.tenantId).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_tenant_tenant_id_grams', t.tenantIdGrams),
+    searchGramsIndex('ix_tenant_tenant_name_grams', t.tenantNameGrams),
+    searchGramsIndex('ix_tenant_linkman_grams', t.linkmanGrams),
+  ],
 );
 
 export const client = pgTable(
@@ -42,8 +49,13 @@ export const client = pgTable(
     additionalInformation: varchar('additional_information', { length: 4096 }),
     autoapprove: varchar('autoapprove', { length: 256 }),
     ...auditColumns(),
+    clientIdGrams: searchGrams('client_id'),
+    authorizedGrantTypesGrams: searchGrams('authorized_grant_types'),
   },
-  (t) => [uniqueIndex('uq_client_client_id').on(t.clientId).where(sql`is_deleted = 0`)],
+  (t) => [uniqueIndex('uq_client_client_id').on(t.clientId).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_client_client_id_grams', t.clientIdGrams),
+    searchGramsIndex('ix_client_authorized_grant_types_grams', t.authorizedGrantTypesGrams),
+  ],
 );
 
 export const menu = pgTable(
@@ -64,8 +76,15 @@ export const menu = pgTable(
     component: varchar('component', { length: 255 }),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
+    nameGrams: searchGrams('name'),
+    codeGrams: searchGrams('code'),
+    pathGrams: searchGrams('path'),
   },
-  (t) => [uniqueIndex('uq_menu_code').on(t.code).where(sql`is_deleted = 0`), index('ix_menu_parent').on(t.parentId)],
+  (t) => [uniqueIndex('uq_menu_code').on(t.code).where(sql`is_deleted = 0`), index('ix_menu_parent').on(t.parentId),
+    searchGramsIndex('ix_menu_name_grams', t.nameGrams),
+    searchGramsIndex('ix_menu_code_grams', t.codeGrams),
+    searchGramsIndex('ix_menu_path_grams', t.pathGrams),
+  ],
 );
 
 export const topMenu = pgTable('blade_top_menu', {
@@ -77,7 +96,14 @@ export const topMenu = pgTable('blade_top_menu', {
   path: varchar('path', { length: 500 }),
   sort: integer('sort').notNull().default(0),
   ...auditColumns(),
-});
+    nameGrams: searchGrams('name'),
+    codeGrams: searchGrams('code'),
+  },
+  (t) => [
+    searchGramsIndex('ix_top_menu_name_grams', t.nameGrams),
+    searchGramsIndex('ix_top_menu_code_grams', t.codeGrams),
+  ],
+);
 
 export const topMenuSetting = pgTable(
   'blade_top_menu_setting',
@@ -98,10 +124,16 @@ export const dict = pgTable(
     remark: varchar('remark', { length: 500 }),
     isSealed: smallint('is_sealed').notNull().default(0),
     ...auditColumns(),
+    codeGrams: searchGrams('code'),
+    dictValueGrams: searchGrams('dict_value'),
+    dictKeyGrams: searchGrams('dict_key'),
   },
   (t) => [
     uniqueIndex('uq_dict_code_key').on(t.code, t.dictKey).where(sql`is_deleted = 0`),
     index('ix_dict_parent').on(t.parentId),
+    searchGramsIndex('ix_dict_code_grams', t.codeGrams),
+    searchGramsIndex('ix_dict_dict_value_grams', t.dictValueGrams),
+    searchGramsIndex('ix_dict_dict_key_grams', t.dictKeyGrams),
   ],
 );
 
@@ -114,8 +146,14 @@ export const param = pgTable(
     paramValue: text('param_value').notNull(),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
+    paramNameGrams: searchGrams('param_name'),
+    paramKeyGrams: searchGrams('param_key'),
   },
-  (t) => [uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`)],
+  (t) => [
+    uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_param_name_grams', t.paramNameGrams),
+    searchGramsIndex('ix_param_key_grams', t.paramKeyGrams),
+  ],
 );
 
 // ---------- tenant tables (row-level security on tenant_id) ----------
@@ -132,8 +170,13 @@ export const role = pgTable(
     roleAlias: varchar('role_alias', { length: 100 }).notNull(),
     sort: integer('sort').notNull().default(0),
     ...auditColumns(),
+    roleNameGrams: searchGrams('role_name'),
+    roleAliasGrams: searchGrams('role_alias'),
   },
-  (t) => [index('ix_role_tenant').on(t.tenantId)],
+  (t) => [index('ix_role_tenant').on(t.tenantId),
+    searchGramsIndex('ix_role_role_name_grams', t.roleNameGrams),
+    searchGramsIndex('ix_role_role_alias_grams', t.roleAliasGrams),
+  ],
 );
 
 export const roleMenu = pgTable(
@@ -157,8 +200,13 @@ export const dept = pgTable(
     sort: integer('sort').notNull().default(0),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
+    deptNameGrams: searchGrams('dept_name'),
+    fullNameGrams: searchGrams('full_name'),
   },
-  (t) => [index('ix_dept_tenant').on(t.tenantId), index('ix_dept_parent').on(t.tenantId, t.parentId).where(sql`is_deleted = 0`)],
+  (t) => [index('ix_dept_tenant').on(t.tenantId), index('ix_dept_parent').on(t.tenantId, t.parentId).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_dept_dept_name_grams', t.deptNameGrams),
+    searchGramsIndex('ix_dept_full_name_grams', t.fullNameGrams),
+  ],
 );
 
 export const user = pgTable(
@@ -168,8 +216,8 @@ export const user = pgTable(
     tenantId: tenantColumn(),
     code: varchar('code', { length: 32 }),
     account: varchar('account', { length: 64 }).notNull(),
-    /** argon2id over the client's MD5 hex; never serialised */
-    password: varchar('password', { length: 255 }).notNull(),
+    /** argon2id over the client's MD5 hex; never serialised (the user resource's write-only `password` field is not this column: its hook stores the hash here) */
+    passwordHash: varchar('password', { length: 255 }).notNull(),
     name: varchar('name', { length: 64 }),
     realName: varchar('real_name', { length: 64 }),
     avatar: varchar('avatar', { length: 1000 }),
@@ -188,10 +236,16 @@ export const user = pgTable(
     loginFailCount: integer('login_fail_count').notNull().default(0),
     lockedUntil: ts('locked_until'),
     ...auditColumns(),
+    accountGrams: searchGrams('account'),
+    realNameGrams: searchGrams('real_name'),
+    phoneGrams: searchGrams('phone'),
   },
   (t) => [
     uniqueIndex('uq_user_account').on(t.tenantId, t.account).where(sql`is_deleted = 0`),
     index('ix_user_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_user_account_grams', t.accountGrams),
+    searchGramsIndex('ix_user_real_name_grams', t.realNameGrams),
+    searchGramsIndex('ix_user_phone_grams', t.phoneGrams),
   ],
 );
 
@@ -205,12 +259,14 @@ export const notice = pgTable(
     releaseTime: ts('release_time').notNull(),
     content: text('content'),
     ...auditColumns(),
+    titleGrams: searchGrams('title'),
   },
   (t) => [
     // DESC NULLS FIRST mirrors ASC NULLS LAST, the defaults of ORDER BY, so one index serves both directions
     index('ix_notice_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_tenant_release').on(t.tenantId, t.releaseTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_title_trgm').using('gin', sql`title gin_trgm_ops`),
+    searchGramsIndex('ix_notice_title_grams', t.titleGrams),
   ],
 );
 
@@ -264,11 +320,15 @@ export const attach = pgTable(
     contentType: varchar('content_type', { length: 100 }).notNull(),
     attachSize: bigint('attach_size', { mode: 'number' }).notNull(),
     sha256: varchar('sha256', { length: 64 }).notNull(),
+    /** the object storage configuration (blade_oss) holding the bytes; null: the local disk */
+    ossId: id('oss_id'),
     ...auditColumns(),
+    originalNameGrams: searchGrams('original_name'),
   },
   (t) => [
     index('ix_attach_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     uniqueIndex('uq_attach_name').on(t.name),
+    searchGramsIndex('ix_attach_original_name_grams', t.originalNameGrams),
   ],
 );
 
@@ -303,8 +363,11 @@ export const tenantPackage = pgTable(
     menuId: text('menu_id').notNull().default(''),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
+    packageNameGrams: searchGrams('package_name'),
   },
-  (t) => [uniqueIndex('uq_tenant_package_name').on(t.packageName).where(sql`is_deleted = 0`)],
+  (t) => [uniqueIndex('uq_tenant_package_name').on(t.packageName).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_tenant_package_package_name_grams', t.packageNameGrams),
+  ],
 );
 
 /** Data scopes: a row filter on the lists of the menu they name. */
@@ -321,8 +384,13 @@ export const scopeData = pgTable(
     scopeValue: text('scope_value'),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
+    scopeNameGrams: searchGrams('scope_name'),
+    resourceCodeGrams: searchGrams('resource_code'),
   },
-  (t) => [uniqueIndex('uq_scope_data_code').on(t.resourceCode).where(sql`is_deleted = 0`), index('ix_scope_data_menu').on(t.menuId)],
+  (t) => [uniqueIndex('uq_scope_data_code').on(t.resourceCode).where(sql`is_deleted = 0`), index('ix_scope_data_menu').on(t.menuId),
+    searchGramsIndex('ix_scope_data_scope_name_grams', t.scopeNameGrams),
+    searchGramsIndex('ix_scope_data_resource_code_grams', t.resourceCodeGrams),
+  ],
 );
 
 /** API scopes: calls (method and path) that only the roles granted them may make. */
@@ -338,8 +406,15 @@ export const scopeApi = pgTable(
     scopeType: smallint('scope_type').notNull(),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
+    scopeNameGrams: searchGrams('scope_name'),
+    resourceCodeGrams: searchGrams('resource_code'),
+    scopePathGrams: searchGrams('scope_path'),
   },
-  (t) => [uniqueIndex('uq_scope_api_code').on(t.resourceCode).where(sql`is_deleted = 0`)],
+  (t) => [uniqueIndex('uq_scope_api_code').on(t.resourceCode).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_scope_api_scope_name_grams', t.scopeNameGrams),
+    searchGramsIndex('ix_scope_api_resource_code_grams', t.resourceCodeGrams),
+    searchGramsIndex('ix_scope_api_scope_path_grams', t.scopePathGrams),
+  ],
 );
 
 /** Scopes granted to roles (category 1 data, 2 API), as blade_role_menu grants menus. */
@@ -438,8 +513,14 @@ export const logUsual = pgTable(
     logLevel: varchar('log_level', { length: 16 }),
     logId: varchar('log_id', { length: 100 }),
     logData: text('log_data'),
+    requestUriGrams: searchGrams('request_uri'),
   },
-  (t) => [index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // the retention purge deletes the oldest rows of every tenant
+    index('ix_log_usual_time').on(t.createTime),
+    searchGramsIndex('ix_log_usual_request_uri_grams', t.requestUriGrams),
+  ],
 );
 
 export const logApi = pgTable(
@@ -449,8 +530,16 @@ export const logApi = pgTable(
     type: varchar('type', { length: 16 }).notNull().default('1'),
     title: varchar('title', { length: 255 }),
     status: integer('status'),
+    requestUriGrams: searchGrams('request_uri'),
+    titleGrams: searchGrams('title'),
   },
-  (t) => [index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // the retention purge deletes the oldest rows of every tenant
+    index('ix_log_api_time').on(t.createTime),
+    searchGramsIndex('ix_log_api_request_uri_grams', t.requestUriGrams),
+    searchGramsIndex('ix_log_api_title_grams', t.titleGrams),
+  ],
 );
 
 export const logError = pgTable(
@@ -463,8 +552,16 @@ export const logError = pgTable(
     message: text('message'),
     fileName: varchar('file_name', { length: 1000 }),
     lineNumber: integer('line_number'),
+    requestUriGrams: searchGrams('request_uri'),
+    exceptionNameGrams: searchGrams('exception_name'),
   },
-  (t) => [index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // the retention purge deletes the oldest rows of every tenant
+    index('ix_log_error_time').on(t.createTime),
+    searchGramsIndex('ix_log_error_request_uri_grams', t.requestUriGrams),
+    searchGramsIndex('ix_log_error_exception_name_grams', t.exceptionNameGrams),
+  ],
 );
 
 /** Data steps (seeds, menus of new features) that ran once on this database. */

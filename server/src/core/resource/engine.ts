@@ -1,6 +1,6 @@
 import {
   dictNameKey, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
-  recordSchema, type ResourceDef, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
+  recordSchema, type ResourceDef, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
 } from '@console/contract';
 import { and, asc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
@@ -15,15 +15,17 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.j
 import { sanitizeHtml } from '../html.js';
 import { idsParam } from '../idList.js';
 import { isId, nextId } from '../ids.js';
+import { secretBox } from '../secrets.js';
 import { formatDateTime, parseDateTime } from '../time.js';
 import { describeIssues, type FieldLabels, isSafeLink } from '../validation.js';
-import { scanTextMatch, scopeList } from './count.js';
-import { buildFilters, buildOrder, type ColumnMap, needsScan, unindexable } from './filters.js';
+import { scopeList } from './count.js';
+import { buildFilters, buildOrder, checkSearchGrams, type ColumnMap, unindexed } from './filters.js';
 import { dataScopeCondition } from './dataScope.js';
 import { fieldRange } from './ranges.js';
 import { addReferenceNames, checkReferences, TREE_ROOT } from './refs.js';
 import type { MountedResource } from './registry.js';
 import { MAX_TREE_ROWS, TreeRules } from './tree.js';
+import { mountImportExport } from './io/index.js';
 
 export type { MountedResource } from './registry.js';
 
@@ -39,6 +41,8 @@ export interface SaveContext {
   afterCommit(fn: () => Promise<void> | void): void;
   /** what `prepare` answered */
   prepared?: unknown;
+  /** values answered beside the saved record in this call's answer only (a generated secret); keys from `hooks.revealed` */
+  reveal(values: Row): void;
 }
 
 export interface RemoveContext {
@@ -75,6 +79,8 @@ export interface ResourceHooks {
   listAliases?: string[];
   /** list parameters beyond the fields' filters: each turns its value into a condition (`page?deptId=`) */
   listParams?: Record<string, (tx: Executor, user: AuthUser, value: string, lang: Lang) => Promise<SQL>>;
+  /** keys a submit may answer beside the record, once (`SaveContext.reveal`): documented, absent otherwise */
+  revealed?: Record<string, z.ZodType>;
 }
 
 const idsBody = z.object({ ids: z.string().optional() }).passthrough().nullish();
@@ -95,14 +101,22 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   const createSchema = submitSchema(def, 'create');
   const updateSchema = submitSchema(def, 'update');
   const record = recordSchema(def);
+  const submitAnswer = hooks.revealed
+    ? record.extend(Object.fromEntries(Object.entries(hooks.revealed).map(([k, v]) => [k, v.optional()])))
+    : record;
   const col = (name: string): PgColumn => {
     const c = columns[name];
     if (!c) throw new Error(`resource ${def.code}: table has no column for field ${name}`);
     return c;
   };
   for (const [name, f] of Object.entries(def.fields)) if (!f.writeOnly) col(name);
-  for (const name of ['id', 'createTime', 'updateTime', 'isDeleted']) col(name);
+  // a read-only resource (an append-only log) may lack the update and soft-delete columns
+  const writable = !def.readOnly || def.removable === true;
+  for (const name of ['id', 'createTime', ...(writable ? ['updateTime', 'isDeleted'] : [])]) col(name);
   if (tenantScoped) col('tenantId');
+  checkSearchGrams(def, columns);
+  const softDeleted = Object.hasOwn(columns, 'isDeleted');
+  const secrets = secretBox(ctx.config.encryptionKey);
   const nameField = nameFieldOf(def);
   const tag = def.path.split('/')[2] ?? 'resource';
   const hasRefs = Object.values(def.fields).some((f) => f.ref && !f.writeOnly);
@@ -120,7 +134,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       for (const [name, f] of Object.entries(allFields)) {
         if ((name === 'tenantId' && !tenantScoped && !Object.hasOwn(def.fields, name)) || f.writeOnly) continue;
         const v = row[name];
-        one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
+        if (f.secret) one[name] = v === undefined || v === null || v === '' ? null : SECRET_MASK;
+        else one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
       }
       dictFields.forEach(([name], i) => {
         const v = row[name];
@@ -138,7 +153,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   /** live rows of the caller's tenant (data layer; row-level security adds its own) */
   const visible = (user: AuthUser): SQL[] => {
-    const conds: SQL[] = [eq(col('isDeleted'), 0)];
+    const conds: SQL[] = softDeleted ? [eq(col('isDeleted'), 0)] : [];
     if (tenantScoped) conds.push(eq(col('tenantId'), user.tenantId));
     return conds;
   };
@@ -154,6 +169,14 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       const own = await hooks.scope?.(tx, user);
       return [...visible(user), ...(dataScope ? [dataScope] : []), ...(own ? [own] : [])];
     };
+  };
+
+  /** the same conditions, with the data scopes read through an open transaction (import and export) */
+  const visibleIn = async (tx: Executor, user: AuthUser): Promise<SQL[]> => {
+    const rules = tenantScoped ? await ctx.permissions.dataScopes(user.tenantId, user.roleIds, def.code, tx) : [];
+    const dataScope = dataScopeCondition(rules, table, columns, user);
+    const own = await hooks.scope?.(tx, user);
+    return [...visible(user), ...(dataScope ? [dataScope] : []), ...(own ? [own] : [])];
   };
 
   const tree = def.tree ? new TreeRules(def, table, columns) : undefined;
@@ -185,6 +208,20 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       },
     }
     : {};
+  /**
+   * the paged lists keep a field's own filter: an alias that is also a field's name (region's `code`) filters
+   * that field there (`list?code=11` is the search form's substring match, not an id)
+   */
+  const listKeyAliases = aliases.filter(([alias]) => !Object.hasOwn(def.fields, alias));
+  const withListAliases = listKeyAliases.length
+    ? {
+      preValidation: async (req: FastifyRequest) => {
+        const q = req.query as Record<string, unknown>;
+        for (const [alias, key] of listKeyAliases) if (q[alias] !== undefined && q[key] === undefined) q[key] = q[alias];
+        for (const [alias] of listKeyAliases) delete q[alias];
+      },
+    }
+    : {};
 
   // ---- list ----
   const listQuery = z
@@ -201,6 +238,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     fieldLabels: { current: { zh: '页码', en: 'current' }, size: { zh: '每页条数', en: 'size' }, ...labels },
   };
   const RESERVED_TREE_KEYS = ['tenantId', 'parentId'];
+  const tenantIdIsField = !tenantScoped && Object.hasOwn(def.fields, 'tenantId');
 
   /** one page of the caller's rows matching the query's filters, plus `extra` conditions */
   const listPage = async (req: FastifyRequest, extra: (user: AuthUser) => SQL[] = () => [], reserved: string[] = []) => {
@@ -210,7 +248,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const q = req.query as z.output<typeof listQuery>;
     const { current, size, ascs, descs, ...rawFilters } = q;
     const params = hooks.listParams ?? {};
-    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => !reserved.includes(k) && !Object.hasOwn(params, k)));
+    // `tenantId` chose the tenant read (readTenant), it is no filter, unless it is a field of platform data (the tenants' own codes)
+    const filters = Object.fromEntries(Object.entries(rawFilters).filter(([k]) => (k !== 'tenantId' || tenantIdIsField) && !reserved.includes(k) && !Object.hasOwn(params, k)));
     const paramValues = Object.entries(params).flatMap(([k, fn]) => {
       const v = rawFilters[k];
       return typeof v === 'string' && v.trim() !== '' ? [[fn, v.trim()] as const] : [];
@@ -218,31 +257,23 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const built = buildFilters(def, columns, filters, req.lang);
     const order = buildOrder(def, columns, ascs, descs, req.lang);
     const offset = (current - 1) * size;
-    const scan = tenantScoped && built.textMatches[0] && unindexable(built.textMatches[0]) ? built.textMatches[0] : undefined;
-    // a search no index can serve waits for one of few places, and reads the rows in short chunks that
-    // let every other request run between them; then the list is answered as for an indexed search
-    const lane: Lane = needsScan(built) ? (fn) => ctx.heavyQueries.run(fn) : (fn) => fn();
-    const { rows, total, exact } = await lane(async () => {
-      const preMatched = scan
-        ? await scanTextMatch(
-          (fn) => run(user, fn), table, { id: col('id'), createTime: col('createTime'), tenantId: col('tenantId'), isDeleted: col('isDeleted') },
-          user.tenantId, scan, ctx.config.listCount, ctx.config.limits.statementTimeoutMs, () => badRequest('queryTooBroad'),
-        )
-        : undefined;
-      return run(user, async (tx) => {
-        const base = [...(await visibleTo(tx)), ...extra(user)];
-        for (const [fn, v] of paramValues) base.push(await fn(tx, user, v, req.lang));
-        const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped, preMatched);
-        const rows = !scope.exact || scope.total > offset
-          ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
-          : [];
-        if (tree) {
-          const parents = await tree!.withChildren(tx, visible(user), rows.map((r) => String(r.id)));
-          for (const r of rows) r.hasChildren = parents.has(String(r.id));
-        }
-        return { rows, total: scope.total, exact: scope.exact };
-      });
-    });
+    // a substring filter on a column without grams (not searchable in the console) has no index: it waits
+    // for one of few places, so such searches never hold every connection
+    const lane: Lane = unindexed(built) ? (fn) => ctx.heavyQueries.run(fn) : (fn) => fn();
+    const { rows, total, exact } = await lane(() => run(user, async (tx) => {
+      const base = [...(await visibleTo(tx)), ...extra(user)];
+      for (const [fn, v] of paramValues) base.push(await fn(tx, user, v, req.lang));
+      // the text match (app_text_match) reads live rows by is_deleted: tables without it filter plainly
+      const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped && softDeleted);
+      const rows = !scope.exact || scope.total > offset
+        ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
+        : [];
+      if (tree) {
+        const parents = await tree.withChildren(tx, visible(user), rows.map((r) => String(r.id)));
+        for (const r of rows) r.hasChildren = parents.has(String(r.id));
+      }
+      return { rows, total: scope.total, exact: scope.exact };
+    }));
     const records = await present(rows, req.lang, user);
     return ok({ records, total, size, current, pages: Math.ceil(total / size), totalExact: exact }, req.lang);
   };
@@ -251,7 +282,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   if (def.tree?.unpagedList) {
     // BladeX answers the list of a tree resource as the whole matching tree, unpaged
-    app.get(`${def.path}/list`, { ...withAliases,
+    app.get(`${def.path}/list`, { ...withListAliases,
       config: listConfig,
       schema: { tags: [tag], summary: `${def.title.en}: the matching rows as a tree (unpaged)`, querystring: listQuery, response: { 200: envelopeOf(z.array(z.unknown())) } },
     }, async (req) => {
@@ -274,7 +305,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     });
   } else {
     for (const path of ['list', ...(hooks.listAliases ?? [])]) {
-      app.get(`${def.path}/${path}`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: ${path} (paged, filtered)` } }, (req) => listPage(req));
+      app.get(`${def.path}/${path}`, { ...withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: ${path} (paged, filtered)` } }, (req) => listPage(req));
     }
   }
 
@@ -351,9 +382,9 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       return ok(await present(rows, req.lang, user), req.lang);
     });
 
-    app.get(`${def.path}/parent-list`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the roots (paged, filtered)` } },
+    app.get(`${def.path}/parent-list`, { ...withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the roots (paged, filtered)` } },
       (req) => listPage(req, () => [tree.childrenOf(TREE_ROOT)], RESERVED_TREE_KEYS));
-    app.get(`${def.path}/child-list`, { ...withAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the children of parentId (paged, filtered)` } },
+    app.get(`${def.path}/child-list`, { ...withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the children of parentId (paged, filtered)` } },
       (req) => {
         const parentId = parentOf(req, req.lang);
         return listPage(req, () => [tree.childrenOf(parentId)], RESERVED_TREE_KEYS);
@@ -375,7 +406,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       response: { 200: envelopeOf(record) },
     },
   }, async (req) => {
-    const user = requireUser(req);
+    const user = readTenant(req, requireUser(req));
     const { id } = req.query as { id: string };
     const visibleTo = await scoped(user);
     const row = await run(user, (tx) => fetchOne(tx, visibleTo, id));
@@ -391,6 +422,15 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       if (!(name in input)) continue;
       let v = input[name];
       if (v === undefined) continue;
+      if (f.secret && (v === null || v === '' || v === SECRET_MASK)) {
+        // the mask (or a blank) sent back by an edit form keeps the stored secret
+        if (mode === 'create' && isRequired(f)) throw fieldError(name, typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) }));
+        continue;
+      }
+      if (f.secret) {
+        values[name] = secrets.seal(String(v));
+        continue;
+      }
       if (v === null || v === '') {
         if (mode === 'update' && isRequired(f)) {
           throw fieldError(name, typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) }));
@@ -438,54 +478,72 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     }
   };
 
+  /** a submit body checked against the definition (zod schema, then the field conversions); a 400 naming every bad field */
+  const validateSubmit = (body: Row, mode: 'create' | 'update', lang: Lang): { input: Row; values: Row } => {
+    const parsed = (mode === 'create' ? createSchema : updateSchema).safeParse(body);
+    if (!parsed.success) {
+      const fields = describeIssues(parsed.error.issues, lang, labels, body);
+      throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
+    }
+    const input = parsed.data as Row;
+    return { input, values: fromInput(input, mode, lang) };
+  };
+
+  /** a new row: the values, a fresh id, audit columns and (tenant data) the caller's tenant */
+  const newRow = (values: Row, user: AuthUser, now: Date): Row => {
+    const fresh: Row = {
+      ...values,
+      id: nextId(),
+      createUser: user.userId,
+      createDept: isId(user.deptId) ? user.deptId : null,
+      createTime: now,
+      updateUser: user.userId,
+      updateTime: now,
+      status: values.status ?? 1,
+      isDeleted: 0,
+    };
+    if (tenantScoped) fresh.tenantId = user.tenantId;
+    return fresh;
+  };
+
   /** only the keys that are columns of the table reach the database (write-only fields are the hooks' to use) */
   const columnValues = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(columns, k)));
 
-  app.post(`${def.path}/submit`, { ...withAliases,
+  if (!def.readOnly) app.post(`${def.path}/submit`, { ...withAliases,
     config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform', ...adminOnly }, fieldLabels: labels, title: `${def.title.zh}: submit` },
     schema: {
       tags: [tag],
       summary: `${def.title.en}: create (no id) or update (with id)`,
       description: `Needs ${codes.add} to create and ${codes.edit} to update.`,
       body: z.record(z.string(), z.unknown()),
-      response: { 200: envelopeOf(record) },
+      response: { 200: envelopeOf(submitAnswer) },
     },
   }, async (req) => {
     const user = requireUser(req);
     const body = req.body as Row;
     const mode = body.id === undefined || body.id === null || body.id === '' ? 'create' : 'update';
     await requireCode(user, mode === 'create' ? codes.add : codes.edit);
-    const parsed = (mode === 'create' ? createSchema : updateSchema).safeParse(body);
-    if (!parsed.success) {
-      const fields = describeIssues(parsed.error.issues, req.lang, labels, body);
-      throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
-    }
-    const input = parsed.data as Row;
-    const values = fromInput(input, mode, req.lang);
+    const { input, values } = validateSubmit(body, mode, req.lang);
     const now = new Date();
     const pending: Array<() => Promise<void> | void> = [];
     const visibleTo = await scoped(user);
     const prepared = await hooks.prepare?.(values, { mode, user, lang: req.lang });
+    const revealed: Row = {};
+    const reveal = (values: Row) => {
+      for (const [k, v] of Object.entries(values)) {
+        if (!hooks.revealed?.[k]) throw new Error(`resource ${def.code}: ${k} is not declared in hooks.revealed`);
+        revealed[k] = v;
+      }
+    };
     try {
       const saved = await run(user, async (tx) => {
-        const base = { mode, user, lang: req.lang, prepared, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn) } as const;
+        const base = { mode, user, lang: req.lang, prepared, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn), reveal } as const;
         let row: Row;
         if (mode === 'create') {
           await checkUnique(tx, user, values, null, req.lang);
           await checkReferences(tx, ctx.resources, def, values, user, req.lang);
-          const fresh: Row = {
-            ...values,
-            id: nextId(),
-            createUser: user.userId,
-            createDept: isId(user.deptId) ? user.deptId : null,
-            createTime: now,
-            updateUser: user.userId,
-            updateTime: now,
-            status: values.status ?? 1,
-            isDeleted: 0,
-          };
-          if (tenantScoped) fresh.tenantId = user.tenantId;
-          if (tree) await tree.onCreate(tx, visible(user), fresh);
+          const fresh = newRow(values, user, now);
+          if (tree) await tree.onCreate(tx, visible(user), fresh, req.lang);
           const c: SaveContext = { ...base };
           await hooks.beforeSave?.(tx, fresh, c);
           const [inserted] = await tx.insert(table).values(columnValues(fresh) as never).returning();
@@ -511,7 +569,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       });
       for (const fn of pending) await fn();
       const [answer] = await present([saved], req.lang, user);
-      return ok(answer, req.lang);
+      return ok({ ...answer, ...revealed }, req.lang);
     } catch (e) {
       if (isUniqueViolation(e)) {
         const label = t(def.fields[nameField]?.label ?? { zh: nameField, en: nameField }, req.lang);
@@ -523,7 +581,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   });
 
   // ---- remove ----
-  app.post(`${def.path}/remove`, { ...withAliases,
+  if (writable) app.post(`${def.path}/remove`, { ...withAliases,
     config: {
       access: { permission: codes.delete, platformWrite: def.scope === 'platform', ...adminOnly },
       fieldLabels: { ids: { zh: '编号', en: 'ids' } },
@@ -563,5 +621,13 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   const mounted: MountedResource = { def, table, columns, present };
   ctx.resources.add(mounted);
+
+  // ---- xlsx export / import (io/), when the definition declares it: the engine's own rules, handed over ----
+  if (def.io) {
+    mountImportExport(app, ctx, mounted, {
+      hooks, tree, labels, run, visible, visibleTo: visibleIn, readTenant, validateSubmit, newRow, columnValues,
+      checkReferences: (tx, values, user, lang) => checkReferences(tx, ctx.resources, def, values, user, lang),
+    });
+  }
   return mounted;
 }

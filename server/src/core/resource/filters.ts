@@ -1,5 +1,5 @@
 import {
-  camelToSnake, type FieldDef, filterableFields, type Lang, MAX_IDS_PER_CALL, msg, parseFilterKey,
+  camelToSnake, type FieldDef, filterableFields, isDateText, type Lang, MAX_IDS_PER_CALL, msg, parseFilterKey,
   RESERVED_QUERY_KEYS, type ResourceDef, snakeToCamel, sortableFields, t,
 } from '@console/contract';
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
@@ -44,6 +44,9 @@ function parseValue(f: FieldDef, col: PgColumn, name: string, raw: string, lang:
     case 'id':
       if (!isId(raw.trim())) throw badRequest('badId', { field: label }, { [name]: msg('badId', lang, { field: label }) });
       return raw.trim();
+    case 'date':
+      if (!isDateText(raw.trim())) throw badRequest('badDate', { field: label }, { [name]: msg('badDate', lang, { field: label }) });
+      return raw.trim();
     case 'datetime': {
       const d = parseDateTime(raw);
       if (!d) throw badRequest('badDate', { field: label }, { [name]: msg('badDate', lang, { field: label }) });
@@ -69,11 +72,13 @@ function isDayOnly(raw: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(raw.trim());
 }
 
-/** A substring condition that the text-match function can answer from a trigram index. */
+/** A substring condition that the text-match function can answer from an index. */
 export interface TextMatch {
   /** position of the condition in `conditions` */
   index: number;
   column: PgColumn;
+  /** the column's grams (`<column>_grams`, see searchGrams in core/db/columns.ts), when it has them */
+  grams?: PgColumn;
   /** the ILIKE pattern, wildcards escaped */
   pattern: string;
 }
@@ -83,36 +88,33 @@ export interface Filters {
   textMatches: TextMatch[];
 }
 
+/** The grams column of a text column (`<column>_grams`), if the table has one. */
+export function gramsColumn(columns: ColumnMap, column: PgColumn): PgColumn | undefined {
+  const name = `${column.name}_grams`;
+  return Object.values(columns).find((c) => c.name === name);
+}
+
 /**
- * Whether a list's filters may need a scan of every row: a substring of fewer than three characters has
- * no trigram, so no index can find it (a 2-character search with few matches read 1M rows in 2.1 s).
+ * A resource's searchable text fields (`search: 'like'`) must have their grams column, so that a search
+ * of any length, one Chinese character included, has an index: thrown when the engine mounts it.
  */
-export function needsScan(filters: Filters): boolean {
-  return filters.textMatches.some(unindexable);
-}
-
-export function unindexable(match: TextMatch): boolean {
-  return longestLiteral(match.pattern) < 3;
-}
-
-/** The longest run of literal characters in an escaped ILIKE pattern. */
-function longestLiteral(pattern: string): number {
-  let longest = 0;
-  let run = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') {
-      i++;
-      run++;
-    } else if (c === '%' || c === '_') {
-      run = 0;
-      continue;
-    } else {
-      run++;
+export function checkSearchGrams(def: ResourceDef, columns: ColumnMap): void {
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (f.search !== 'like') continue;
+    const column = columns[name];
+    if (!column || !gramsColumn(columns, column)) {
+      throw new Error(`resource ${def.code}: the searchable field ${name} needs its grams column (${column?.name ?? name}_grams: searchGrams() and searchGramsIndex() in core/db/columns.ts)`);
     }
-    longest = Math.max(longest, run);
   }
-  return longest;
+}
+
+/**
+ * Whether a list's filters include a substring match no index serves: one on a text column without a
+ * grams column (a field that is not searchable in the console but can be filtered through the API).
+ * Such a search may read every row of the tenant, so the engine runs it in the heavy lane.
+ */
+export function unindexed(filters: Filters): boolean {
+  return filters.textMatches.some((m) => !m.grams);
 }
 
 /**
@@ -123,9 +125,15 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
   const fields = filterableFields(def);
   const out: SQL[] = [];
   const textMatches: TextMatch[] = [];
+  // Tenant tables are under row-level security, where no index serves a substring condition: the engine
+  // finds their matches with app_text_match, and a list with more matches walks its ordered index, for
+  // which a plain ILIKE gives the planner the better estimate. On other tables the grams condition lets
+  // the planner use the grams index itself; ILIKE decides.
+  const gramsInWhere = def.scope !== 'tenant';
   const ilike = (col: PgColumn, pattern: string) => {
-    textMatches.push({ index: out.length, column: col, pattern });
-    out.push(sql`${col} ilike ${pattern}`);
+    const grams = gramsColumn(columns, col);
+    textMatches.push({ index: out.length, column: col, grams, pattern });
+    out.push(grams && gramsInWhere ? sql`(${grams} @> app_like_grams(${pattern}) and ${col} ilike ${pattern})` : sql`${col} ilike ${pattern}`);
   };
   for (const [key, rawValue] of Object.entries(query)) {
     if ((RESERVED_QUERY_KEYS as readonly string[]).includes(key)) continue;
@@ -143,7 +151,7 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
     if ((LIKE_OPS.has(op) || (op === 'default' && isText)) && !isText) {
       throw badRequest('unknownFilter', { field: key }, { [key]: msg('unknownFilter', lang, { field: key }) });
     }
-    if (DATE_OPS.has(op) && f.type !== 'datetime') {
+    if (DATE_OPS.has(op) && f.type !== 'datetime' && f.type !== 'date') {
       throw badRequest('unknownFilter', { field: key }, { [key]: msg('unknownFilter', lang, { field: key }) });
     }
     switch (op) {

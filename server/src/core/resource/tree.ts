@@ -1,4 +1,4 @@
-import { type Lang, msg, nameFieldOf, type ResourceDef, type TreeNode } from '@console/contract';
+import { type Lang, msg, nameFieldOf, type ResourceDef, t, type TreeNode } from '@console/contract';
 import { and, eq, inArray, ne, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/index.js';
@@ -50,12 +50,25 @@ export class TreeRules {
     return `${String(parent[this.def.tree!.ancestorsColumn!] ?? TREE_ROOT)},${String(parent.id)}`;
   }
 
-  /** A new row: its ancestors from its parent (the parent was checked to exist with the references). */
-  async onCreate(tx: Executor, scope: SQL[], row: Row): Promise<void> {
+  /** A parent the caller cannot see (missing, deleted, another tenant's): refused naming the field, `ref` or not. */
+  private missingParent(lang: Lang): never {
+    const field = this.def.tree!.parentField;
+    const label = t(this.def.fields[field]?.label ?? { zh: field, en: field }, lang);
+    throw badRequest('validationFailed', { detail: msg('refMissing', lang, { field: label }) }, { [field]: msg('refMissing', lang, { field: label }) });
+  }
+
+  /** A new row: its ancestors from its parent, which must be a live row the caller sees. */
+  async onCreate(tx: Executor, scope: SQL[], row: Row, lang: Lang = 'zh'): Promise<void> {
     const field = this.def.tree!.parentField;
     const parentId = row[field] === null || row[field] === undefined || row[field] === '' ? TREE_ROOT : String(row[field]);
     row[field] = parentId;
-    if (this.ancestors) row[this.def.tree!.ancestorsColumn!] = parentId === TREE_ROOT ? TREE_ROOT : this.ancestorsOf(await this.row(tx, scope, parentId));
+    if (parentId === TREE_ROOT) {
+      if (this.ancestors) row[this.def.tree!.ancestorsColumn!] = TREE_ROOT;
+      return;
+    }
+    const parent = await this.row(tx, scope, parentId);
+    if (!parent) this.missingParent(lang);
+    if (this.ancestors) row[this.def.tree!.ancestorsColumn!] = this.ancestorsOf(parent);
   }
 
   /**
@@ -71,6 +84,7 @@ export class TreeRules {
     if (parentId === String(stored[field])) return undefined;
     if (parentId === id) throw badRequest('treeParentSelf', undefined, { [field]: msg('treeParentSelf', lang) });
     const parent = parentId === TREE_ROOT ? undefined : await this.row(tx, scope, parentId);
+    if (parentId !== TREE_ROOT && !parent) this.missingParent(lang);
     if (parentId !== TREE_ROOT && (await this.isDescendant(tx, scope, parent, id))) {
       throw badRequest('treeParentSelf', undefined, { [field]: msg('treeParentSelf', lang) });
     }

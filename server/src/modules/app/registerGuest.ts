@@ -60,7 +60,7 @@ export function registerGuestRoute(app: FastifyInstance, ctx: AppContext): void 
           if (n >= tenant.accountNumber) throw badRequest('tenantFull');
         }
         await tx.insert(schema.user).values({
-          id: nextId(), tenantId: tenant.tenantId, account: input.account, password, name: input.name || input.account,
+          id: nextId(), tenantId: tenant.tenantId, account: input.account, passwordHash: password, name: input.name || input.account,
           realName: input.name || input.account, userType: 1, status: USER_STATUS.awaitingApproval,
         });
       }).catch((e: unknown) => {

@@ -180,7 +180,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
 
     const [user] = await inTenant(ctx.db, { tenantId }, (tx) => tx.select().from(schema.user)
       .where(and(eq(schema.user.tenantId, tenantId), eq(schema.user.account, account), eq(schema.user.isDeleted, 0))));
-    const good = await ctx.hashing.run(() => (user ? verifyPassword(user.password, password) : verifyDecoy(password)));
+    const good = await ctx.hashing.run(() => (user ? verifyPassword(user.passwordHash, password) : verifyDecoy(password)));
     if (!user || !good) {
       const { locked } = await ctx.signIns.failed(req, tenantId, account);
       fail(locked

@@ -49,7 +49,7 @@ async function provisionTenant(tx: Executor, tenantId: string, tenantName: strin
   await tx.insert(schema.role).values({ id: roleId, tenantId, parentId: '0', roleName: '管理员', roleNameEn: 'Administrator', roleAlias: TENANT_ADMIN_ROLE, sort: 1, ...audit });
   await tx.insert(schema.dept).values({ id: deptId, tenantId, parentId: '0', ancestors: '0', deptName: tenantName, fullName: tenantName, deptCategory: 1, sort: 1, ...audit });
   await tx.insert(schema.user).values({
-    id: nextId(), tenantId, account: 'admin', password: passwordHash, name: 'admin', realName: '管理员',
+    id: nextId(), tenantId, account: 'admin', passwordHash, name: 'admin', realName: '管理员',
     roleId, deptId, userType: 1, passwordReset: 1, ...audit,
   });
   const menuIds = await packageMenuIds(tx, packageId);

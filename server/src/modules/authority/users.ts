@@ -55,7 +55,17 @@ async function guardLastAdmin(tx: Executor, tenantId: string, leaving: string[],
   if (admins.length && admins.every((a) => leaving.includes(a.id))) throw fieldError('userLastAdmin', lang, 'ids');
 }
 
+/** The hash of the initial password, shared by the users created within a minute of each other (an import). */
+function initialHashes(ctx: AppContext): () => Promise<string> {
+  let cached: { at: number; hash: Promise<string> } | undefined;
+  return () => {
+    if (!cached || Date.now() - cached.at > 60_000) cached = { at: Date.now(), hash: initialPasswordMd5(ctx).then(hashPassword) };
+    return cached.hash;
+  };
+}
+
 export function userHooks(ctx: AppContext): ResourceHooks {
+  const initialHash = initialHashes(ctx);
   const forget = (tenantId: string, ids: string[], c: { afterCommit(fn: () => Promise<void>): void }) =>
     c.afterCommit(() => ctx.users.invalidate(tenantId, ids));
   return {
@@ -67,15 +77,17 @@ export function userHooks(ctx: AppContext): ResourceHooks {
         if (!isMd5Hex(md5)) throw fieldError('passwordNotMd5', c.lang, 'password');
         return { hash: await hashPassword(md5), initial: false };
       }
-      return c.mode === 'create' ? { hash: await hashPassword(await initialPasswordMd5(ctx)), initial: true } : undefined;
+      return c.mode === 'create' ? { hash: await initialHash(), initial: true } : undefined;
     },
     async beforeSave(tx, values, c) {
       const prepared = c.prepared as { hash: string; initial: boolean } | undefined;
+      // the write-only password is no column: its hash is
+      delete values.password;
       if (prepared) {
-        values.password = prepared.hash;
+        values.passwordHash = prepared.hash;
         // an initial password, or one an administrator set for someone else, is changed at the next sign-in
         values.passwordReset = prepared.initial || c.stored?.id !== c.user.userId ? 1 : 0;
-      } else delete values.password;
+      }
       if (c.mode === 'create' && values.status !== STATUS_PENDING) await checkQuota(tx, c.user.tenantId, 1);
       if (c.mode === 'update' && c.stored && values.status !== undefined && values.status !== STATUS_NORMAL) {
         await guardLastAdmin(tx, c.user.tenantId, [String(c.stored.id)], c.lang);
@@ -127,7 +139,7 @@ export function registerUserActions(app: FastifyInstance, ctx: AppContext): void
     const [init] = await tx.select({ value: schema.param.paramValue }).from(schema.param)
       .where(and(eq(schema.param.paramKey, 'account.initPassword'), eq(schema.param.isDeleted, 0)));
     const hash = await hashPassword(md5Hex(init?.value || DEFAULT_INIT_PASSWORD));
-    await tx.update(schema.user).set({ password: hash, passwordReset: 1, updateUser: user.userId, updateTime: new Date() })
+    await tx.update(schema.user).set({ passwordHash: hash, passwordReset: 1, updateUser: user.userId, updateTime: new Date() })
       .where(and(inArray(schema.user.id, input.userIds), eq(schema.user.tenantId, user.tenantId)));
     // a reset password signs the user out everywhere
     const revoked: string[] = [];

@@ -11,8 +11,10 @@ import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { amountBudget, type BudgetOwner, spendByUser } from '../../core/rateLimit.js';
-import { isStorageKey, newStorageKey } from '../../core/storage/index.js';
+import { type FileStorage, isStorageKey, newStorageKey } from '../../core/storage/index.js';
 import { INLINE_TYPES, SNIFF_BYTES, type Sniffed, sniff } from '../../core/storage/sniff.js';
+import { StorageError } from './s3.js';
+import type { OssStorages } from './storages.js';
 
 /** Upload limits per purpose; the type is decided by the content, never by the name or the browser's claim. */
 const KINDS = {
@@ -80,6 +82,7 @@ function extensionOf(name: string): string {
 /** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400. */
 function brokenUpload(e: unknown): never {
   if (e instanceof AppError) throw e;
+  if (e instanceof StorageError) throw badRequest('storageUnavailable', { detail: e.detail });
   const status = (e as { statusCode?: number }).statusCode;
   if (status === 413) throw e;
   throw badRequest('uploadBroken');
@@ -105,7 +108,7 @@ async function fileOf(req: FastifyRequest, maxBytes: number) {
  * per-tenant advisory lock, so that parallel uploads are counted one after the other and cannot together
  * pass the quota. A refused upload leaves neither a file nor a row.
  */
-export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, storages: OssStorages): Promise<void> {
   const limits = ctx.config.uploads;
   const fileRule = { name: 'upload-files', max: limits.userFiles, windowSeconds: limits.userWindowSeconds };
   const byteBudget = amountBudget(ctx, { name: 'upload-bytes', max: limits.userBytes, windowSeconds: limits.userWindowSeconds, unit: 1024 * 1024 });
@@ -158,16 +161,19 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext):
       }
       const extension = type?.extension ?? extensionOf(part.filename);
       const key = newStorageKey(user.tenantId, extension);
-      const stored = await ctx.storage.put(key, whole).catch(brokenUpload);
+      // the tenant's enabled object storage configuration (the local disk without one)
+      const target = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => storages.forUpload(tx, user.tenantId));
+      const storage = target.storage;
+      const stored = await storage.put(key, whole).catch(brokenUpload);
       await byteBudget.spend(owner, stored.size);
       if (part.file.truncated) {
-        await ctx.storage.remove(key);
+        await storage.remove(key);
         if (cap === kind.maxBytes) throw new AppError(413, 'fileTooLarge', { max: humanSize(kind.maxBytes) });
         if (cap === room) throw quotaExceeded(quota - room, quota);
         throw tooManyUploads(reply, bytes.resetSeconds);
       }
       if (stored.size === 0) {
-        await ctx.storage.remove(key);
+        await storage.remove(key);
         throw badRequest('fileEmpty');
       }
       const originalName = (part.filename || `upload.${extension}`).slice(-500);
@@ -185,11 +191,11 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext):
           await tx.insert(schema.attach).values({
             id, tenantId: user.tenantId, link, name: key, originalName, extension,
             contentType: type?.contentType ?? 'application/octet-stream', attachSize: stored.size, sha256: stored.sha256,
-            createUser: user.userId, createDept: user.deptId || null, updateUser: user.userId,
+            ossId: target.ossId, createUser: user.userId, createDept: user.deptId || null, updateUser: user.userId,
           });
         });
       } catch (e) {
-        await ctx.storage.remove(key);
+        await storage.remove(key).catch(() => undefined);
         throw e;
       }
       const body: UploadedFile = { link, domain: '', name: key, originalName, attachId: id };
@@ -206,16 +212,30 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext):
     const key = (req.params as { '*': string })['*'];
     if (!isStorageKey(key)) throw notFound();
     const [row] = await ctx.db.select().from(schema.attach).where(and(eq(schema.attach.name, key), eq(schema.attach.isDeleted, 0)));
-    const object = row ? await ctx.storage.open(key) : null;
-    if (!row || !object) throw notFound();
-    const disposition = INLINE_TYPES.has(row.contentType) ? 'inline' : 'attachment';
-    return reply
-      .header('content-type', row.contentType)
-      .header('content-length', object.size)
-      .header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(row.originalName)}`)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(object.stream);
+    if (!row) throw notFound();
+    return sendAttachment(reply, row, await storages.forFile(ctx.db, row.ossId), INLINE_TYPES.has(row.contentType) ? 'inline' : 'attachment');
   });
+}
+
+/**
+ * Sends an attachment's bytes from the storage holding them (proxied from an S3 bucket): never run on the
+ * console's origin (nosniff, a sandbox CSP), shown inline only when asked and safe.
+ */
+export async function sendAttachment(
+  reply: FastifyReply, row: typeof schema.attach.$inferSelect, storage: FileStorage, disposition: 'inline' | 'attachment',
+  cache = 'public, max-age=31536000, immutable',
+): Promise<FastifyReply> {
+  const object = await storage.open(row.name).catch((e: unknown) => {
+    if (e instanceof StorageError) throw badRequest('storageUnavailable', { detail: e.detail });
+    throw e;
+  });
+  if (!object) throw notFound();
+  return reply
+    .header('content-type', row.contentType)
+    .header('content-length', object.size)
+    .header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(row.originalName)}`)
+    .header('x-content-type-options', 'nosniff')
+    .header('content-security-policy', "default-src 'none'; sandbox")
+    .header('cache-control', cache)
+    .send(object.stream);
 }

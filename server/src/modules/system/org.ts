@@ -42,6 +42,9 @@ export function regionHooks(): ResourceHooks {
       const code = String(values.code);
       if (!/^\d{6}(\d{3}(\d{3})?)?$/.test(code)) throw fieldError('regionCodeFormat', c.lang, 'code');
       values.id = code;
+      // the code of a removed region is free again (the engine checked live rows only), but its id is the
+      // code: the removed row gives way to the new one
+      await tx.delete(region).where(and(eq(region.id, code), eq(region.isDeleted, 1)));
       const parentId = String(values.parentId ?? '0');
       const [parent] = parentId === '0' ? [] : await tx.select().from(region).where(and(eq(region.id, parentId), eq(region.isDeleted, 0)));
       const level = parent ? parent.regionLevel + 1 : 1;

@@ -122,13 +122,13 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       if (!budget.allowed) throw new AppError(429, 'tooManyRequests', { seconds: budget.resetSeconds });
       const self = await run(user, (tx) => loadSelf(tx, user));
       // argon2 runs outside any transaction: it holds no connection and no row lock
-      if (!(await ctx.hashing.run(() => verifyPassword(self.password, oldPassword)))) {
+      if (!(await ctx.hashing.run(() => verifyPassword(self.passwordHash, oldPassword)))) {
         throw badRequest('oldPasswordWrong', undefined, { oldPassword: msg('oldPasswordWrong', req.lang) });
       }
       const hashed = await ctx.hashing.run(() => hashPassword(newPassword));
       const revoked = await run(user, async (tx) => {
         await tx.update(schema.user)
-          .set({ password: hashed, passwordReset: 0, updateUser: user.userId, updateTime: new Date() })
+          .set({ passwordHash: hashed, passwordReset: 0, updateUser: user.userId, updateTime: new Date() })
           .where(and(eq(schema.user.id, user.userId), eq(schema.user.tenantId, user.tenantId)));
         return ctx.sessions.revokeUserSessions(tx, user.userId, user.sessionId, 'password-changed');
       });

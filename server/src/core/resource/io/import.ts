@@ -1,0 +1,441 @@
+import multipart from '@fastify/multipart';
+import { type FieldDef, type Lang, msg, t } from '@console/contract';
+import { type ImportProgress, importProgressSchema, ioRoutes } from '@console/contract/io';
+import { and, eq, inArray } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { requireUser } from '../../access.js';
+import type { AppContext, AuthUser } from '../../context.js';
+import type { Executor } from '../../db/index.js';
+import { envelopeOf, ok } from '../../envelope.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import { nextId } from '../../ids.js';
+import type { SaveContext } from '../engine.js';
+import type { MountedResource } from '../registry.js';
+import { cellText, exampleValue, headerKey, headerMap, importFields } from './cells.js';
+import { attachment, XLSX_TYPE } from './export.js';
+import type { EngineRules, Row } from './index.js';
+import { type SheetKind, sheetKind, type SheetRow, sheetRows } from './sheet.js';
+
+export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
+export const IMPORT_MAX_ROWS = 100_000;
+/** the job's state is written to the kv store every this many rows */
+export const PROGRESS_EVERY = 500;
+/** rows checked against the table (uniqueness, references) per statement */
+const CHECK_CHUNK = 1000;
+/** rows per INSERT */
+const INSERT_CHUNK = 500;
+/** errors kept in the report (the count of failed rows is always exact) */
+export const MAX_REPORTED_ERRORS = 1000;
+/** how long a job's state can be read */
+export const JOB_TTL_SECONDS = 6 * 3600;
+
+interface JobState extends ImportProgress {
+  tenantId: string;
+  userId: string;
+}
+
+const jobKey = (id: string) => `io-job:${id}`;
+
+/** Imports run one after another in a process: each holds its rows in memory and writes in one transaction. */
+let queue: Promise<void> = Promise.resolve();
+
+/** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400. */
+function brokenUpload(e: unknown): never {
+  if (e instanceof AppError) throw e;
+  throw badRequest('uploadBroken');
+}
+
+const isEmptyCell = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
+/** The per-field messages of a refusal as one line (the AppError of `submit`, or its message). */
+function refusalText(e: unknown, lang: Lang, skip: Set<string> = new Set()): string {
+  if (!(e instanceof AppError)) throw e;
+  const fields = Object.entries(e.data ?? {}).filter(([k]) => !skip.has(k)).map(([, v]) => v);
+  return e.data ? fields.join('; ') : e.message_(lang);
+}
+
+/**
+ * `POST {path}/import` (multipart `file`: .xlsx or UTF-8 .csv; `isCovering=1` updates the rows matched by
+ * the unique field instead of refusing them), `GET {path}/get-upload-progress?id=` and
+ * `GET {path}/import-template`. The upload is stored in a temporary file and its header row read at once
+ * (an unreadable file or a missing required column is a 400); the rows are then read and checked in the
+ * background with `submit`'s own rules. Any bad row: nothing is written and the job lists every bad row.
+ * No bad row: every row is written in one transaction. The job's state lives in the kv store (shared
+ * through Redis), readable by the user who started it.
+ */
+export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: MountedResource, rules: EngineRules): void {
+  const { def, table, columns } = mounted;
+  const route = ioRoutes(def).import!;
+  const tag = def.path.split('/')[2] ?? 'resource';
+  const fields = importFields(def);
+  const byHeader = headerMap(def);
+  const idCol = columns.id!;
+  const uniqueFields = Object.entries(def.fields).filter(([, f]) => f.unique && !f.writeOnly).map(([name]) => name);
+  const coverField = uniqueFields[0];
+  const refFields = Object.entries(def.fields).filter(([, f]) => f.ref).map(([name]) => name);
+
+  const readJob = async (id: string): Promise<JobState | null> => {
+    const raw = await ctx.kv.get(jobKey(id));
+    return raw ? (JSON.parse(raw) as JobState) : null;
+  };
+
+  /** dictionary fields: display value (zh or en) or key, lower case → key */
+  const dictValues = async (): Promise<Map<string, Map<string, string>>> => {
+    const out = new Map<string, Map<string, string>>();
+    for (const [name, f] of fields) {
+      if (!f.dict) continue;
+      const m = new Map<string, string>();
+      for (const lang of ['en', 'zh'] as const) for (const [key, label] of await ctx.dicts.labels(f.dict, lang)) m.set(label.trim().toLowerCase(), key);
+      for (const key of [...m.values()]) m.set(key.toLowerCase(), key);
+      out.set(name, m);
+    }
+    return out;
+  };
+
+  // ---- the job ----
+  interface Checked { row: number; values: Row; target?: string; prepared?: unknown }
+
+  const runJob = async (state: JobState, rows: AsyncGenerator<SheetRow>, header: Map<number, string>, user: AuthUser, lang: Lang, covering: boolean) => {
+    const save = () => ctx.kv.set(jobKey(state.id), JSON.stringify(state), JOB_TTL_SECONDS);
+    const addError = (row: number, message: string) => {
+      state.failed++;
+      if (state.errors.length < MAX_REPORTED_ERRORS) state.errors.push({ row, message });
+    };
+    const dicts = await dictValues();
+    const seen = new Map(uniqueFields.map((n) => [n, new Map<string, number>()]));
+    const good: Checked[] = [];
+    let pending: Checked[] = [];
+
+    /** uniqueness against the table and references, for a chunk of rows, one statement per field */
+    const checkChunk = async (chunk: Checked[]) => {
+      if (chunk.length === 0) return;
+      const bad = new Map<number, string[]>();
+      const flag = (c: Checked, text: string) => bad.set(c.row, [...(bad.get(c.row) ?? []), text]);
+      await rules.run(user, async (tx) => {
+        for (const name of uniqueFields) {
+          const col = columns[name]!;
+          const values = [...new Set(chunk.map((c) => c.values[name]).filter((v) => v !== undefined && v !== null))];
+          if (values.length === 0) continue;
+          const hits = await tx.select({ id: idCol, value: col }).from(table).where(and(...rules.visible(user), inArray(col, values)));
+          const owner = new Map(hits.map((h) => [String(h.value), String(h.id)]));
+          const label = t(def.fields[name]!.label, lang);
+          for (const c of chunk) {
+            const v = c.values[name];
+            const hit = v === undefined || v === null ? undefined : owner.get(String(v));
+            if (!hit) continue;
+            if (covering && name === coverField) c.target = hit;
+            else if (hit !== c.target) flag(c, msg('duplicate', lang, { field: label, value: String(v) }));
+          }
+        }
+        if (refFields.length) {
+          const merged: Row = {};
+          for (const name of refFields) {
+            const ids = new Set(chunk.flatMap((c) => (c.values[name] === undefined || c.values[name] === null ? [] : String(c.values[name]).split(','))).filter(Boolean));
+            if (ids.size) merged[name] = [...ids].join(',');
+          }
+          const allFound = await rules.checkReferences(tx, merged, user, lang).then(() => true, (e: unknown) => { refusalText(e, lang); return false; });
+          if (!allFound) {
+            for (const c of chunk) {
+              const own = Object.fromEntries(refFields.filter((n) => n in c.values).map((n) => [n, c.values[n]]));
+              await rules.checkReferences(tx, own, user, lang).catch((e: unknown) => flag(c, refusalText(e, lang)));
+            }
+          }
+        }
+      });
+      for (const c of chunk) {
+        const errors = bad.get(c.row);
+        if (errors) addError(c.row, errors.join('; '));
+        else good.push(c);
+      }
+      state.processed += chunk.length;
+    };
+
+    for await (const { row, cells } of rows) {
+      if (cells.every(isEmptyCell)) continue;
+      state.total++;
+      if (state.total > IMPORT_MAX_ROWS) {
+        state.total--;
+        state.failed = 1;
+        state.errors = [{ row, message: msg('importTooManyRows', lang, { max: IMPORT_MAX_ROWS }) }];
+        break;
+      }
+      const body: Row = {};
+      const messages: string[] = [];
+      const wrongDict = new Set<string>();
+      for (const [index, name] of header) {
+        const f = def.fields[name]!;
+        const text = cellText(cells[index], f);
+        if (text === undefined) continue;
+        const dict = dicts.get(name);
+        if (dict) {
+          const key = dict.get(text.toLowerCase());
+          if (key === undefined) {
+            messages.push(msg('importUnknownValue', lang, { field: t(f.label, lang), value: text }));
+            wrongDict.add(name);
+            continue;
+          }
+          body[name] = key;
+        } else {
+          body[name] = text;
+        }
+      }
+      let values: Row | undefined;
+      try {
+        values = rules.validateSubmit(body, 'create', lang).values;
+      } catch (e) {
+        const text = refusalText(e, lang, wrongDict);
+        if (text) messages.push(text);
+      }
+      if (values) {
+        for (const name of uniqueFields) {
+          const v = values[name];
+          if (v === undefined || v === null) continue;
+          const first = seen.get(name)!.get(String(v));
+          if (first !== undefined) messages.push(msg('importDuplicateInFile', lang, { field: t(def.fields[name]!.label, lang), value: String(v), row: first }));
+          else seen.get(name)!.set(String(v), row);
+        }
+      }
+      if (messages.length || !values) {
+        addError(row, messages.join('; '));
+        state.processed++;
+      } else {
+        pending.push({ row, values });
+        if (pending.length >= CHECK_CHUNK) {
+          await checkChunk(pending);
+          pending = [];
+        }
+      }
+      if (state.total % PROGRESS_EVERY === 0) await save();
+    }
+    await checkChunk(pending);
+    pending = [];
+    if (state.total === 0) addError(1, msg('importNoRows', lang));
+    state.errors.sort((a, b) => a.row - b.row);
+    if (state.failed > 0) {
+      if (state.failed > state.errors.length) state.errors.push({ row: 0, message: msg('importTooManyErrors', lang, { max: MAX_REPORTED_ERRORS }) });
+      state.status = 'failed';
+      await save();
+      return;
+    }
+    await save();
+
+    // ---- all rows are good: the hooks' slow work (hashing a password) before the transaction opens ----
+    if (rules.hooks.prepare) {
+      for (const c of good) c.prepared = await rules.hooks.prepare(c.values, { mode: c.target ? 'update' : 'create', user, lang });
+    }
+    // ---- then write them in one transaction ----
+    const now = new Date();
+    const later: Array<() => Promise<void> | void> = [];
+    const base = {
+      user, lang, afterCommit: (fn: () => Promise<void> | void) => later.push(fn),
+      // an import answers no record: nothing is revealed
+      reveal: () => undefined,
+    };
+    let current = 0;
+    try {
+      await rules.run(user, async (tx: Executor) => {
+        for (let at = 0; at < good.length; at += INSERT_CHUNK) {
+          const chunk = good.slice(at, at + INSERT_CHUNK);
+          const fresh: Row[] = [];
+          for (const c of chunk) {
+            current = c.row;
+            if (c.target) await coverRow(tx, c, base, now);
+            else {
+              const row = rules.newRow(c.values, user, now);
+              if (rules.tree) await rules.tree.onCreate(tx, rules.visible(user), row, lang);
+              await rules.hooks.beforeSave?.(tx, row, { ...base, mode: 'create', prepared: c.prepared });
+              fresh.push(row);
+            }
+          }
+          current = 0;
+          if (fresh.length) {
+            const insert = tx.insert(table).values(fresh.map((r) => rules.columnValues(r)) as never);
+            if (rules.hooks.afterSave) {
+              for (const saved of await insert.returning() as Row[]) await rules.hooks.afterSave(tx, saved, { ...base, mode: 'create' });
+            } else {
+              await insert;
+            }
+          }
+          state.succeeded += chunk.length;
+          await save();
+        }
+      });
+    } catch (e) {
+      const detail = e instanceof AppError ? (Object.values(e.data ?? {}).join('; ') || e.message_(lang)) : msg('valueInvalid', lang);
+      if (!(e instanceof AppError)) app.log.warn({ err: e }, `import into ${def.code} failed`);
+      state.status = 'failed';
+      state.succeeded = 0;
+      state.failed = current ? 1 : state.total;
+      state.errors = [{ row: current, message: msg('importWriteFailed', lang, { detail }) }];
+      await save();
+      return;
+    }
+    for (const fn of later) await fn();
+    state.status = 'done';
+    state.succeeded = good.length;
+    await save();
+  };
+
+  /** isCovering: the row named by the unique field takes the file's values, as an update by `submit` would */
+  const coverRow = async (tx: Executor, c: Checked, base: Omit<SaveContext, 'mode' | 'stored'>, now: Date) => {
+    const scoped = await rules.visibleTo(tx, base.user);
+    const [stored] = await tx.select().from(table).where(and(eq(idCol, c.target!), ...scoped)) as Row[];
+    if (!stored) throw notFound();
+    const changes: Row = { ...c.values, updateUser: base.user.userId, updateTime: now };
+    const move = rules.tree ? await rules.tree.onUpdate(tx, rules.visible(base.user), stored, changes, base.lang) : undefined;
+    const ctxOf: SaveContext = { ...base, mode: 'update', stored, prepared: c.prepared };
+    await rules.hooks.beforeSave?.(tx, changes, ctxOf);
+    const [updated] = await tx.update(table).set(rules.columnValues(changes) as never).where(and(eq(idCol, c.target!), ...scoped)).returning();
+    if (!updated) throw notFound();
+    await move?.();
+    await rules.hooks.afterSave?.(tx, updated as Row, ctxOf);
+  };
+
+  // ---- routes ----
+  const progressQuery = z.object({ id: z.string().trim().min(1).max(40) }).passthrough();
+  const flag = (v: unknown) => v === '1' || v === 'true' || v === 1 || v === true;
+
+  app.register(async (scoped) => {
+    await scoped.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+
+    scoped.post(route.path, {
+      config: { access: { permission: route.permission, platformWrite: def.scope === 'platform' }, title: `${def.title.zh}: import` },
+      schema: {
+        tags: [tag],
+        summary: `${def.title.en}: import an .xlsx or .csv (multipart field "file") in the background; answers the job id`,
+        description: `Needs ${route.permission}. isCovering=1 updates the rows matched by the unique field. At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB and ${IMPORT_MAX_ROWS} rows. Poll ${route.progress}?id=.`,
+        querystring: z.object({ isCovering: z.string().max(5).optional() }).passthrough(),
+        response: { 200: envelopeOf(z.object({ id: z.string() })) },
+      },
+    }, async (req) => {
+      const user = requireUser(req);
+      const lang = req.lang;
+      if (!req.isMultipart()) throw badRequest('fileNotMultipart');
+      const part = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: false }).catch(brokenUpload);
+      if (!part || part.fieldname !== 'file') {
+        part?.file.resume();
+        throw badRequest('fileNotMultipart');
+      }
+      if (part.filename.includes('\u0000')) {
+        part.file.resume();
+        throw badRequest('nulByte', { field: 'file' }, { file: msg('nulByte', lang, { field: 'file' }) });
+      }
+      const fieldFlag = (part.fields.isCovering as { value?: unknown } | undefined)?.value;
+      const covering = flag((req.query as { isCovering?: string }).isCovering) || flag(fieldFlag);
+      const id = nextId();
+      const path = join(tmpdir(), `console-import-${id}-${randomBytes(4).toString('hex')}`);
+      let handedOver = false;
+      try {
+        await pipeline(part.file, createWriteStream(path, { flags: 'wx' })).catch(brokenUpload);
+        if (part.file.truncated) throw new AppError(413, 'importFileTooLarge', { max: `${IMPORT_MAX_BYTES / 1024 / 1024} MB` });
+        const kind = await kindOf(path, part.filename, part.mimetype);
+        const { rows, header } = await openSheet(path, kind, lang);
+        const state: JobState = {
+          id, status: 'running', total: 0, processed: 0, succeeded: 0, failed: 0, errors: [], tenantId: user.tenantId, userId: user.userId,
+        };
+        await ctx.kv.set(jobKey(id), JSON.stringify(state), JOB_TTL_SECONDS);
+        handedOver = true;
+        const job = async () => {
+          try {
+            await runJob(state, rows, header, user, lang, covering);
+          } catch (e) {
+            app.log.error({ err: e }, `import job ${id} of ${def.code} failed`);
+            state.status = 'failed';
+            state.succeeded = 0;
+            state.errors = [{ row: 0, message: e instanceof AppError ? e.message_(lang) : msg('importUnreadable', lang) }];
+            await ctx.kv.set(jobKey(id), JSON.stringify(state), JOB_TTL_SECONDS).catch(() => undefined);
+          } finally {
+            await rows.return(undefined).catch(() => undefined);
+            await rm(path, { force: true });
+          }
+        };
+        queue = queue.then(job, job);
+        return ok({ id }, lang);
+      } finally {
+        if (!handedOver) await rm(path, { force: true });
+      }
+    });
+  });
+
+  /** .xlsx by its bytes, .csv by its name and text; anything else is refused at once */
+  const kindOf = async (path: string, filename: string, mimetype: string): Promise<SheetKind> => {
+    const fh = await open(path, 'r');
+    try {
+      const head = Buffer.alloc(4096);
+      const { bytesRead } = await fh.read(head, 0, head.length, 0);
+      if (bytesRead === 0) throw badRequest('fileEmpty');
+      const kind = sheetKind(head.subarray(0, bytesRead), filename, mimetype);
+      if (!kind) throw badRequest('importNotSpreadsheet');
+      return kind;
+    } finally {
+      await fh.close();
+    }
+  };
+
+  /** reads up to the header row: an unreadable file or a missing required column is refused before any job */
+  const openSheet = async (path: string, kind: SheetKind, lang: Lang) => {
+    const rows = sheetRows(path, kind);
+    try {
+      let first: IteratorResult<SheetRow>;
+      do first = await rows.next();
+      while (!first.done && first.value.cells.every(isEmptyCell));
+      if (first.done) throw badRequest('importNoRows');
+      const header = new Map<number, string>();
+      first.value.cells.forEach((cell, i) => {
+        const text = typeof cell === 'string' || typeof cell === 'number' ? String(cell) : cellText(cell, { type: 'string' } as FieldDef);
+        const name = text === undefined ? undefined : byHeader.get(headerKey(text));
+        if (name && ![...header.values()].includes(name)) header.set(i, name);
+      });
+      const missing = fields.filter(([name, f]) => f.required && ![...header.values()].includes(name)).map(([, f]) => t(f.label, lang));
+      if (missing.length) throw badRequest('importMissingColumns', { columns: missing.join(', ') });
+      return { rows, header };
+    } catch (e) {
+      await rows.return(undefined).catch(() => undefined);
+      if (e instanceof AppError) throw e;
+      throw badRequest('importUnreadable');
+    }
+  };
+
+  app.get(route.progress, {
+    config: { access: { permission: route.permission } },
+    schema: {
+      tags: [tag],
+      summary: `${def.title.en}: the state of an import (api.md section 5)`,
+      querystring: progressQuery,
+      response: { 200: envelopeOf(importProgressSchema) },
+    },
+  }, async (req: FastifyRequest) => {
+    const user = requireUser(req);
+    const state = await readJob((req.query as { id: string }).id);
+    if (!state || state.tenantId !== user.tenantId || state.userId !== user.userId) throw notFound();
+    const { tenantId: _t, userId: _u, ...progress } = state;
+    return ok(progress, req.lang);
+  });
+
+  app.get(route.template, {
+    config: { access: { permission: route.permission } },
+    schema: { tags: [tag], summary: `${def.title.en}: the import template (.xlsx: the header row and one example row)` },
+  }, async (req, reply) => {
+    const lang = req.lang;
+    const book = new ExcelJS.Workbook();
+    const sheet = book.addWorksheet(t(def.title, lang).slice(0, 31) || 'Sheet1');
+    const examples: Array<string | number> = [];
+    for (const [, f] of fields) {
+      const first = f.dict ? [...(await ctx.dicts.labels(f.dict, lang)).values()][0] : undefined;
+      examples.push(exampleValue(f, lang, first));
+    }
+    sheet.columns = fields.map(([name, f]) => ({ header: t(f.label, lang), key: name, width: Math.max(12, t(f.label, lang).length * 2 + 4) }));
+    sheet.addRow(examples);
+    const body = Buffer.from(await book.xlsx.writeBuffer());
+    const name = `${t(def.title, lang)}-${lang === 'zh' ? '导入模板' : 'import-template'}.xlsx`;
+    return reply.header('content-type', XLSX_TYPE).header('content-disposition', attachment(name)).header('cache-control', 'no-store').send(body);
+  });
+}

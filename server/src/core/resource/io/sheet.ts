@@ -1,0 +1,49 @@
+import { parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
+import { createReadStream } from 'node:fs';
+
+/** One row of a sheet: its number as the spreadsheet shows it (1 is the header) and its cells from column A. */
+export interface SheetRow {
+  row: number;
+  cells: unknown[];
+}
+
+export type SheetKind = 'xlsx' | 'csv';
+
+/** The first sheet of an .xlsx, row by row, read as a stream (cell values: text, number, Date, boolean, rich text…). */
+async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
+  // styles are read so that a date typed in Excel comes as a Date, not as a serial number
+  const book = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore' });
+  for await (const sheet of book) {
+    for await (const row of sheet) {
+      const values = Array.isArray(row.values) ? row.values.slice(1) : [];
+      yield { row: row.number, cells: values };
+    }
+    return; // the first sheet only
+  }
+}
+
+/** A UTF-8 .csv (a BOM is dropped), record by record; the row number counts records (1 is the header). */
+async function* csvRows(path: string): AsyncGenerator<SheetRow> {
+  const parser = createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, max_record_size: 1_000_000 }));
+  let row = 0;
+  for await (const record of parser as AsyncIterable<string[]>) {
+    row++;
+    yield { row, cells: record };
+  }
+}
+
+export function sheetRows(path: string, kind: SheetKind): AsyncGenerator<SheetRow> {
+  return kind === 'xlsx' ? xlsxRows(path) : csvRows(path);
+}
+
+/** What a file is, by its first bytes (an .xlsx is a zip) and, for text, by its name: null for anything else. */
+export function sheetKind(head: Buffer, filename: string, mimetype: string): SheetKind | null {
+  if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'xlsx';
+  const named = /\.csv$/i.test(filename) || /^(text\/csv|application\/csv|text\/comma-separated-values)/i.test(mimetype);
+  if (!named || head.includes(0)) return null;
+  // text: valid UTF-8 in the first bytes (a cut-off multi-byte character at the end is allowed)
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(head);
+  const bad = (text.match(/\uFFFD/g) ?? []).length;
+  return bad <= 1 ? 'csv' : null;
+}

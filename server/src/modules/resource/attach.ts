@@ -1,0 +1,56 @@
+import { attachResource, isIdText } from '@console/contract';
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { requireUser } from '../../core/access.js';
+import type { AppContext } from '../../core/context.js';
+import { inTenant, schema } from '../../core/db/index.js';
+import { notFound } from '../../core/errors.js';
+import type { ResourceHooks } from '../../core/resource/engine.js';
+import { sendAttachment } from './files.js';
+import type { OssStorages } from './storages.js';
+
+/**
+ * Removing attachments: the rows leave the tenant's quota at once (soft delete, in the transaction); the
+ * bytes are deleted from the storage holding each once it committed. A storage that fails to delete is
+ * logged, never undoes the removal (the file is unreachable: its row is gone).
+ */
+export function attachHooks(storages: OssStorages) {
+  return (ctx: AppContext): ResourceHooks => ({
+    async beforeRemove(_tx, rows, c) {
+      const files = rows.map((r) => ({ name: String(r.name), ossId: r.ossId ? String(r.ossId) : null }));
+      c.afterCommit(async () => {
+        for (const f of files) {
+          try {
+            const storage = await storages.forFile(ctx.db, f.ossId);
+            await storage.remove(f.name);
+          } catch (e) {
+            console.error(`attachment ${f.name}: the stored file could not be deleted: ${(e as Error).message}`);
+          }
+        }
+      });
+    },
+  });
+}
+
+/** `attach/download?id=`: the file as a download (the token may come as `?blade-auth=`, for a plain link). */
+export function registerAttachRoutes(app: FastifyInstance, ctx: AppContext, storages: OssStorages): void {
+  const action = attachResource.actions.download;
+  app.get(action.path, {
+    config: { access: { permission: action.permission } },
+    schema: {
+      tags: ['blade-resource'], summary: 'Attachments: download one file (the token may be given as ?blade-auth=)',
+      querystring: z.object({ id: z.string().trim().refine(isIdText) }).passthrough(),
+    },
+  }, async (req, reply) => {
+    const user = requireUser(req);
+    const { id } = req.query as { id: string };
+    const found = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
+      const [row] = await tx.select().from(schema.attach)
+        .where(and(eq(schema.attach.id, id), eq(schema.attach.tenantId, user.tenantId), eq(schema.attach.isDeleted, 0)));
+      return row ? { row, storage: await storages.forFile(tx, row.ossId) } : null;
+    });
+    if (!found) throw notFound();
+    return sendAttachment(reply, found.row, found.storage, 'attachment', 'private, no-store');
+  });
+}
