@@ -62,7 +62,9 @@ export default defineConfig(({ mode }) => {
           // booleanInput; action.ts: idsParamSchema, okOutput). The console never validates with them, but
           // a call at the top of a module is kept unless known pure, and with it all of zod (~20 KB gzip) on
           // the first page (it imports the notice definition). Building a schema has no side effect.
-          manualPureFunctions: ['z', 'idListInput'],
+          // defineResource / defineActions only copy their argument: without them marked, every definition the
+          // contract's index re-exports (and their schemas) stayed with the notice definition on the first page.
+          manualPureFunctions: ['z', 'idListInput', 'defineResource', 'defineActions'],
           // rc-field-form's index attaches Field, List, useForm… to its default export at load time, so any
           // import of it (antd's ContextIsolator, used by Dropdown/Tooltip/Modal, only wants FormProvider)
           // kept the whole form engine and async-validator (~14 KB gzip) on every page. Those assignments

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { ActionDefs } from './action.js';
 import type { I18nText } from './i18n.js';
+import { dictNameKey, isRequired } from './define.js';
+
+// zod-free helpers in their own module: the console's first page uses them (and the notice definition)
+// without this module's schemas, which bring zod along (web/vite.config.ts, bench/RESULTS.md)
+export { defineResource, dictNameKey, isRequired } from './define.js';
 
 /**
  * A resource definition: the one description of a CRUD resource from which the server mounts
@@ -153,9 +158,6 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   removable?: boolean;
 }
 
-export function defineResource<F extends Fields, A extends ActionDefs = Record<never, never>>(def: ResourceDef<F, A>): ResourceDef<F, A> & { actions: A } {
-  return { ...def, actions: def.actions ?? ({} as A) };
-}
 
 /** Columns every resource has, managed by the engine. */
 export const SYSTEM_FIELDS = {
@@ -202,9 +204,6 @@ export function sortableFields(def: ResourceDef): string[] {
   return out;
 }
 
-export function isRequired(f: FieldDef): boolean {
-  return f.required !== undefined && f.required !== false;
-}
 
 export function shownInList(f: FieldDef): boolean {
   if (f.writeOnly) return false;
@@ -323,10 +322,6 @@ export function submitSchema(def: ResourceDef, mode: 'create' | 'update'): z.Zod
   return z.object(shape).strip();
 }
 
-/** The display-value key answered beside a dictionary-coded field (`category` → `categoryName`). */
-export function dictNameKey(field: string): string {
-  return `${field}Name`;
-}
 
 /** The shape of one record in list/detail answers. */
 export function recordSchema(def: ResourceDef): z.ZodObject {

@@ -284,6 +284,36 @@ describe('data scopes and API scopes, applied by the server', () => {
     expect((await h.call('GET', '/api/blade-desk/notice/detail', { token: writerToken, query: { id: others.body.data.records[0]!.id } })).status).toBe(404);
   });
 
+  it('answers the scope ids granted to roles by category (role/scope-keys), of the caller\'s tenant only', async () => {
+    const [noticeMenu] = await menuIds(['notice']);
+    const data = await h.call<Rec>('POST', `${SYS}/data-scope/submit`, {
+      token: admin, body: { menuId: noticeMenu, scopeName: '全部通知', resourceCode: 'notice_all_keys', scopeColumn: 'create_user', scopeType: 1 },
+    });
+    const apiScope = await h.call<Rec>('POST', `${SYS}/api-scope/submit`, {
+      token: admin, body: { menuId: noticeMenu, scopeName: '通知详情', resourceCode: 'notice_detail_keys', scopePath: '/api/blade-desk/notice/detail', scopeType: 2 },
+    });
+    const gone = await h.call<Rec>('POST', `${SYS}/data-scope/submit`, {
+      token: admin, body: { menuId: noticeMenu, scopeName: '将删除', resourceCode: 'notice_gone_keys', scopeColumn: 'create_user', scopeType: 2 },
+    });
+    const roleA = (await h.call<Rec>('POST', `${SYS}/role/submit`, { token: admin, body: { roleName: '范围A', roleAlias: 'scope_keys_a', sort: 10 } })).body.data.id;
+    const roleB = (await h.call<Rec>('POST', `${SYS}/role/submit`, { token: admin, body: { roleName: '范围B', roleAlias: 'scope_keys_b', sort: 11 } })).body.data.id;
+    const menus = (await menuIds(['desk', 'notice'])).join(',');
+    expect((await h.call('POST', `${SYS}/role/grant`, {
+      token: admin, body: { roleIds: roleA, menuIds: menus, dataScopeIds: `${data.body.data.id},${gone.body.data.id}`, apiScopeIds: apiScope.body.data.id },
+    })).status).toBe(200);
+    expect((await h.call('POST', `${SYS}/role/grant`, { token: admin, body: { roleIds: roleB, menuIds: menus, dataScopeIds: data.body.data.id } })).status).toBe(200);
+    expect((await h.call('POST', `${SYS}/data-scope/remove`, { token: admin, query: { ids: gone.body.data.id } })).status).toBe(200);
+    const keys = (roleIds: string, category: number, token = admin) => h.call<string[]>('GET', `${SYS}/role/scope-keys`, { token, query: { roleIds, category: String(category) } });
+    expect((await keys(roleA, 1)).body.data).toEqual([data.body.data.id]);
+    expect((await keys(roleA, 2)).body.data).toEqual([apiScope.body.data.id]);
+    expect((await keys(`${roleA},${roleB}`, 1)).body.data).toEqual([data.body.data.id]);
+    expect((await keys(roleB, 2)).body.data).toEqual([]);
+    expect((await keys('', 1)).body.data).toEqual([]);
+    expect((await keys(roleA, 3)).status).toBe(400);
+    // another tenant's administrator learns nothing of the platform's roles
+    expect((await keys(roleA, 1, demo)).body.data).toEqual([]);
+  });
+
   it('lets only roles granted an API scope call the API it names', async () => {
     const [noticeMenu] = await menuIds(['notice']);
     const scope = await h.call<Rec>('POST', `${SYS}/api-scope/submit`, {

@@ -15,6 +15,7 @@ export const roleResource = defineResource({
   title: { zh: '角色管理', en: 'Roles' },
   scope: 'tenant',
   nameField: 'roleName',
+  page: 'custom',
   tree: { parentField: 'parentId', labelField: 'roleName', unpagedList: true },
   menu: {
     parent: 'authority', route: '/authority/role', name: { zh: '角色管理', en: 'Roles' }, sort: 1, icon: 'iconfont iconicon_principal',
@@ -39,6 +40,11 @@ export const roleResource = defineResource({
         apiScopeIds: idListInput.default(''),
       }),
       output: okOutput,
+    },
+    roleScopeKeys: {
+      segment: 'scope-keys', method: 'GET', permission: 'role', title: { zh: '角色已授权数据/接口权限', en: 'Roles: scope ids granted to roles' },
+      // category 1: data scopes, 2: API scopes
+      input: z.object({ roleIds: idListInput, category: z.coerce.number().int().min(1).max(2) }), output: z.array(z.string()),
     },
     treeById: {
       segment: 'tree-by-id', method: 'GET', permission: null, title: { zh: '角色树 (按角色)', en: 'Roles: the tree of a role\'s tenant' },

@@ -16,6 +16,7 @@ export const userResource = defineResource({
   title: { zh: '用户管理', en: 'Users' },
   scope: 'tenant',
   nameField: 'account',
+  page: 'custom',
   menu: {
     parent: 'system', route: '/system/user', name: { zh: '用户管理', en: 'Users' }, sort: 1, icon: 'iconfont iconicon_principal',
     buttons: [

@@ -5,11 +5,12 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { useSettings } from '../store/settings';
 import { en } from './en';
+import type { LazyMessages } from './lazy';
 import { zh, type Messages } from './zh';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
-    resources: { translation: Messages };
+    resources: { translation: Messages & LazyMessages };
   }
 }
 

@@ -6,6 +6,7 @@ export const pagesZh = {
     test: '系统检测',
     policy: '用户协议',
     iframe: '外部页面',
+    dict: '系统字典',
   },
   policy: {
     userAgreement: '用户协议',
@@ -122,6 +123,7 @@ export const pagesEn: PagesMessages = {
     test: 'Diagnostics',
     policy: 'Agreement',
     iframe: 'External page',
+    dict: 'System dictionary',
   },
   policy: {
     userAgreement: 'User agreement',

@@ -23,4 +23,6 @@ export const customPages: Readonly<Record<string, CustomPageLoader>> = {
   tenant_package: () => import('./system/TenantPackagePage').then((m) => ({ default: m.TenantPackagePage })),
   tenant: () => import('./system/TenantPage').then((m) => ({ default: m.TenantPage })),
   topmenu: () => import('./system/TopMenuPage').then((m) => ({ default: m.TopMenuPage })),
+  user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
+  role: () => import('./authority/RolePage').then((m) => ({ default: m.RolePage })),
 };

@@ -1,4 +1,3 @@
-import { dictResource, t as text } from '@console/contract';
 import type { DataRouter } from 'react-router';
 import { i18n } from '../i18n';
 import { useSession } from '../store/session';
@@ -17,8 +16,9 @@ const FIXED_LABELS: Record<string, () => string> = {
   '/500': () => '500',
   '/wel/dashboard': () => i18n.t('pages.titles.dashboard'),
   '/info/index': () => i18n.t('pages.titles.info'),
-  '/dict-horizontal/index': () => text(dictResource.title, useSettings.getState().lang),
-  '/dict-vertical/index': () => text(dictResource.title, useSettings.getState().lang),
+  // not the dictionary definition's title: its actions' schemas would bring zod to the first page
+  '/dict-horizontal/index': () => i18n.t('pages.titles.dict'),
+  '/dict-vertical/index': () => i18n.t('pages.titles.dict'),
   '/test': () => i18n.t('pages.titles.test'),
 };
 

@@ -165,6 +165,21 @@ export function registerMenuRoleActions(app: FastifyInstance, ctx: AppContext): 
     return true;
   });
 
+  // the scopes granted to roles of the caller's tenant (the grant dialog's checked boxes), live ones only
+  mountAction(app, ctx, roleActions.roleScopeKeys, async (input, { user, tx }) => {
+    const roleIds = splitList(input.roleIds);
+    if (!roleIds.length) return [];
+    const table = input.category === 1 ? schema.scopeData : schema.scopeApi;
+    const rows = await tx.selectDistinct({ scopeId: schema.roleScope.scopeId }).from(schema.roleScope)
+      .innerJoin(schema.role, eq(schema.role.id, schema.roleScope.roleId))
+      .innerJoin(table, and(eq(table.id, schema.roleScope.scopeId), eq(table.isDeleted, 0)))
+      .where(and(
+        inArray(schema.roleScope.roleId, roleIds), eq(schema.roleScope.scopeCategory, input.category),
+        eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0),
+      ));
+    return rows.map((r) => r.scopeId);
+  });
+
   mountAction(app, ctx, roleActions.treeById, async (input, { user, tx, lang }) => {
     let tenantId = user.tenantId;
     if (input.roleId) {

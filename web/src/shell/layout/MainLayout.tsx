@@ -10,6 +10,7 @@ import { HOME_PATH } from '../paths';
 import '../theme/frame.css';
 import { HEADER_HEIGHT, siderTheme } from '../theme/themeStyle';
 import { HeaderTools } from '../tools/HeaderTools';
+import { PasswordResetGate } from '../password/PasswordResetGate';
 import { HeaderBar } from './header/HeaderBar';
 import { useAutoCollapse } from './screen';
 import { KeptPages } from '../tabs/KeptPages';
@@ -50,6 +51,7 @@ export function MainLayout() {
           </div>
         </Layout.Content>
       </Layout>
+      <PasswordResetGate />
     </Layout>
   );
 }

@@ -15,8 +15,16 @@ interface PasswordForm {
   newPassword1: string;
 }
 
-/** The 修改密码 tab: each password leaves the browser as its MD5 hex; the server signs out the other sessions. */
-export function PasswordTab() {
+export interface PasswordTabProps {
+  /** after the server took the new password (the forced change closes its dialog) */
+  onChanged?: () => void;
+}
+
+/**
+ * The 修改密码 tab (and the forced change of an initial password, shell/password): each password leaves
+ * the browser as its MD5 hex; the server signs out the other sessions.
+ */
+export function PasswordTab({ onChanged }: PasswordTabProps = {}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const [form] = Form.useForm<PasswordForm>();
@@ -33,6 +41,7 @@ export function PasswordTab() {
       });
       form.resetFields();
       void message.success({ content: t('pages.info.passwordChanged'), duration: 6 });
+      onChanged?.();
     } catch (err) {
       // the client toasted the failure (spec 8); when the server names the field at fault (wrong current
       // password, mismatch) its message shows there too

@@ -1,0 +1,19 @@
+import type { ActionDefs } from './action.js';
+import type { FieldDef, Fields, ResourceDef } from './resource.js';
+
+/**
+ * The zod-free part of resource.ts that the console's first page needs (the notice definition, display
+ * names, required marks): kept apart so that the first page does not load the input schemas, and zod.
+ */
+export function defineResource<F extends Fields, A extends ActionDefs = Record<never, never>>(def: ResourceDef<F, A>): ResourceDef<F, A> & { actions: A } {
+  return { ...def, actions: def.actions ?? ({} as A) };
+}
+
+export function isRequired(f: FieldDef): boolean {
+  return f.required !== undefined && f.required !== false;
+}
+
+/** The display-value key answered beside a dictionary-coded field (`category` → `categoryName`). */
+export function dictNameKey(field: string): string {
+  return `${field}Name`;
+}

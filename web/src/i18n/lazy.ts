@@ -1,0 +1,22 @@
+import type { Lang } from '@console/contract/i18n';
+import { i18n } from './index';
+import type { authorityZh } from './authority';
+import type { passwordResetZh } from './passwordReset';
+
+/**
+ * Strings of screens that load on first use: each chunk registers its own (`addMessages`) when it loads,
+ * so the first page after sign-in does not carry them. Their shape is typed here (type imports only).
+ */
+export interface LazyMessages {
+  authority: typeof authorityZh;
+  passwordReset: typeof passwordResetZh;
+}
+
+/** Adds a lazy chunk's strings under `key`, in both languages (again: a no-op). */
+export function addMessages<K extends keyof LazyMessages>(key: K, byLang: Record<Lang, LazyMessages[K]>): void {
+  for (const [lang, messages] of Object.entries(byLang)) {
+    if (!i18n.hasResourceBundle(lang, 'translation') || i18n.getResource(lang, 'translation', key) === undefined) {
+      i18n.addResourceBundle(lang, 'translation', { [key]: messages }, true, false);
+    }
+  }
+}
