@@ -64,7 +64,7 @@ describe('the console page', () => {
     const mainSize = (await main!.request().sizes()).responseBodySize;
     console.log(`sign-in page: ${scripts.length} scripts, ${kb(transferred)} transferred (${main!.headers()['content-encoding']}); entry ${entry} ${kb(mainSize)}`);
 
-    expect(violations).toEqual([]);
+    expect(violations, JSON.stringify(violations)).toEqual([]);
   });
 
   it('signs in, opens list and dashboard pages and an embedded page of its own origin without CSP violations', async () => {
@@ -82,7 +82,7 @@ describe('the console page', () => {
     await b.page.frameLocator('[data-testid="iframe-frame"]').locator('body', { hasText: 'version' }).waitFor();
     await b.page.waitForLoadState('networkidle');
 
-    expect(violations).toEqual([]);
+    expect(violations, JSON.stringify(violations)).toEqual([]);
   });
 });
 
@@ -91,6 +91,6 @@ describe('the API documentation', () => {
     await b.page.goto(`${b.baseUrl}/api/docs`);
     await b.page.locator('.swagger-ui .opblock').first().waitFor();
     expect(await b.page.locator('.swagger-ui .opblock').count()).toBeGreaterThan(10);
-    expect(violations).toEqual([]);
+    expect(violations, JSON.stringify(violations)).toEqual([]);
   });
 });

@@ -10,6 +10,10 @@ import './i18n';
 import { router } from './router';
 import { syncDocumentTitle } from './shell/pageTitle';
 import { followThemeSettings } from './shell/theme/documentTheme';
+
+// zod (in the lazily loaded resource definitions) probes for `new Function` unless told it is jitless, and the
+// console's CSP (script-src 'self') reports the probe as a violation; zod reads this before its first schema
+(globalThis as { __zod_globalConfig?: Record<string, unknown> }).__zod_globalConfig = { jitless: true };
 import { installErrorCapture } from './shell/tools/errorCapture';
 import { followOtherTabs } from './store/session';
 

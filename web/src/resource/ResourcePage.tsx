@@ -172,7 +172,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const proValue = useMemo(() => ({ ...proContext, intl: proIntl(lang) }), [proContext, lang]);
 
   // a tree resource: the table shows the rows as a tree (unpaged and nested, or loaded level by level)
-  const tree = def.tree;
+  // a screen that names its own list call (a tree's parent-list / child-list) shows a plain paged list
+  const tree = listPath ? undefined : def.tree;
   const unpagedTree = tree?.unpagedList === true;
   const [expanded, setExpanded] = useState<readonly Key[]>([]);
   const expandedRef = useRef<ReadonlySet<string>>(new Set());
