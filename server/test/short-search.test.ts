@@ -2,6 +2,7 @@ import { type Page, type ResourceDef, resources } from '@console/contract';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { rowColumns } from '../src/core/db/columns.js';
 import { useServer } from './harness.js';
 
 /**
@@ -79,6 +80,18 @@ describe('the declaration: every searchable field has its grams', () => {
       }
     }
     expect(checked).toBeGreaterThanOrEqual(3); // notice.title, param.paramName, param.paramKey
+  });
+
+  it('rows are read without their grams (they serve the index only), and with every other column', () => {
+    let withGrams = 0;
+    for (const { def, table } of mounted) {
+      const all = Object.keys(getTableColumns(table));
+      const read = Object.keys(rowColumns(table));
+      expect(read.filter((k) => k.endsWith('Grams')), def.code).toEqual([]);
+      expect(read, def.code).toEqual(all.filter((k) => !k.endsWith('Grams')));
+      if (read.length < all.length) withGrams += 1;
+    }
+    expect(withGrams).toBeGreaterThan(10);
   });
 
   it('the grams of a text and of a pattern', async () => {

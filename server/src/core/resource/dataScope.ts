@@ -2,12 +2,25 @@ import { getTableName, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { DataScopeRule } from '../auth/permissions.js';
 import type { AuthUser } from '../context.js';
+import type { Executor } from '../db/index.js';
 import { isId, splitList } from '../ids.js';
 
-/** The department ids at or under a department, as a subquery of the caller's tenant. */
-function deptSubtree(user: AuthUser): SQL {
-  return sql`select id from blade_dept where tenant_id = ${user.tenantId} and is_deleted = 0
-    and (id = ${user.deptId} or (',' || ancestors || ',') like ${`%,${user.deptId},%`})`;
+/** The live department ids at or under a department of a tenant, as a subquery. */
+function deptSubtreeQuery(tenantId: string, deptId: string): SQL {
+  return sql`select id from blade_dept where tenant_id = ${tenantId} and is_deleted = 0
+    and (id = ${deptId} or (',' || ancestors || ',') like ${`%,${deptId},%`})`;
+}
+
+const deptSubtree = (user: AuthUser): SQL => deptSubtreeQuery(user.tenantId, user.deptId);
+
+/**
+ * The live department ids at or under a department, read first: a condition holding them as a literal
+ * array lets the planner estimate how many rows they select (the `like` on ancestors it cannot), so a
+ * page of a large department walks the list's sort index instead of sorting all its rows.
+ */
+export async function deptSubtreeIds(tx: Executor, tenantId: string, deptId: string): Promise<string[]> {
+  const res = await tx.execute(deptSubtreeQuery(tenantId, deptId));
+  return (res as unknown as { rows: Array<{ id: string | number | bigint }> }).rows.map((r) => String(r.id));
 }
 
 /**

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { isPlatformAdmin, requireUser } from '../access.js';
 import type { AppContext, AuthUser } from '../context.js';
 import { type Executor, inTenant } from '../db/index.js';
+import { rowColumns } from '../db/columns.js';
 import { isUniqueViolation } from '../dbErrors.js';
 import { envelopeOf, ok, pageOf } from '../envelope.js';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../errors.js';
@@ -266,7 +267,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       // the text match (app_text_match) reads live rows by is_deleted: tables without it filter plainly
       const scope = await scopeList(tx, table, col('id'), base, built, ctx.config.listCount, tenantScoped && softDeleted);
       const rows = !scope.exact || scope.total > offset
-        ? await tx.select().from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
+        ? await tx.select(rowColumns(table)).from(table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
         : [];
       if (tree) {
         const parents = await tree.withChildren(tx, visible(user), rows.map((r) => String(r.id)));
@@ -293,7 +294,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       const built = buildFilters(def, columns, filters, req.lang);
       const order = ascs || descs ? buildOrder(def, columns, ascs, descs, req.lang) : treeOrder();
       const rows = await run(user, async (tx) => {
-        const found = await tx.select().from(table).where(and(...(await visibleTo(tx)), ...built.conditions)).orderBy(...order).limit(MAX_TREE_ROWS + 1) as Row[];
+        const found = await tx.select(rowColumns(table)).from(table).where(and(...(await visibleTo(tx)), ...built.conditions)).orderBy(...order).limit(MAX_TREE_ROWS + 1) as Row[];
         if (found.length > MAX_TREE_ROWS) throw badRequest('treeTooLarge');
         const parents = await tree!.withChildren(tx, visible(user), found.map((r) => String(r.id)));
         for (const r of found) r.hasChildren = parents.has(String(r.id));
@@ -337,7 +338,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       const user = readTenant(req, requireUser(req));
       const visibleTo = await scoped(user);
       const nodes = await run(user, async (tx) => {
-        const rows = await tx.select().from(table).where(and(...(await visibleTo(tx)), hooks.treeFilter?.())).orderBy(...treeOrder()).limit(MAX_TREE_ROWS + 1) as Row[];
+        const rows = await tx.select(rowColumns(table)).from(table).where(and(...(await visibleTo(tx)), hooks.treeFilter?.())).orderBy(...treeOrder()).limit(MAX_TREE_ROWS + 1) as Row[];
         if (rows.length > MAX_TREE_ROWS) throw badRequest('treeTooLarge');
         return nodesOf(tx, user, rows);
       });
@@ -352,7 +353,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       const visibleTo = await scoped(user);
       const parentId = parentOf(req, req.lang);
       const nodes = await run(user, async (tx) => {
-        const rows = await tx.select().from(table).where(and(...(await visibleTo(tx)), tree.childrenOf(parentId), hooks.treeFilter?.()))
+        const rows = await tx.select(rowColumns(table)).from(table).where(and(...(await visibleTo(tx)), tree.childrenOf(parentId), hooks.treeFilter?.()))
           .orderBy(...treeOrder()).limit(MAX_TREE_ROWS) as Row[];
         return nodesOf(tx, user, rows);
       });
@@ -374,7 +375,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       const rows = await run(user, async (tx) => {
         // a search looks through every level (BladeX), browsing shows one level
         const conds = [...(await visibleTo(tx)), ...built.conditions, ...(searching ? [] : [tree.childrenOf(parentId)])];
-        const found = await tx.select().from(table).where(and(...conds)).orderBy(...order).limit(MAX_TREE_ROWS) as Row[];
+        const found = await tx.select(rowColumns(table)).from(table).where(and(...conds)).orderBy(...order).limit(MAX_TREE_ROWS) as Row[];
         const parents = await tree!.withChildren(tx, visible(user), found.map((r) => String(r.id)));
         for (const r of found) r.hasChildren = parents.has(String(r.id));
         return found;
@@ -394,7 +395,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   // ---- detail ----
   const fetchOne = async (tx: Executor, visibleTo: (tx: Executor) => Promise<SQL[]>, id: string): Promise<Row> => {
-    const [row] = await tx.select().from(table).where(and(eq(col('id'), id), ...(await visibleTo(tx))));
+    const [row] = await tx.select(rowColumns(table)).from(table).where(and(eq(col('id'), id), ...(await visibleTo(tx))));
     if (!row) throw notFound();
     return row as Row;
   };
@@ -602,7 +603,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const visibleTo = await scoped(user);
     await run(user, async (tx) => {
       const scopedConds = await visibleTo(tx);
-      const rows = await tx.select().from(table).where(and(inArray(col('id'), ids), ...scopedConds)) as Row[];
+      const rows = await tx.select(rowColumns(table)).from(table).where(and(inArray(col('id'), ids), ...scopedConds)) as Row[];
       // all or nothing: an id that is unknown, deleted, another tenant's or out of scope aborts the whole call
       if (rows.length !== ids.length) throw notFound();
       if (tree) await tree.beforeRemove(tx, visible(user), ids, req.lang);

@@ -2,6 +2,7 @@ import { type Lang, msg, nameFieldOf, type ResourceDef, t, type TreeNode } from 
 import { and, eq, inArray, ne, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Executor } from '../db/index.js';
+import { rowColumns } from '../db/columns.js';
 import { badRequest } from '../errors.js';
 import { TREE_ROOT } from './refs.js';
 
@@ -41,7 +42,7 @@ export class TreeRules {
   }
 
   private async row(tx: Executor, scope: SQL[], id: string): Promise<Row | undefined> {
-    const [row] = await tx.select().from(this.table).where(and(eq(this.id, id), ...scope));
+    const [row] = await tx.select(rowColumns(this.table)).from(this.table).where(and(eq(this.id, id), ...scope));
     return row as Row | undefined;
   }
 

@@ -8,6 +8,7 @@ import { type Executor, schema } from '../../core/db/index.js';
 import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { isId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
+import { deptSubtreeIds } from '../../core/resource/dataScope.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 
 const DEFAULT_INIT_PASSWORD = '123456';
@@ -103,11 +104,12 @@ export function userHooks(ctx: AppContext): ResourceHooks {
     listAliases: ['page'],
     listParams: {
       // BladeX's user/page?deptId=: the users of a department and of every department under it
-      deptId: async (_tx, user, value, lang) => {
+      deptId: async (tx, user, value, lang) => {
         if (!isId(value)) throw fieldError('badId', lang, 'deptId', { field: 'deptId' });
-        return sql`${schema.user.id} in (select ud.user_id from blade_user_dept ud where ud.tenant_id = ${user.tenantId} and ud.dept_id in (
-          select d.id from blade_dept d where d.tenant_id = ${user.tenantId} and d.is_deleted = 0
-            and (d.id = ${value} or (',' || d.ancestors || ',') like ${`%,${value},%`})))`;
+        const depts = await deptSubtreeIds(tx, user.tenantId, value);
+        if (depts.length === 0) return sql`false`;
+        return sql`${schema.user.id} in (select ud.user_id from blade_user_dept ud where ud.tenant_id = ${user.tenantId}
+          and ud.dept_id = any(${`{${depts.join(',')}}`}::bigint[]))`;
       },
     },
   };

@@ -5,9 +5,11 @@ import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
+import { rowColumns } from '../../core/db/columns.js';
 import { ok } from '../../core/envelope.js';
 
-type MenuRow = typeof schema.menu.$inferSelect;
+/** A menu as read (without its search grams). */
+type MenuRow = Awaited<ReturnType<typeof liveMenus>>[number];
 
 /** Ids of the menus (and buttons) granted to the caller's roles, within the tenant's package. */
 async function grantedMenuIds(ctx: AppContext, tx: Executor, user: AuthUser): Promise<Set<string>> {
@@ -21,8 +23,8 @@ async function grantedMenuIds(ctx: AppContext, tx: Executor, user: AuthUser): Pr
   return new Set(rows.map((r) => r.menuId).filter((id) => !pkg || pkg.has(id)));
 }
 
-async function liveMenus(tx: Executor): Promise<MenuRow[]> {
-  return tx.select().from(schema.menu).where(eq(schema.menu.isDeleted, 0)).orderBy(asc(schema.menu.sort), asc(schema.menu.id));
+async function liveMenus(tx: Executor) {
+  return tx.select(rowColumns(schema.menu)).from(schema.menu).where(eq(schema.menu.isDeleted, 0)).orderBy(asc(schema.menu.sort), asc(schema.menu.id));
 }
 
 /** Adds every ancestor of the given ids. */

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { requireUser } from '../../access.js';
 import type { AppContext, AuthUser } from '../../context.js';
 import type { Executor } from '../../db/index.js';
+import { rowColumns } from '../../db/columns.js';
 import { envelopeOf, ok } from '../../envelope.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { nextId } from '../../ids.js';
@@ -287,7 +288,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
   /** isCovering: the row named by the unique field takes the file's values, as an update by `submit` would */
   const coverRow = async (tx: Executor, c: Checked, base: Omit<SaveContext, 'mode' | 'stored'>, now: Date) => {
     const scoped = await rules.visibleTo(tx, base.user);
-    const [stored] = await tx.select().from(table).where(and(eq(idCol, c.target!), ...scoped)) as Row[];
+    const [stored] = await tx.select(rowColumns(table)).from(table).where(and(eq(idCol, c.target!), ...scoped)) as Row[];
     if (!stored) throw notFound();
     const changes: Row = { ...c.values, updateUser: base.user.userId, updateTime: now };
     const move = rules.tree ? await rules.tree.onUpdate(tx, rules.visible(base.user), stored, changes, base.lang) : undefined;
