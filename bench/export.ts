@@ -1,11 +1,12 @@
 /**
- * Export bench: `GET /export` of 100,000 notices of one tenant as .xlsx, over HTTP, with the time to the
+ * Export bench: `GET /export` of 100,000 notices (or, with `--resource=user`, `GET user/export-user` of
+ * 100,000 users in 1,000 departments, see users.ts) of one tenant as .xlsx, over HTTP, with the time to the
  * last byte and the server process's peak RSS while it streams (sampled every 10 ms, and the kernel's
  * high-water mark). The notices are loaded with COPY as in seed.ts; the export is declared on a
  * bench-only definition over the notice table (the product's notice screen declares none), whose
  * permission code is granted to the tenant's admin role here.
  *
- *   npx tsx bench/export.ts [--db=postgres|pglite] [--rows=102100] [--keep] [--pg-url=…]
+ *   npx tsx bench/export.ts [--db=postgres|pglite] [--resource=notice|user] [--rows=102100] [--keep] [--pg-url=…]
  */
 import { createHash } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -25,12 +26,14 @@ import { createServer } from '@console/server/src/server.js';
 import { build } from 'esbuild';
 import ExcelJS from 'exceljs';
 import pg from 'pg';
+import { seedUsers, type SqlQuery } from './users.js';
 import { BENCH_TENANT, type PgliteLike, type SeedPlan, seededPlan, seedPglite, seedPostgres } from './seed.js';
 
 const { values: opt } = parseArgs({
   options: {
     db: { type: 'string', default: 'postgres' },
-    rows: { type: 'string', default: '102100' },
+    resource: { type: 'string', default: 'notice' },
+    rows: { type: 'string', default: '' },
     keep: { type: 'boolean', default: false },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
     // internal: run only the server (a child process, so that its RSS and CPU are the server's alone)
@@ -39,8 +42,10 @@ const { values: opt } = parseArgs({
     'data-dir': { type: 'string', default: '' },
   },
 });
-const PG_DB = 'console_bench_export';
-const plan: SeedPlan = { rows: Number(opt.rows), otherRows: 1000 };
+const users = opt.resource === 'user';
+if (!users && opt.resource !== 'notice') throw new Error('--resource is notice or user');
+const PG_DB = users ? 'console_bench_export_users' : 'console_bench_export';
+const plan: SeedPlan = { rows: Number(opt.rows || (users ? 100_000 : 102_100)), otherRows: 1000 };
 const log = (s: string) => console.log(s);
 const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
 
@@ -63,6 +68,15 @@ async function grant(query: (text: string) => Promise<unknown>) {
     where r.tenant_id = '${BENCH_TENANT}' and r.role_alias = 'admin' and m.code = 'notice_xb_export' on conflict do nothing`);
 }
 
+/** The users of the bench tenant in their departments, unless a kept database holds them already. */
+async function seedUsersOnce(query: SqlQuery): Promise<void> {
+  const { rows } = await query(`select count(*)::int as n from blade_user where tenant_id = '${BENCH_TENANT}' and account like 'user%'`);
+  if (Number(rows[0]?.n) === plan.rows) return;
+  log(`seeding: ${plan.rows} users of ${BENCH_TENANT} in 1,000 departments`);
+  await seedUsers(query, BENCH_TENANT, plan.rows);
+  await query('vacuum analyze');
+}
+
 /** /proc/<pid>/status and stat of the server process: RSS now, its high-water mark, CPU seconds so far. */
 function procOf(pid: number) {
   const status = () => readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -75,6 +89,17 @@ function procOf(pid: number) {
       return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
     },
   };
+}
+
+/**
+ * The heap bound the product starts the server with (the root package.json's `serve` script): without one,
+ * V8 on a large machine lets garbage pile up to hundreds of MB before it collects.
+ */
+function heapFlags(here: string): string[] {
+  const serve = (JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.serve ?? '';
+  const mb = /--max-old-space-size=\$\{SERVER_HEAP_MB:-(\d+)\}/.exec(serve)?.[1];
+  if (!mb) throw new Error('the serve script no longer sets --max-old-space-size: update the export bench');
+  return [`--max-old-space-size=${process.env.SERVER_HEAP_MB ?? mb}`];
 }
 
 /**
@@ -92,7 +117,7 @@ async function serve(databaseUrl: string, dataDir: string): Promise<{ base: stri
     external: [...external, 'exceljs', 'pg-copy-streams', 'tsx'], logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
-  const child = spawn(process.execPath, [bundle, '--serve', `--database-url=${databaseUrl}`, `--data-dir=${dataDir}`], {
+  const child = spawn(process.execPath, [...heapFlags(here), bundle, '--serve', `--database-url=${databaseUrl}`, `--data-dir=${dataDir}`], {
     cwd: join(here, '..', 'server'), stdio: ['pipe', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((resolve, reject) => {
@@ -124,7 +149,7 @@ async function measure(databaseUrl: string, dataDir: string): Promise<string> {
       let peak = before;
       const sampler = setInterval(() => { peak = Math.max(peak, proc.rss()); }, 10);
       const t0 = performance.now();
-      const res = await fetch(`${base}${benchNotice.path}/export`, { headers: { authorization: BASIC, 'blade-auth': `bearer ${token}` } });
+      const res = await fetch(users ? `${base}/api/blade-system/user/export-user` : `${base}${benchNotice.path}/export`, { headers: { authorization: BASIC, 'blade-auth': `bearer ${token}` } });
       if (res.status !== 200 || !res.body) throw new Error(`export answered ${res.status}: ${await res.text()}`);
       const first = performance.now() - t0;
       const file = join(dir, `export-${run}.xlsx`);
@@ -174,7 +199,8 @@ async function onPostgres(): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const have = await seededPlan((t) => client.query(t));
+    if (users) await seedUsersOnce((t) => client.query(t));
+    const have = users ? plan : await seededPlan((t) => client.query(t));
     if (have.rows !== plan.rows || have.otherRows !== plan.otherRows) {
       log(`seeding ${PG_DB}: ${plan.rows} notices of ${BENCH_TENANT} (+ 9 × ${plan.otherRows})`);
       await client.query('truncate blade_notice');
@@ -199,8 +225,11 @@ async function onPglite(): Promise<string> {
   const server = await createServer(loadConfig({ LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' }, { dataDir }), { extraResources });
   try {
     const client = (server.ctx.db as unknown as { $client: PgliteLike }).$client;
-    log(`seeding PGlite: ${plan.rows} notices of ${BENCH_TENANT} (+ 9 × ${plan.otherRows})`);
-    await seedPglite(client, plan, log);
+    if (users) await seedUsersOnce((t) => client.query(t));
+    else {
+      log(`seeding PGlite: ${plan.rows} notices of ${BENCH_TENANT} (+ 9 × ${plan.otherRows})`);
+      await seedPglite(client, plan, log);
+    }
     await grant((t) => client.query(t));
     await server.close();
     return await measure('', dataDir);

@@ -20,6 +20,7 @@ import { createServer } from '@console/server/src/server.js';
 import { dbOption, intOption, queryOnce, withDatabase } from './data.js';
 import { sample, stats } from './measure.js';
 import { writeSection } from './report.js';
+import { BRANCH, REGION, seedUsers, type SqlQuery, TEAM } from './users.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const db = dbOption(args.db ?? 'pglite');
@@ -42,22 +43,8 @@ async function main() {
   try {
     const exec = (text: string) => server.ctx.db.execute(sql.raw(text));
     const t0 = Date.now();
-    // 1,000 departments: 10 roots, 90 under them, 900 leaves
-    await exec(`INSERT INTO blade_dept (id, tenant_id, parent_id, ancestors, dept_name, full_name, dept_category, sort)
-      SELECT 8000000000000000 + g, '${TENANT}', 0, '0', '大区' || g, '大区' || g, 1, g FROM generate_series(1, 10) g`);
-    await exec(`INSERT INTO blade_dept (id, tenant_id, parent_id, ancestors, dept_name, full_name, dept_category, sort)
-      SELECT 8000000000001000 + g, '${TENANT}', 8000000000000000 + ((g - 1) % 10) + 1, '0,' || (8000000000000000 + ((g - 1) % 10) + 1),
-        '分部' || g, '分部' || g, 2, g FROM generate_series(1, 90) g`);
-    await exec(`INSERT INTO blade_dept (id, tenant_id, parent_id, ancestors, dept_name, full_name, dept_category, sort)
-      SELECT 8000000000010000 + g, '${TENANT}', 8000000000001000 + ((g - 1) % 90) + 1,
-        '0,' || (8000000000000000 + ((((g - 1) % 90)) % 10) + 1) || ',' || (8000000000001000 + ((g - 1) % 90) + 1),
-        '小组' || g, '小组' || g, 3, g FROM generate_series(1, 900) g`);
-    const [role] = (await server.ctx.db.execute(sql.raw(`SELECT id FROM blade_role WHERE tenant_id = '${TENANT}' AND role_alias = 'admin'`)) as unknown as { rows: Array<{ id: string }> }).rows;
-    const [hash] = (await server.ctx.db.execute(sql.raw(`SELECT password FROM blade_user WHERE tenant_id = '${TENANT}' AND account = 'admin'`)) as unknown as { rows: Array<{ password: string }> }).rows;
-    await exec(`INSERT INTO blade_user (id, tenant_id, account, password, name, real_name, role_id, dept_id, user_type, create_time, update_time)
-      SELECT 7000000000000000 + g, '${TENANT}', 'user' || g, '${hash!.password}', '用户' || g, '用户' || g, '${role!.id}',
-        (8000000000010000 + ((g - 1) % 900) + 1)::text, 1, now() - (g || ' seconds')::interval, now()
-      FROM generate_series(1, ${users}) g`);
+    const query: SqlQuery = async (text) => (await server.ctx.db.execute(sql.raw(text))) as unknown as { rows: Array<Record<string, unknown>> };
+    const { passwordHash } = await seedUsers(query, TENANT, users);
     // 500 menus (25 directories of 19 screens, each with its 4 buttons) granted to one role
     await exec(`INSERT INTO blade_menu (id, parent_id, code, name, alias, path, sort, category, action, is_open)
       SELECT 6000000000000000 + g, 0, 'bench_dir_' || g, '目录' || g, 'menu', '/bench' || g, 100 + g, 1, 0, 1 FROM generate_series(1, 25) g`);
@@ -70,7 +57,7 @@ async function main() {
     await exec(`INSERT INTO blade_role (id, tenant_id, parent_id, role_name, role_alias, sort) VALUES (5000000000000001, '${TENANT}', 0, '菜单很多', 'bench_many', 9)`);
     await exec(`INSERT INTO blade_role_menu (role_id, menu_id) SELECT 5000000000000001, id FROM blade_menu WHERE code LIKE 'bench_%'`);
     await exec(`INSERT INTO blade_user (id, tenant_id, account, password, name, real_name, role_id, dept_id, user_type)
-      VALUES (7100000000000001, '${TENANT}', 'menus', '${hash!.password}', 'menus', 'menus', '5000000000000001', '8000000000000001', 1)`);
+      VALUES (7100000000000001, '${TENANT}', 'menus', '${passwordHash}', 'menus', 'menus', '5000000000000001', '8000000000000001', 1)`);
     // what autovacuum does after a bulk insert: statistics, and the visibility map index-only scans rely on
     await exec('VACUUM ANALYZE');
     const seedSeconds = (Date.now() - t0) / 1000;
@@ -90,10 +77,10 @@ async function main() {
       if (res.statusCode !== 200) throw new Error(`${url} ${JSON.stringify(query)}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     };
     const cases: Array<[string, () => Promise<void>]> = [
-      ['user list, a region (100 departments, 1/10 of the users), page 1', call(adminToken, '/api/blade-system/user/page', { deptId: '8000000000000003', current: '1', size: '10' })],
-      ['user list, a branch (10 departments), page 1', call(adminToken, '/api/blade-system/user/page', { deptId: '8000000000001007', current: '1', size: '10' })],
-      ['user list, a team (1 department), page 1', call(adminToken, '/api/blade-system/user/page', { deptId: '8000000000010123', current: '1', size: '10' })],
-      ['user list, a team, page 5 by account', call(adminToken, '/api/blade-system/user/page', { deptId: '8000000000010123', current: '5', size: '10', ascs: 'account' })],
+      ['user list, a region (100 departments, 1/10 of the users), page 1', call(adminToken, '/api/blade-system/user/page', { deptId: REGION(3), current: '1', size: '10' })],
+      ['user list, a branch (10 departments), page 1', call(adminToken, '/api/blade-system/user/page', { deptId: BRANCH(7), current: '1', size: '10' })],
+      ['user list, a team (1 department), page 1', call(adminToken, '/api/blade-system/user/page', { deptId: TEAM(123), current: '1', size: '10' })],
+      ['user list, a team, page 5 by account', call(adminToken, '/api/blade-system/user/page', { deptId: TEAM(123), current: '5', size: '10', ascs: 'account' })],
       [`user list, all ${users.toLocaleString('en')}, page 1`, call(adminToken, '/api/blade-system/user/list', { current: '1', size: '10' })],
       ['menu/routes, a role of 500 menus (cached answer)', call(menusToken, '/api/blade-system/menu/routes', {})],
       ['menu/routes, a role of 500 menus (cache cleared before each call)', async () => {

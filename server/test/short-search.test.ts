@@ -173,6 +173,20 @@ describe('short search terms on notices (a tenant resource, through app_text_mat
     expect(without.body.data.total).toBe(all.body.data.total - 4);
   });
 
+  it('finds terms with punctuation and non-ASCII capitals through the grams, whatever their length', async () => {
+    const recall = await submitNotice('【召回】关于鑫淼智能锁的通知');
+    const other = await submitNotice('关于鑫淼智能锁的说明');
+    const accent = await submitNotice('ÉCLAIR Überprüfung');
+    const found = async (title: string) => (await listNotices({ title })).body.data.records.map((n) => n.id).sort();
+    // pg_trgm drops 】 (no letter): only the grams tell the two titles apart
+    expect(await found('】关于鑫')).toEqual([recall]);
+    expect(await found('】关于')).toEqual([recall]);
+    expect(await found('关于鑫淼')).toEqual([recall, other].sort());
+    // lower-cased under the database's collation, as the stored grams are
+    expect(await found('écla')).toEqual([accent]);
+    expect(await found('ÜBERP')).toEqual([accent]);
+  });
+
   it('an edited title is found by its new text and no longer by its old', async () => {
     const id = await submitNotice('旧标题 甲');
     expect((await listNotices({ title: '旧' })).body.data.records.map((n) => n.id)).toEqual([id]);

@@ -40,7 +40,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
   const release = acquireLock(dataDir);
   try {
     // in a worker thread: a long statement must not stop this thread from answering other requests
-    const client = new PgliteWorker(dir, ['shared_buffers = 32MB']);
+    // random_page_cost: the embedded database's pages are read from the OS cache, so an index probe costs
+    // about what a sequential read does (a count over a department's users then probes, not scans)
+    const client = new PgliteWorker(dir, ['shared_buffers = 32MB', 'random_page_cost = 1.1']);
     try {
       await client.waitReady;
       await migratePglite(drizzlePglite({ client: client as never, schema }), { migrationsFolder: migrationsFolder() });
