@@ -98,6 +98,7 @@ export const messages = {
   uploadsTooMany: { zh: '上传过于频繁: 每 {minutes} 分钟最多 {files} 个文件、共 {size}; 请 {seconds} 秒后再试', en: 'Too many uploads: at most {files} files and {size} per {minutes} minutes; try again in {seconds} seconds' },
   // resource engine
   refMissing: { zh: '{field}选择的数据不存在或已删除', en: '{field}: the selected record does not exist or was deleted' },
+  notInDict: { zh: '{field}的取值 {value} 不是有效选项', en: '{field}: {value} is not one of its options' },
   immutableField: { zh: '{field}创建后不能修改', en: '{field} cannot be changed once created' },
   treeParentSelf: { zh: '上级不能是自己或自己的下级', en: 'The parent cannot be the record itself or one of its descendants' },
   treeHasChildren: { zh: '「{name}」下还有子节点, 请先删除子节点', en: '"{name}" still has children; delete them first' },

@@ -16,6 +16,7 @@ import { logErrorResource } from './logError.js';
 import { logUsualResource } from './logUsual.js';
 import { ossResource } from './oss.js';
 import { smsResource } from './sms.js';
+import { brandResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
 export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
@@ -52,7 +53,13 @@ export const resources = {
   attach: attachResource,
   sms: smsResource,
   oss: ossResource,
+  product_type: productTypeResource,
+  product_model: productModelResource,
+  project: projectResource,
+  product_info: productResource,
+  brand: brandResource,
 } as const;
+export { brandResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 export { attachResource } from './attach.js';
 export { logApiResource } from './logApi.js';
 export { logErrorResource } from './logError.js';

@@ -7,6 +7,7 @@ import { authModule } from './auth/index.js';
 import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
 import { logFeature } from './log/index.js';
+import { productFeature } from './product/index.js';
 import { resourceFeature } from './resource/index.js';
 import { systemFeature } from './system/index.js';
 import type { FeatureModule, ResourceBinding } from './feature.js';
@@ -22,6 +23,7 @@ export const MODULES: readonly FeatureModule[] = [
   { name: 'app', routes: appModule },
   resourceFeature,
   logFeature,
+  productFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {

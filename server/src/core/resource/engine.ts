@@ -124,6 +124,20 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   const dictFields = Object.entries(def.fields).filter(([, f]) => f.dict).map(([name, f]) => [name, f.dict!] as const);
   /**
+   * A dictionary-coded field takes only its dictionary's keys. Read before the request's transaction opens:
+   * the labels are loaded on their own connection (PGlite has one), and cached.
+   */
+  const checkDictValues = async (values: Row, lang: Lang): Promise<void> => {
+    const fields: Record<string, string> = {};
+    for (const [name, code] of dictFields) {
+      const v = values[name];
+      if (v === undefined || v === null || v === '') continue;
+      if (!(await ctx.dicts.labels(code, lang)).has(String(v))) fields[name] = msg('notInDict', lang, { field: t(def.fields[name]!.label, lang), value: String(v) });
+    }
+    if (Object.keys(fields).length) throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
+  };
+
+  /**
    * Rows as answered: wire formats, `<field>Name` beside dictionary codes and references. Called outside
    * the request's transaction: dictionary labels and reference names are read on their own (PGlite has
    * one connection, so a read beside an open transaction would wait for it forever).
@@ -525,6 +539,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const mode = body.id === undefined || body.id === null || body.id === '' ? 'create' : 'update';
     await requireCode(user, mode === 'create' ? codes.add : codes.edit);
     const { input, values } = validateSubmit(body, mode, req.lang);
+    await checkDictValues(values, req.lang);
     const now = new Date();
     const pending: Array<() => Promise<void> | void> = [];
     const visibleTo = await scoped(user);

@@ -1,0 +1,132 @@
+import { defineResource } from '../resource.js';
+
+/**
+ * The product catalogue (domain.md "Products"): types › models › products, sold under brands and through
+ * projects. One catalogue for the whole platform, kept by the vendor (tenant 000000); tenants read it.
+ */
+
+const remark = { type: 'text', label: { zh: '备注', en: 'Remark' }, max: 500 } as const;
+const sort = { type: 'int', label: { zh: '排序', en: 'Sort' }, min: 0, max: 100000, sortable: true, width: 90, defaultValue: 1 } as const;
+
+export const productTypeResource = defineResource({
+  code: 'product_type',
+  path: '/api/ymy-product/type',
+  title: { zh: '产品类型', en: 'Product types' },
+  scope: 'platform',
+  nameField: 'typeName',
+  defaultSort: { field: 'sort', order: 'asc' },
+  menu: { parent: 'product', route: '/product/type', name: { zh: '产品类型', en: 'Product types' }, sort: 1, icon: 'iconfont iconicon_details' },
+  fields: {
+    typeName: {
+      type: 'string', label: { zh: '类型名称', en: 'Type name' }, required: { zh: '请输入类型名称', en: 'Please enter the type name' },
+      max: 64, search: 'like', sortable: true, unique: true,
+    },
+    typeCode: {
+      type: 'string', label: { zh: '类型编码', en: 'Type code' }, required: { zh: '请输入类型编码', en: 'Please enter the type code' },
+      max: 32, search: 'like', sortable: true, unique: true, immutable: true,
+    },
+    icon: { type: 'image', label: { zh: '图标', en: 'Icon' }, max: 1000, list: false },
+    sort,
+    remark,
+  },
+});
+
+export const brandResource = defineResource({
+  code: 'brand',
+  path: '/api/ymy-brand/brand',
+  title: { zh: '品牌管理', en: 'Brands' },
+  scope: 'platform',
+  nameField: 'brandName',
+  menu: { parent: 'product', route: '/product/brand', name: { zh: '品牌管理', en: 'Brands' }, sort: 5, icon: 'iconfont iconicon_shakehands' },
+  fields: {
+    brandName: {
+      type: 'string', label: { zh: '品牌名称', en: 'Brand name' }, required: { zh: '请输入品牌名称', en: 'Please enter the brand name' },
+      max: 64, search: 'like', sortable: true, unique: true,
+    },
+    logo: { type: 'image', label: { zh: '品牌标识', en: 'Logo' }, max: 1000, list: false },
+    website: { type: 'string', label: { zh: '官网', en: 'Website' }, max: 500, width: 200 },
+    remark,
+  },
+});
+
+export const productModelResource = defineResource({
+  code: 'product_model',
+  path: '/api/ymy-product/model',
+  title: { zh: '产品型号', en: 'Models' },
+  scope: 'platform',
+  nameField: 'modelName',
+  menu: { parent: 'product', route: '/product/model', name: { zh: '产品型号', en: 'Models' }, sort: 2, icon: 'iconfont iconicon_doc' },
+  fields: {
+    typeId: {
+      type: 'ref', ref: 'product_type', label: { zh: '产品类型', en: 'Product type' }, required: { zh: '请选择产品类型', en: 'Please select the product type' },
+      search: 'equal', width: 120,
+    },
+    modelName: {
+      type: 'string', label: { zh: '型号名称', en: 'Model name' }, required: { zh: '请输入型号名称', en: 'Please enter the model name' },
+      max: 64, search: 'like', sortable: true,
+    },
+    modelCode: {
+      type: 'string', label: { zh: '型号编码', en: 'Model code' }, required: { zh: '请输入型号编码', en: 'Please enter the model code' },
+      max: 32, search: 'like', sortable: true, unique: true, immutable: true,
+    },
+    image: { type: 'image', label: { zh: '型号图片', en: 'Image' }, max: 1000, list: false },
+    remark,
+  },
+});
+
+export const projectResource = defineResource({
+  code: 'project',
+  path: '/api/ymy-product/project',
+  title: { zh: '项目管理', en: 'Projects' },
+  scope: 'platform',
+  nameField: 'projectName',
+  menu: { parent: 'product', route: '/product/project', name: { zh: '项目管理', en: 'Projects' }, sort: 3, icon: 'iconfont iconicon_work' },
+  fields: {
+    projectName: {
+      type: 'string', label: { zh: '项目名称', en: 'Project name' }, required: { zh: '请输入项目名称', en: 'Please enter the project name' },
+      max: 64, search: 'like', sortable: true,
+    },
+    projectCode: {
+      type: 'string', label: { zh: '项目编码', en: 'Project code' }, required: { zh: '请输入项目编码', en: 'Please enter the project code' },
+      max: 32, search: 'like', sortable: true, unique: true, immutable: true,
+    },
+    modelId: { type: 'ref', ref: 'product_model', label: { zh: '产品型号', en: 'Model' }, search: 'equal', width: 140 },
+    remark,
+  },
+});
+
+export const productResource = defineResource({
+  code: 'product_info',
+  path: '/api/ymy-product/product',
+  title: { zh: '产品信息', en: 'Products' },
+  scope: 'platform',
+  nameField: 'productName',
+  menu: { parent: 'product', route: '/product/info', name: { zh: '产品信息', en: 'Products' }, sort: 4, icon: 'iconfont iconicon_mobilephone' },
+  fields: {
+    productName: {
+      type: 'string', label: { zh: '产品名称', en: 'Product name' }, required: { zh: '请输入产品名称', en: 'Please enter the product name' },
+      max: 64, search: 'like', sortable: true,
+    },
+    productCode: {
+      type: 'string', label: { zh: '产品编码', en: 'Product code' }, required: { zh: '请输入产品编码', en: 'Please enter the product code' },
+      max: 32, search: 'like', sortable: true, unique: true, immutable: true,
+    },
+    typeId: {
+      type: 'ref', ref: 'product_type', label: { zh: '产品类型', en: 'Product type' }, required: { zh: '请选择产品类型', en: 'Please select the product type' },
+      search: 'equal', width: 120,
+    },
+    modelId: {
+      type: 'ref', ref: 'product_model', label: { zh: '产品型号', en: 'Model' }, required: { zh: '请选择产品型号', en: 'Please select the model' },
+      search: 'equal', width: 140,
+    },
+    brandId: { type: 'ref', ref: 'brand', label: { zh: '品牌', en: 'Brand' }, search: 'equal', width: 120 },
+    projectId: { type: 'ref', ref: 'project', label: { zh: '项目', en: 'Project' }, search: 'equal', width: 140 },
+    cloudVendor: {
+      type: 'int', label: { zh: '云平台', en: 'IoT cloud' }, dict: 'cloud_vendor', required: { zh: '请选择云平台', en: 'Please select the IoT cloud' },
+      search: 'equal', width: 160,
+    },
+    cloudProductId: { type: 'string', label: { zh: '云端产品ID', en: 'Cloud product ID' }, max: 64, search: 'like', width: 160 },
+    image: { type: 'image', label: { zh: '产品图片', en: 'Image' }, max: 1000, list: false },
+    description: { type: 'text', label: { zh: '产品描述', en: 'Description' }, max: 2000, list: false },
+  },
+});

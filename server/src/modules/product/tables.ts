@@ -1,0 +1,117 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { auditColumns, id, searchGrams, searchGramsIndex } from '../../core/db/columns.js';
+
+/** The product catalogue (platform data, no tenant column): types › models › products, brands, projects. */
+
+export const productType = pgTable(
+  'ymy_product_type',
+  {
+    id: id('id').primaryKey(),
+    typeName: varchar('type_name', { length: 64 }).notNull(),
+    typeCode: varchar('type_code', { length: 32 }).notNull(),
+    icon: varchar('icon', { length: 1000 }),
+    sort: integer('sort').notNull().default(1),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+    typeNameGrams: searchGrams('type_name'),
+    typeCodeGrams: searchGrams('type_code'),
+  },
+  (t) => [
+    uniqueIndex('uq_product_type_name').on(t.typeName).where(sql`is_deleted = 0`),
+    uniqueIndex('uq_product_type_code').on(t.typeCode).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_product_type_type_name_grams', t.typeNameGrams),
+    searchGramsIndex('ix_product_type_type_code_grams', t.typeCodeGrams),
+  ],
+);
+
+export const brand = pgTable(
+  'ymy_brand',
+  {
+    id: id('id').primaryKey(),
+    brandName: varchar('brand_name', { length: 64 }).notNull(),
+    logo: varchar('logo', { length: 1000 }),
+    website: varchar('website', { length: 500 }),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+    brandNameGrams: searchGrams('brand_name'),
+  },
+  (t) => [
+    uniqueIndex('uq_brand_name').on(t.brandName).where(sql`is_deleted = 0`),
+    index('ix_brand_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_brand_brand_name_grams', t.brandNameGrams),
+  ],
+);
+
+export const productModel = pgTable(
+  'ymy_product_model',
+  {
+    id: id('id').primaryKey(),
+    typeId: id('type_id').notNull(),
+    modelName: varchar('model_name', { length: 64 }).notNull(),
+    modelCode: varchar('model_code', { length: 32 }).notNull(),
+    image: varchar('image', { length: 1000 }),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+    modelNameGrams: searchGrams('model_name'),
+    modelCodeGrams: searchGrams('model_code'),
+  },
+  (t) => [
+    uniqueIndex('uq_product_model_code').on(t.modelCode).where(sql`is_deleted = 0`),
+    index('ix_product_model_type').on(t.typeId).where(sql`is_deleted = 0`),
+    index('ix_product_model_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_product_model_model_name_grams', t.modelNameGrams),
+    searchGramsIndex('ix_product_model_model_code_grams', t.modelCodeGrams),
+  ],
+);
+
+export const project = pgTable(
+  'ymy_project',
+  {
+    id: id('id').primaryKey(),
+    projectName: varchar('project_name', { length: 64 }).notNull(),
+    projectCode: varchar('project_code', { length: 32 }).notNull(),
+    modelId: id('model_id'),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+    projectNameGrams: searchGrams('project_name'),
+    projectCodeGrams: searchGrams('project_code'),
+  },
+  (t) => [
+    uniqueIndex('uq_project_code').on(t.projectCode).where(sql`is_deleted = 0`),
+    index('ix_project_model').on(t.modelId).where(sql`is_deleted = 0`),
+    index('ix_project_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_project_project_name_grams', t.projectNameGrams),
+    searchGramsIndex('ix_project_project_code_grams', t.projectCodeGrams),
+  ],
+);
+
+export const product = pgTable(
+  'ymy_product',
+  {
+    id: id('id').primaryKey(),
+    productName: varchar('product_name', { length: 64 }).notNull(),
+    productCode: varchar('product_code', { length: 32 }).notNull(),
+    typeId: id('type_id').notNull(),
+    modelId: id('model_id').notNull(),
+    brandId: id('brand_id'),
+    projectId: id('project_id'),
+    cloudVendor: integer('cloud_vendor').notNull(),
+    cloudProductId: varchar('cloud_product_id', { length: 64 }),
+    image: varchar('image', { length: 1000 }),
+    description: text('description'),
+    ...auditColumns(),
+    productNameGrams: searchGrams('product_name'),
+    productCodeGrams: searchGrams('product_code'),
+    cloudProductIdGrams: searchGrams('cloud_product_id'),
+  },
+  (t) => [
+    uniqueIndex('uq_product_code').on(t.productCode).where(sql`is_deleted = 0`),
+    index('ix_product_type').on(t.typeId, t.createTime, t.id).where(sql`is_deleted = 0`),
+    index('ix_product_model').on(t.modelId).where(sql`is_deleted = 0`),
+    index('ix_product_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_product_product_name_grams', t.productNameGrams),
+    searchGramsIndex('ix_product_product_code_grams', t.productCodeGrams),
+    searchGramsIndex('ix_product_cloud_product_id_grams', t.cloudProductIdGrams),
+  ],
+);
