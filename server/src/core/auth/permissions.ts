@@ -30,7 +30,7 @@ export function apiScopeMatches(scope: { path: string; type: number }, method: s
 export class Permissions {
   private readonly cache = new Map<string, Promise<ReadonlySet<string>>>();
   /** answers derived from menus and grants (a role set's menu tree, buttons, top menus) */
-  private readonly derived = new Map<string, Promise<unknown>>();
+  private readonly derived = new Map<string, { promise: Promise<unknown>; done: boolean }>();
 
   constructor(private readonly db: Db, private readonly kv: Kv) {}
 
@@ -47,15 +47,18 @@ export class Permissions {
    * An answer computed from menus, top menus and grants only, cached until the next invalidate() (on
    * every instance). `key` must name everything the answer depends on besides those tables.
    */
-  memo<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let hit = this.derived.get(key) as Promise<T> | undefined;
-    if (!hit) {
-      if (this.derived.size > 10_000) this.derived.clear();
-      hit = load();
-      hit.catch(() => this.derived.delete(key));
-      this.derived.set(key, hit);
-    }
-    return hit;
+  memo<T>(key: string, load: () => Promise<T>, within?: Executor): Promise<T> {
+    const hit = this.derived.get(key);
+    if (hit && (hit.done || !within)) return hit.promise as Promise<T>;
+    // A caller inside a transaction never waits for a load running elsewhere: on PGlite (one connection)
+    // that load may be queued behind this very transaction, and both would wait forever. It loads
+    // through its own transaction instead.
+    if (hit) return load();
+    if (this.derived.size > 10_000) this.derived.clear();
+    const entry = { promise: load() as Promise<unknown>, done: false };
+    entry.promise.then(() => { entry.done = true; }, () => { if (this.derived.get(key) === entry) this.derived.delete(key); });
+    this.derived.set(key, entry);
+    return entry.promise as Promise<T>;
   }
 
   codes(tenantId: string, roleIds: readonly string[]): Promise<ReadonlySet<string>> {
@@ -102,7 +105,7 @@ export class Permissions {
         for (let cur: string | undefined = id; cur && parent.has(cur) && !out.has(cur); cur = parent.get(cur)) out.add(cur);
       }
       return out;
-    });
+    }, db === this.db ? undefined : db);
   }
 
   /** The data scopes granted to a role set on a menu (by code): the server applies them to that menu's lists. */
@@ -119,7 +122,7 @@ export class Permissions {
         .innerJoin(schema.role, and(eq(schema.role.id, schema.roleScope.roleId), eq(schema.role.isDeleted, 0)))
         .where(and(inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 1), eq(schema.menu.code, menuCode))));
       return rows.map((r) => ({ column: r.column, type: r.type, value: r.value ?? '' }));
-    });
+    }, within);
   }
 
   /**
