@@ -20,6 +20,7 @@ const TYPE = '/api/ymy-product/type';
 const MODEL = '/api/ymy-product/model';
 const PRODUCT = '/api/ymy-product/product';
 const BRAND = '/api/ymy-brand/brand';
+const EXPLAIN = '/api/ymy-product/explain';
 
 describe('the product catalogue', () => {
   it('builds a type, a model, a brand and a product, and answers the names of what a product refers to', async () => {
@@ -49,5 +50,19 @@ describe('the product catalogue', () => {
     const cloud = await submit(PRODUCT, { productName: 'C1', productCode: 'C1', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 9 }, admin, 'en');
     expect(cloud.status).toBe(400);
     expect(Object.keys(cloud.body.data as object)).toContain('cloudVendor');
+  });
+
+  it('keeps a product\'s manuals by language and version, the language from its dictionary', async () => {
+    const type = await submit(TYPE, { typeName: '门铃', typeCode: 'BELL' });
+    const model = await submit(MODEL, { typeId: type.body.data.id, modelName: 'D1', modelCode: 'D1' });
+    const product = await submit(PRODUCT, { productName: 'D1 门铃', productCode: 'D1-BELL', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 2 });
+    const manual = await submit(EXPLAIN, { productId: product.body.data.id, title: '安装说明', language: 'zh-CN', version: '1.0', file: 'https://files.example.com/d1.pdf' });
+    expect(manual.status).toBe(200);
+    expect(manual.body.data).toMatchObject({ productIdName: 'D1 门铃', languageName: '简体中文' });
+    const english = await h.call<Page<Row>>('GET', `${EXPLAIN}/list`, { token: admin, query: { productId: product.body.data.id }, lang: 'en' });
+    expect(english.body.data.records[0]).toMatchObject({ languageName: 'Simplified Chinese', productIdName: 'D1 门铃' });
+    const klingon = await submit(EXPLAIN, { productId: product.body.data.id, title: 'x', language: 'tlh', version: '1.0', file: 'https://files.example.com/x.pdf' }, admin, 'en');
+    expect(klingon.status).toBe(400);
+    expect(klingon.body.data).toEqual({ language: 'Language: tlh is not one of its options' });
   });
 });

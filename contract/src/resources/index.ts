@@ -16,7 +16,7 @@ import { logErrorResource } from './logError.js';
 import { logUsualResource } from './logUsual.js';
 import { ossResource } from './oss.js';
 import { smsResource } from './sms.js';
-import { brandResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
+import { brandResource, explainResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
 export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
@@ -58,8 +58,9 @@ export const resources = {
   project: projectResource,
   product_info: productResource,
   brand: brandResource,
+  explain: explainResource,
 } as const;
-export { brandResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
+export { brandResource, explainResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 export { attachResource } from './attach.js';
 export { logApiResource } from './logApi.js';
 export { logErrorResource } from './logError.js';

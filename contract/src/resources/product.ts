@@ -130,3 +130,33 @@ export const productResource = defineResource({
     description: { type: 'text', label: { zh: '产品描述', en: 'Description' }, max: 2000, list: false },
   },
 });
+
+export const explainResource = defineResource({
+  code: 'explain',
+  path: '/api/ymy-product/explain',
+  title: { zh: '产品说明', en: 'Manuals' },
+  scope: 'platform',
+  nameField: 'title',
+  menu: { parent: 'product', route: '/product/explain', name: { zh: '产品说明', en: 'Manuals' }, sort: 6, icon: 'iconfont iconicon_study' },
+  fields: {
+    productId: {
+      type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, required: { zh: '请选择产品', en: 'Please select the product' },
+      search: 'equal', width: 160,
+    },
+    title: {
+      type: 'string', label: { zh: '标题', en: 'Title' }, required: { zh: '请输入标题', en: 'Please enter the title' },
+      max: 128, search: 'like', sortable: true,
+    },
+    language: {
+      type: 'string', label: { zh: '语言', en: 'Language' }, dict: 'explain_language', required: { zh: '请选择语言', en: 'Please select the language' },
+      search: 'equal', width: 110,
+    },
+    version: {
+      type: 'string', label: { zh: '版本', en: 'Version' }, required: { zh: '请输入版本', en: 'Please enter the version' },
+      max: 32, sortable: true, width: 100,
+    },
+    file: {
+      type: 'file', label: { zh: '说明文件', en: 'File' }, required: { zh: '请上传说明文件', en: 'Please upload the file' }, max: 1000, width: 200,
+    },
+  },
+});

@@ -1,16 +1,23 @@
-import { brandResource, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
+import { brandResource, explainResource, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
-import { brand, product, productModel, productType, project } from './tables.js';
+import { brand, explain, product, productModel, productType, project } from './tables.js';
 
 const PRODUCT_DICTS: DictSeed[] = [
   { code: 'cloud_vendor', name: '云平台', nameEn: 'IoT cloud', items: [['1', '腾讯云 IoT Explorer', 'Tencent Cloud IoT Explorer'], ['2', '阿里云物联网平台', 'Alibaba Cloud IoT Platform']] },
 ];
 
-const PRODUCT_DATA_STEPS: DataStep[] = [{ name: '0401-product-dicts', run: (tx) => seedDicts(tx, PRODUCT_DICTS) }];
+const MANUAL_DICTS: DictSeed[] = [
+  { code: 'explain_language', name: '说明语言', nameEn: 'Manual language', items: [['zh-CN', '简体中文', 'Simplified Chinese'], ['zh-TW', '繁體中文', 'Traditional Chinese'], ['en-US', 'English', 'English']] },
+];
 
-/** ymy-product and ymy-brand: the product catalogue (types, models, projects, products, brands). */
+const PRODUCT_DATA_STEPS: DataStep[] = [
+  { name: '0401-product-dicts', run: (tx) => seedDicts(tx, PRODUCT_DICTS) },
+  { name: '0402-manual-dicts', run: (tx) => seedDicts(tx, MANUAL_DICTS) },
+];
+
+/** ymy-product and ymy-brand: the product catalogue (types, models, projects, products, brands, manuals). */
 export const productFeature: FeatureModule = {
   name: 'product',
   resources: [
@@ -19,6 +26,7 @@ export const productFeature: FeatureModule = {
     bind(projectResource, project),
     bind(productResource, product),
     bind(brandResource, brand),
+    bind(explainResource, explain),
   ],
   dataSteps: PRODUCT_DATA_STEPS,
 };

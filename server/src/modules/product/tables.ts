@@ -115,3 +115,22 @@ export const product = pgTable(
     searchGramsIndex('ix_product_cloud_product_id_grams', t.cloudProductIdGrams),
   ],
 );
+
+export const explain = pgTable(
+  'ymy_explain',
+  {
+    id: id('id').primaryKey(),
+    productId: id('product_id').notNull(),
+    title: varchar('title', { length: 128 }).notNull(),
+    language: varchar('language', { length: 16 }).notNull(),
+    version: varchar('version', { length: 32 }).notNull(),
+    file: varchar('file', { length: 1000 }).notNull(),
+    ...auditColumns(),
+    titleGrams: searchGrams('title'),
+  },
+  (t) => [
+    index('ix_explain_product').on(t.productId, t.createTime, t.id).where(sql`is_deleted = 0`),
+    index('ix_explain_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_explain_title_grams', t.titleGrams),
+  ],
+);
