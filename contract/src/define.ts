@@ -1,5 +1,5 @@
 import type { ActionDefs } from './action.js';
-import type { FieldDef, Fields, ResourceDef } from './resource.js';
+import type { CrudCall, FieldDef, Fields, ResourceDef } from './resource.js';
 
 /**
  * The zod-free part of resource.ts that the console's first page needs (the notice definition, display
@@ -16,4 +16,10 @@ export function isRequired(f: FieldDef): boolean {
 /** The display-value key answered beside a dictionary-coded field (`category` → `categoryName`). */
 export function dictNameKey(field: string): string {
   return `${field}Name`;
+}
+
+/** The full paths of a resource's engine calls (`routes` renames them). */
+export function crudPaths(def: Pick<ResourceDef, 'path' | 'routes'>): Record<CrudCall, string> {
+  const name = (call: CrudCall) => `${def.path}/${def.routes?.[call] ?? call}`;
+  return { list: name('list'), detail: name('detail'), submit: name('submit'), remove: name('remove') };
 }

@@ -5,7 +5,7 @@ import { dictNameKey, isRequired } from './define.js';
 
 // zod-free helpers in their own module: the console's first page uses them (and the notice definition)
 // without this module's schemas, which bring zod along (web/vite.config.ts, bench/RESULTS.md)
-export { defineResource, dictNameKey, isRequired } from './define.js';
+export { crudPaths, defineResource, dictNameKey, isRequired } from './define.js';
 
 /**
  * A resource definition: the one description of a CRUD resource from which the server mounts
@@ -35,6 +35,8 @@ export interface FieldDef {
   max?: number;
   /** min value for numbers */
   min?: number;
+  /** a text of a known shape, checked on input (`string` fields): an IP address, an http(s) link, a MAC address */
+  format?: TextFormat;
   /** values come from this dictionary (`dict/dictionary?code=`); the stored value is the dictKey */
   dict?: string;
   /** how the field appears in the search form; absent means not in the search form (it can still be filtered through the API) */
@@ -71,6 +73,34 @@ export interface FieldDef {
 export const SECRET_MASK = '******';
 
 export type Fields = Record<string, FieldDef>;
+
+export type TextFormat = 'ip' | 'url' | 'mac';
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const MAC = /^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/;
+
+/** Whether a text has the shape of its format (the browser's and Node's URL parser judge IPv6 and links). */
+export function hasTextFormat(v: string, format: TextFormat): boolean {
+  switch (format) {
+    case 'ip':
+      if (IPV4.test(v)) return true;
+      if (!v.includes(':') || /[^0-9A-Fa-f:.]/.test(v)) return false;
+      try {
+        return new URL(`http://[${v}]/`).hostname.length > 2;
+      } catch {
+        return false;
+      }
+    case 'url':
+      try {
+        const u = new URL(v);
+        return (u.protocol === 'http:' || u.protocol === 'https:') && !/[\s<>"'`]/.test(v);
+      } catch {
+        return false;
+      }
+    case 'mac':
+      return MAC.test(v);
+  }
+}
 
 /** Where a resource's screen sits in the menu tree (menus.md); the seed and the console's routes derive from it. */
 export interface MenuPlacement {
@@ -156,7 +186,35 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   readOnly?: boolean;
   /** with `readOnly`: `remove` is still mounted (the attachment register) */
   removable?: boolean;
+  /**
+   * the engine's calls under names of their own (the IPC back office's `factory-list`, `add-factory`,
+   * `del-factory`), each the last segment after `path`; a call not named keeps its own name
+   */
+  routes?: Partial<Record<CrudCall, string>>;
+  /**
+   * shown inside another resource's screen instead of a menu of its own (a factory's stations, a batch's
+   * devices): see `WithinDef`
+   */
+  within?: WithinDef;
 }
+
+export type CrudCall = 'list' | 'detail' | 'submit' | 'remove';
+
+/**
+ * A resource whose rows belong to a row of another resource and are worked on in that resource's screen:
+ * the parent's screen lists them per row, the form is pre-filled with the parent, and the permission codes
+ * are the parent's (its menu code reads; the buttons named in `codes`, extra buttons of the parent's menu,
+ * write).
+ */
+export interface WithinDef {
+  /** the parent resource's code */
+  parent: string;
+  /** the field holding the parent row's id */
+  field: string;
+  /** the parent menu's buttons that guard add / edit / delete / view (default: `<code>_add`…; view: the parent's menu code) */
+  codes?: Partial<Record<'add' | 'edit' | 'delete' | 'view', string>>;
+}
+
 
 
 /** Columns every resource has, managed by the engine. */
@@ -181,13 +239,14 @@ export interface PermissionCodes {
   view: string;
 }
 
-export function permissionCodes(def: Pick<ResourceDef, 'code'>): PermissionCodes {
+export function permissionCodes(def: Pick<ResourceDef, 'code' | 'within'>): PermissionCodes {
+  const own = def.within?.codes ?? {};
   return {
-    menu: def.code,
-    add: `${def.code}_add`,
-    edit: `${def.code}_edit`,
-    delete: `${def.code}_delete`,
-    view: `${def.code}_view`,
+    menu: def.within?.parent ?? def.code,
+    add: own.add ?? `${def.code}_add`,
+    edit: own.edit ?? `${def.code}_edit`,
+    delete: own.delete ?? `${def.code}_delete`,
+    view: own.view ?? (def.within ? def.within.parent : `${def.code}_view`),
   };
 }
 
@@ -244,6 +303,8 @@ function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
       if (forInput) s = s.trim();
       if (forInput && isRequired(f)) s = s.min(1);
       if (f.max !== undefined) s = s.max(f.max);
+      const format = f.format;
+      if (forInput && format) return s.refine((v) => v === '' || hasTextFormat(v, format), { params: { kind: 'format', format } });
       return s;
     }
     case 'int': {

@@ -14,6 +14,9 @@ const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 /** an S3-compatible service's address (object storage configurations) */
 const ossEndpoint = ({ n }: { n: number }) => `https://s3-${n}.example.com:9000`;
 
+/** an SN prefix is letters and digits; a few devices per batch keep the kit quick */
+const batchValues = { snPrefix: ({ n }: { n: number }) => `K${n.toString(36).toUpperCase()}`, quantity: ({ n }: { n: number }) => 1 + (n % 3) };
+
 const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   param: {},
   notice: {},
@@ -30,6 +33,9 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   dictbiz: { values: { isSealed: 0 } },
   // tree and lazy-tree show menus, not buttons (category 2): the kit's rows are menus
   menu: { values: { category: 1 } },
+  batch: { values: batchValues },
+  // a device row written by the kit is an SN of its own (add-batch writes them otherwise)
+  factory_device: { values: { sn: ({ n }) => `KIT${String(n).padStart(8, '0')}` }, refs: { batch: { values: batchValues } } },
 };
 
 const h = useServer();

@@ -1,4 +1,4 @@
-import { MENU_DIRECTORIES, permissionCodes, resources, type ResourceDef } from '@console/contract';
+import { crudPaths, MENU_DIRECTORIES, permissionCodes, resources, type ResourceDef } from '@console/contract';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { moduleResources, MODULES } from '../src/modules/index.js';
@@ -53,8 +53,9 @@ describe('resource registry', () => {
     expect(keys, 'the contract keys resources by their code').toEqual([]);
   });
 
-  it('gives every resource a distinct code, API path and menu route', () => {
-    for (const pick of [(d: ResourceDef) => d.code, (d: ResourceDef) => d.path, (d: ResourceDef) => d.menu?.route]) {
+  it('gives every resource a distinct code, API calls and menu route', () => {
+    const calls = (d: ResourceDef) => Object.values(crudPaths(d)).join(' ');
+    for (const pick of [(d: ResourceDef) => d.code, calls, (d: ResourceDef) => d.menu?.route]) {
       const values = defs.map(pick).filter((v) => v !== undefined);
       expect(values.filter((v, i) => values.indexOf(v) !== i)).toEqual([]);
     }
@@ -92,7 +93,18 @@ describe('resource registry', () => {
       }
     });
 
-    it('has a menu under a declared directory, seeded with its buttons', () => {
+    if (def.within) it(`is worked on in the screen of ${def.within.parent}, guarded by its menu and buttons`, () => {
+      const parent = defs.find((d) => d.code === def.within!.parent);
+      expect(parent?.menu, `${code}: parent ${def.within!.parent} has a screen`).toBeDefined();
+      expect(def.menu, `${code} is shown within ${def.within!.parent}: no menu of its own`).toBeUndefined();
+      expect(Object.hasOwn(def.fields, def.within!.field), `${code}.${def.within!.field}`).toBe(true);
+      const parentCodes = permissionCodes(parent!);
+      const known = new Set([parentCodes.menu, parentCodes.add, parentCodes.edit, parentCodes.delete, parentCodes.view, ...(parent!.menu!.buttons ?? []).map((b) => b.code)]);
+      const codes = permissionCodes(def);
+      const used = def.readOnly ? [codes.menu, codes.view] : [codes.menu, codes.add, codes.edit, codes.delete, codes.view];
+      for (const c of used) expect(known.has(c) && menus.some((m) => m.code === c), `${code}: ${c} is a code of ${parent!.code}'s screen`).toBe(true);
+    });
+    else it('has a menu under a declared directory, seeded with its buttons', () => {
       expect(def.menu, `${code} has no menu`).toBeDefined();
       const menu = def.menu!;
       const dir = MENU_DIRECTORIES.find((d) => d.code === menu.parent);
@@ -116,7 +128,8 @@ describe('resource registry', () => {
 
     it('guards every action and export/import with the menu code, a standard button or one of its extra buttons', () => {
       const codes = permissionCodes(def);
-      const allowed = new Set([codes.menu, codes.add, codes.edit, codes.delete, codes.view, ...(def.menu?.buttons ?? []).map((b) => b.code)]);
+      const screen = def.within ? defs.find((d) => d.code === def.within!.parent) : def;
+      const allowed = new Set([codes.menu, codes.add, codes.edit, codes.delete, codes.view, ...(screen?.menu?.buttons ?? []).map((b) => b.code)]);
       for (const [key, action] of Object.entries(def.actions ?? {})) {
         // null: any signed-in user (an action on one's own data); otherwise a code roles can be granted
         if (action.permission !== null) expect(allowed.has(action.permission), `${code}.actions.${key}: ${action.permission}`).toBe(true);

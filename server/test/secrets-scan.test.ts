@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { CONSOLE_CLIENT, type Page } from '@console/contract';
+import { CONSOLE_CLIENT, crudPaths, type Page } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { moduleResources } from '../src/modules/index.js';
@@ -58,7 +58,7 @@ describe('no answer holds a secret', () => {
     let scanned = 0;
     for (const token of [admin, demo]) {
       for (const { def } of moduleResources()) {
-        const paths = [`${def.path}/list?size=50`, ...(def.tree ? [`${def.path}/tree`, `${def.path}/lazy-list`] : [])];
+        const paths = [`${crudPaths(def).list}?size=50`, ...(def.tree ? [`${def.path}/tree`, `${def.path}/lazy-list`] : [])];
         for (const path of paths) {
           const res = await h.call<Page<Rec> | Rec[]>('GET', path, { token });
           if (res.status !== 200) continue;
@@ -67,9 +67,9 @@ describe('no answer holds a secret', () => {
           const data = res.body.data as Page<Rec> | Rec[];
           const records = Array.isArray(data) ? data : data.records;
           for (const r of records.slice(0, 5)) {
-            const detail = await h.call('GET', `${def.path}/detail`, { token, query: { id: String(r.id) } });
+            const detail = await h.call('GET', crudPaths(def).detail, { token, query: { id: String(r.id) } });
             scanned++;
-            expect(leaks(detail.raw.body), `${def.path}/detail?id=${r.id}`).toEqual([]);
+            expect(leaks(detail.raw.body), `${crudPaths(def).detail}?id=${r.id}`).toEqual([]);
           }
         }
       }

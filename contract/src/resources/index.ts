@@ -16,6 +16,7 @@ import { logErrorResource } from './logError.js';
 import { logUsualResource } from './logUsual.js';
 import { ossResource } from './oss.js';
 import { smsResource } from './sms.js';
+import { batchResource, factoryDeviceResource, factoryResource, stationResource } from './production.js';
 import { brandResource, explainResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
@@ -59,6 +60,10 @@ export const resources = {
   product_info: productResource,
   brand: brandResource,
   explain: explainResource,
+  factory: factoryResource,
+  station: stationResource,
+  batch: batchResource,
+  factory_device: factoryDeviceResource,
 } as const;
 export { brandResource, explainResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 export { attachResource } from './attach.js';
@@ -67,3 +72,4 @@ export { logErrorResource } from './logError.js';
 export { LOG_BUTTONS, logRequestFields, logUsualResource } from './logUsual.js';
 export { OSS_CATEGORY, ossResource } from './oss.js';
 export { RESOURCE_STATUS, SMS_CATEGORY, smsResource, smsSendResult } from './sms.js';
+export { batchResource, factoryDeviceResource, factoryResource, IPC_PATH, MAX_BATCH_QUANTITY, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from './production.js';

@@ -44,7 +44,7 @@ export const brandResource = defineResource({
       max: 64, search: 'like', sortable: true, unique: true,
     },
     logo: { type: 'image', label: { zh: '品牌标识', en: 'Logo' }, max: 1000, list: false },
-    website: { type: 'string', label: { zh: '官网', en: 'Website' }, max: 500, width: 200 },
+    website: { type: 'string', format: 'url', label: { zh: '官网', en: 'Website' }, max: 500, width: 200 },
     remark,
   },
 });

@@ -33,12 +33,21 @@ export interface BuildOptions {
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const BODY_LIMIT = 5 * 1024 * 1024;
 
-const USER_ALIAS = '/api/blade-user/';
-const USER_PATH = '/api/blade-system/user/';
+/**
+ * Prefixes answered as another: BladeX answers its user calls under /api/blade-user as under
+ * /api/blade-system/user (guest sign-up is the one call of its own there), and every IPC back-office call
+ * under /tc/ymy-ipc as under /sc/ymy-ipc (api.md §4: "/sc and /tc twins answer the same call the same way").
+ */
+const URL_ALIASES: ReadonlyArray<{ from: string; to: string; own?: string[] }> = [
+  { from: '/api/blade-user/', to: '/api/blade-system/user/', own: ['/api/blade-user/register-guest'] },
+  { from: '/tc/ymy-ipc/', to: '/sc/ymy-ipc/' },
+];
 
-export function rewriteUserAlias(url: string): string {
-  if (!url.startsWith(USER_ALIAS) || url.startsWith(`${USER_ALIAS}register-guest`)) return url;
-  return USER_PATH + url.slice(USER_ALIAS.length);
+export function rewriteAlias(url: string): string {
+  for (const { from, to, own } of URL_ALIASES) {
+    if (url.startsWith(from) && !own?.some((p) => url.startsWith(p))) return to + url.slice(from.length);
+  }
+  return url;
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<FastifyInstance> {
@@ -55,9 +64,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     bodyLimit: BODY_LIMIT,
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    // BladeX answers its user calls under /api/blade-user as under /api/blade-system/user (guest sign-up
-    // is the one call of its own there)
-    rewriteUrl: (req) => rewriteUserAlias(req.url ?? '/'),
+    rewriteUrl: (req) => rewriteAlias(req.url ?? '/'),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -31,3 +31,24 @@ export { isIdText as isId } from '@console/contract';
 export function splitList(list: string | null | undefined): string[] {
   return (list ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
+
+/** `n` consecutive ids of this worker, taken at once (a batch's devices, written by one INSERT … SELECT). */
+export interface IdBlock {
+  /** milliseconds since the epoch of the block's first id */
+  ms: bigint;
+  worker: bigint;
+}
+
+/**
+ * Reserves `n` ids: the whole sequence of each millisecond from now on, for ⌈n / 4096⌉ milliseconds;
+ * `nextId` then continues after the block. The i-th id (0-based) is
+ * `((ms + i / 4096) << 22) | (worker << 12) | (i % 4096)` (in SQL, for an INSERT … SELECT).
+ */
+export function reserveIdBlock(n: number): IdBlock {
+  let now = BigInt(Date.now());
+  if (now <= lastMs) now = lastMs + 1n;
+  const span = BigInt(Math.max(1, Math.ceil(n / 4096)));
+  lastMs = now + span - 1n;
+  seq = 4095n;
+  return { ms: now - EPOCH, worker: workerId };
+}

@@ -71,6 +71,10 @@ function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLab
       if ((issue.params as { kind?: string } | undefined)?.kind === 'date') return msg('badDay', lang, { field: label });
       if ((issue.params as { kind?: string } | undefined)?.kind === 'required') return requiredMessage(labels, field, lang);
       if ((issue.params as { kind?: string } | undefined)?.kind === 'idsRequired') return msg('idsRequired', lang);
+      if ((issue.params as { kind?: string } | undefined)?.kind === 'format') {
+        const format = (issue.params as { format?: string }).format;
+        return msg(format === 'ip' ? 'badIp' : format === 'url' ? 'badUrl' : 'badMac', lang, { field: label });
+      }
       if ((issue.params as { kind?: string } | undefined)?.kind === 'idsMax') {
         return msg('tooManyItems', lang, { field: label, max: String((issue.params as { max?: number }).max ?? '') });
       }

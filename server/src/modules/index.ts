@@ -8,6 +8,7 @@ import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
 import { logFeature } from './log/index.js';
 import { productFeature } from './product/index.js';
+import { productionFeature } from './production/index.js';
 import { resourceFeature } from './resource/index.js';
 import { systemFeature } from './system/index.js';
 import type { FeatureModule, ResourceBinding } from './feature.js';
@@ -24,6 +25,7 @@ export const MODULES: readonly FeatureModule[] = [
   resourceFeature,
   logFeature,
   productFeature,
+  productionFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {

@@ -1,3 +1,4 @@
+import type { CrudCall } from '@console/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { type Tx, schema } from '../core/db/index.js';
 import { nextId } from '../core/ids.js';
@@ -37,12 +38,12 @@ export interface MenuSeed {
 }
 
 /** The four standard buttons of a resource screen (menus.md), with the API each one calls. */
-export function standardButtons(code: string, apiPath: string, except: Array<'add' | 'edit' | 'delete' | 'view'> = []): ButtonSeed[] {
+export function standardButtons(code: string, paths: Record<CrudCall, string>, except: Array<'add' | 'edit' | 'delete' | 'view'> = []): ButtonSeed[] {
   const all: ButtonSeed[] = [
-    { code: `${code}_add`, name: '新增', nameEn: 'Add', alias: 'add', action: 1, path: `${apiPath}/submit` },
-    { code: `${code}_edit`, name: '修改', nameEn: 'Edit', alias: 'edit', action: 2, path: `${apiPath}/submit` },
-    { code: `${code}_delete`, name: '删除', nameEn: 'Delete', alias: 'delete', action: 3, path: `${apiPath}/remove` },
-    { code: `${code}_view`, name: '查看', nameEn: 'View', alias: 'view', action: 2, path: `${apiPath}/detail` },
+    { code: `${code}_add`, name: '新增', nameEn: 'Add', alias: 'add', action: 1, path: paths.submit },
+    { code: `${code}_edit`, name: '修改', nameEn: 'Edit', alias: 'edit', action: 2, path: paths.submit },
+    { code: `${code}_delete`, name: '删除', nameEn: 'Delete', alias: 'delete', action: 3, path: paths.remove },
+    { code: `${code}_view`, name: '查看', nameEn: 'View', alias: 'view', action: 2, path: paths.detail },
   ];
   return all.filter((b) => !except.includes(b.alias as 'add'));
 }

@@ -1,4 +1,4 @@
-import { type ButtonDef, menuDirectory, PLATFORM_TENANT, type ResourceDef } from '@console/contract';
+import { type ButtonDef, crudPaths, menuDirectory, PLATFORM_TENANT, type ResourceDef } from '@console/contract';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../core/db/index.js';
 import { schema } from '../core/db/index.js';
@@ -20,7 +20,7 @@ export function resourceMenuSeed(def: ResourceDef): MenuSeed {
   }));
   return {
     code: def.code, name: menu.name.zh, nameEn: menu.name.en, path: menu.route, source: menu.icon, sort: menu.sort,
-    buttons: [...standardButtons(def.code, def.path, except), ...extra],
+    buttons: [...standardButtons(def.code, crudPaths(def), except), ...extra],
   };
 }
 

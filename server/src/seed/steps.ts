@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { CONSOLE_CLIENT, noticeResource, paramResource, PLATFORM_TENANT } from '@console/contract';
+import { CONSOLE_CLIENT, crudPaths, noticeResource, paramResource, PLATFORM_TENANT } from '@console/contract';
 import { hashPassword, md5Hex, sha256Hex } from '../core/auth/index.js';
 import { type Tx, schema } from '../core/db/index.js';
 import { nextId, splitList } from '../core/ids.js';
@@ -64,14 +64,14 @@ const FOUNDATION_MENUS: MenuSeed[] = [
     code: 'desk', name: '工作台', nameEn: 'Workbench', path: '/desk', source: 'iconfont iconicon_airplay', sort: 1,
     children: [{
       code: 'notice', name: '通知公告', nameEn: 'Notices', path: '/desk/notice', source: 'iconfont iconicon_sms', sort: 1,
-      buttons: standardButtons('notice', noticeResource.path),
+      buttons: standardButtons('notice', crudPaths(noticeResource)),
     }],
   },
   {
     code: 'system', name: '系统管理', nameEn: 'System', path: '/system', source: 'iconfont iconicon_setting', sort: 99,
     children: [{
       code: 'param', name: '参数管理', nameEn: 'Parameters', path: '/system/param', source: 'iconfont iconicon_community_line', sort: 8,
-      buttons: standardButtons('param', paramResource.path),
+      buttons: standardButtons('param', crudPaths(paramResource)),
     }],
   },
 ];

@@ -1,5 +1,5 @@
 import {
-  dictNameKey, type FieldDef, filterableFields, isRequired, type Lang, msg, nameFieldOf, type Page, permissionCodes,
+  crudPaths, dictNameKey, type FieldDef, filterableFields, isRequired, type Lang, msg, nameFieldOf, type Page, permissionCodes,
   type ResourceDef, SECRET_MASK, sortableFields, SYSTEM_FIELDS, t,
 } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
@@ -19,8 +19,8 @@ export { type Account, DEMO_ADMIN, PLATFORM_ADMIN } from './support.js';
  */
 
 /** The groups of generated tests; a resource may skip one only with a reason (shown as a skipped test). */
-export type KitCheck = 'crud' | 'required' | 'unique' | 'immutable' | 'tenant' | 'permissions' | 'search' | 'sort' | 'tree' | 'refs';
-export const KIT_CHECKS: readonly KitCheck[] = ['crud', 'required', 'unique', 'immutable', 'tenant', 'permissions', 'search', 'sort', 'tree', 'refs'];
+export type KitCheck = 'crud' | 'required' | 'format' | 'unique' | 'immutable' | 'tenant' | 'permissions' | 'search' | 'sort' | 'tree' | 'refs';
+export const KIT_CHECKS: readonly KitCheck[] = ['crud', 'required', 'format', 'unique', 'immutable', 'tenant', 'permissions', 'search', 'sort', 'tree', 'refs'];
 
 /** What a value function is given: `n` is unique per generated row (use it for unique values). */
 export interface ValueContext {
@@ -77,7 +77,7 @@ export interface Kit {
 
 const MISSING_ID = '9123456789012345678';
 const TREE_ROOT = '0';
-const REF_DEPTH = 4;
+const REF_DEPTH = 6;
 
 function checkOptions(def: ResourceDef, o: ResourceOptions): void {
   const where = `conformance options of ${def.code}`;
@@ -179,6 +179,9 @@ class KitRun implements Kit {
       const s = `kit-${name}-${tag}`;
       return room !== undefined && s.length > room ? s.slice(-room) : s;
     };
+    if (f.format === 'ip') return n % 2 ? `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` : `fd00::${(n & 0xffff).toString(16)}`;
+    if (f.format === 'url') return `https://kit-${name.toLowerCase()}-${tag}.example.com/`;
+    if (f.format === 'mac') return `02:00:${[24, 16, 8, 0].map((b) => ((n >> b) & 255).toString(16).padStart(2, '0')).join(':')}`.toUpperCase();
     switch (f.type) {
       case 'string':
       case 'text':
@@ -244,11 +247,11 @@ class KitRun implements Kit {
     const body = await this.values({ ...opts, def, who });
     if (def.readOnly) {
       const id = await this.insert(def, who, body);
-      const detail = await this.call(who, 'GET', `${def.path}/detail`, { query: { id } });
+      const detail = await this.call(who, 'GET', crudPaths(def).detail, { query: { id } });
       if (detail.status !== 200) throw new Error(`conformance kit: the inserted ${def.code} row ${id} cannot be read as ${who.tenantId}/${who.account} (${detail.status} ${detail.body.msg})`);
       return detail.body.data;
     }
-    const res = await this.call(who, 'POST', `${def.path}/submit`, { body });
+    const res = await this.call(who, 'POST', crudPaths(def).submit, { body });
     if (res.status !== 200) {
       throw new Error(`conformance kit: creating a ${def.code} as ${who.tenantId}/${who.account} answered ${res.status} ${res.body.msg} ${JSON.stringify(res.body.data)} for ${JSON.stringify(body)}`);
     }
@@ -288,7 +291,7 @@ class KitRun implements Kit {
     // the rows of a platform administrators' resource (tenant packages) are read by the writer: another
     // tenant names them without reading them
     const reader = def.platformAdminOnly ? writer : who;
-    const detail = await this.call(reader, 'GET', `${def.path}/detail`, { query: { id } });
+    const detail = await this.call(reader, 'GET', crudPaths(def).detail, { query: { id } });
     if (detail.status !== 200) throw new Error(`conformance kit: the ${code} row ${id} made for a reference cannot be read (${detail.status})`);
     const nameField = nameFieldOf(def);
     return { id, name: String(detail.body.data[nameField] ?? id) };
@@ -309,7 +312,7 @@ class KitRun implements Kit {
         const names: string[] = [];
         for (const id of ids) {
           const target = this.support.definition(f.ref!);
-          const row = await this.call(who, 'GET', `${target.path}/detail`, { query: { id } });
+          const row = await this.call(who, 'GET', crudPaths(target).detail, { query: { id } });
           names.push(String(row.body.data[nameFieldOf(target)] ?? id));
         }
         out[dictNameKey(name)] = names.length ? names.join(',') : null;
@@ -319,25 +322,25 @@ class KitRun implements Kit {
   }
 
   submit(body: Row, who: Account = this.actor, lang?: Lang): Promise<Answer> {
-    return this.call(who, 'POST', `${this.def.path}/submit`, { body, lang });
+    return this.call(who, 'POST', crudPaths(this.def).submit, { body, lang });
   }
 
   detail(id: unknown, who: Account = this.actor): Promise<Answer> {
-    return this.call(who, 'GET', `${this.def.path}/detail`, { query: { id: String(id) } });
+    return this.call(who, 'GET', crudPaths(this.def).detail, { query: { id: String(id) } });
   }
 
   remove(ids: string, who: Account | null = this.actor): Promise<Answer<boolean>> {
-    return this.call<boolean>(who, 'POST', `${this.def.path}/remove`, { query: { ids } });
+    return this.call<boolean>(who, 'POST', crudPaths(this.def).remove, { query: { ids } });
   }
 
   list(query: Record<string, string | number>, who: Account = this.actor, call = 'list'): Promise<Answer<Page<Row>>> {
-    return this.call<Page<Row>>(who, 'GET', `${this.def.path}/${call}`, { query: { size: 500, ...query } });
+    return this.call<Page<Row>>(who, 'GET', call === 'list' ? crudPaths(this.def).list : `${this.def.path}/${call}`, { query: { size: 500, ...query } });
   }
 
   /** The rows among `rows` a list query finds, in the order answered (flattening a nested tree answer). */
   async found(query: Record<string, string | number>, rows: Row[], who: Account = this.actor): Promise<string[]> {
     const res = await this.list({ id_in: idsIn(rows as Array<{ id: unknown }>), ...query }, who);
-    expect(res.status, `${this.def.path}/list ${JSON.stringify(query)}: ${res.body.msg}`).toBe(200);
+    expect(res.status, `${crudPaths(this.def).list} ${JSON.stringify(query)}: ${res.body.msg}`).toBe(200);
     return recordsOf(res.body.data).map((r) => String(r.id));
   }
 
@@ -543,6 +546,25 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
       });
     }
 
+    // ---------------------------------------------------------------- formats
+    const formatted = readOnly ? [] : fields.filter(([, f]) => f.format);
+    if (formatted.length) {
+      group('format', 'fields of a known shape (ip, url, mac)', () => {
+        for (const [name, f] of formatted) {
+          test(`a ${name} that is not ${f.format === 'url' ? 'an http(s) link' : `a ${f.format} address`} answers 400 naming the field and writes nothing`, async () => {
+            const before = (await k.list({ size: 1 })).body.data.total;
+            for (const bad of ['999.1.1.1', 'javascript:alert(1)', 'zz:zz']) {
+              const res = await k.submit(await k.values({ overrides: { [name]: bad } }), actor, 'en');
+              expect(res.status, `${name} = ${bad}`).toBe(400);
+              const key = f.format === 'ip' ? 'badIp' : f.format === 'url' ? 'badUrl' : 'badMac';
+              expect(res.body.data).toEqual({ [name]: msg(key, 'en', { field: t(f.label, 'en') }) });
+            }
+            expect((await k.list({ size: 1 })).body.data.total).toBe(before);
+          });
+        }
+      });
+    }
+
     // ---------------------------------------------------------------- unique fields
     const uniques = fields.filter(([, f]) => f.unique);
     if (uniques.length) {
@@ -640,19 +662,19 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect(res.body.data.tenantId).toBe(other.tenantId);
         });
       });
-    } else {
+    } else if (!readOnly || removable) {
       group('tenant', `platform data: tenant ${other.tenantId} cannot write`, () => {
         let mine: Row;
         beforeAll(async () => {
           mine = await k.create();
         });
         const platformOnly = msg('platformOnly', 'zh');
-        test(`tenant ${other.tenantId} cannot create (403)`, async () => {
+        if (!readOnly) test(`tenant ${other.tenantId} cannot create (403)`, async () => {
           const res = await k.submit(await k.values({ who: other }), other);
           expect(res.status).toBe(403);
           expect(res.body.msg).toBe(platformOnly);
         });
-        test(`tenant ${other.tenantId} cannot update (403), nothing changes`, async () => {
+        if (!readOnly) test(`tenant ${other.tenantId} cannot update (403), nothing changes`, async () => {
           const field = updatableField(def) ?? Object.keys(def.fields)[0]!;
           const res = await k.submit({ id: mine.id, [field]: await k.otherValue(field, mine[field], other) }, other);
           expect(res.status).toBe(403);
@@ -738,10 +760,10 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
       }
       test(`without a token: list, detail${readOnly ? '' : ', submit'}${removable ? ' and remove' : ''} answer 401`, async () => {
         const row = await k.create();
-        expect((await k.call(null, 'GET', `${def.path}/list`)).status).toBe(401);
-        expect((await k.call(null, 'GET', `${def.path}/detail`, { query: { id: String(row.id) } })).status).toBe(401);
-        if (!readOnly) expect((await k.call(null, 'POST', `${def.path}/submit`, { body: await k.values() })).status).toBe(401);
-        if (removable) expect((await k.call(null, 'POST', `${def.path}/remove`, { query: { ids: String(row.id) } })).status).toBe(401);
+        expect((await k.call(null, 'GET', crudPaths(def).list)).status).toBe(401);
+        expect((await k.call(null, 'GET', crudPaths(def).detail, { query: { id: String(row.id) } })).status).toBe(401);
+        if (!readOnly) expect((await k.call(null, 'POST', crudPaths(def).submit, { body: await k.values() })).status).toBe(401);
+        if (removable) expect((await k.call(null, 'POST', crudPaths(def).remove, { query: { ids: String(row.id) } })).status).toBe(401);
         expect((await k.detail(row.id)).status).toBe(200);
       });
     });
@@ -1015,7 +1037,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect(kids.body.data.total).toBe(1);
         });
         test(`list answers ${tree.unpagedList ? 'the matching rows nested as a tree (unpaged)' : 'pages of records with hasChildren'}`, async () => {
-          const res = await k.call<Page<Row> | Row[]>(actor, 'GET', `${def.path}/list`);
+          const res = await k.call<Page<Row> | Row[]>(actor, 'GET', crudPaths(def).list);
           expect(res.status).toBe(200);
           if (tree.unpagedList) {
             expect(Array.isArray(res.body.data)).toBe(true);

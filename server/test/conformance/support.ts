@@ -1,4 +1,4 @@
-import { type FieldDef, type Page, resources, type ResourceDef } from '@console/contract';
+import { crudPaths, type FieldDef, type Page, resources, type ResourceDef } from '@console/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { inTenant, schema } from '../../src/core/db/index.js';
 import { nextId, splitList } from '../../src/core/ids.js';
@@ -112,7 +112,7 @@ export class KitSupport {
   }
 
   /** Rows of `def` as `who` sees them among `ids` (list filtered by id_in). */
-  async listIds(def: ResourceDef, who: Account, query: Record<string, string | number>, path = `${def.path}/list`): Promise<Answer<Page<Row>>> {
+  async listIds(def: ResourceDef, who: Account, query: Record<string, string | number>, path = crudPaths(def).list): Promise<Answer<Page<Row>>> {
     return this.call<Page<Row>>(who, 'GET', path, { query: { size: 500, ...query } });
   }
 }

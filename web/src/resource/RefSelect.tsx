@@ -1,4 +1,4 @@
-import { nameFieldOf, type Page, type ResourceDef, type TreeNode } from '@console/contract';
+import { crudPaths, nameFieldOf, type Page, type ResourceDef, type TreeNode } from '@console/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Select, TreeSelect } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
@@ -77,7 +77,7 @@ export function RefSelect(props: RefSelectProps) {
   const nameField = def ? nameFieldOf(def) : 'id';
   const first = useQuery({
     queryKey: [...resourceKeys.all(def?.path ?? ''), 'options', ''],
-    queryFn: () => request<Page<Record<string, unknown>>>(`${def!.path}/list`, { query: { current: 1, size: REF_PAGE_SIZE }, silent: true }),
+    queryFn: () => request<Page<Record<string, unknown>>>(crudPaths(def!).list, { query: { current: 1, size: REF_PAGE_SIZE }, silent: true }),
     enabled: def !== undefined && !isTree,
     staleTime: 30_000,
   });
@@ -85,7 +85,7 @@ export function RefSelect(props: RefSelectProps) {
   const remote = first.data !== undefined && first.data.total > first.data.records.length;
   const searched = useQuery({
     queryKey: [...resourceKeys.all(def?.path ?? ''), 'options', term],
-    queryFn: () => request<Page<Record<string, unknown>>>(`${def!.path}/list`, { query: { current: 1, size: REF_PAGE_SIZE, [nameField]: term }, silent: true }),
+    queryFn: () => request<Page<Record<string, unknown>>>(crudPaths(def!).list, { query: { current: 1, size: REF_PAGE_SIZE, [nameField]: term }, silent: true }),
     enabled: def !== undefined && !isTree && remote && term !== '',
     placeholderData: keepPreviousData,
     staleTime: 30_000,

@@ -1,6 +1,6 @@
 import { ColumnHeightOutlined, DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import type { Key } from 'react';
-import { PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
+import { nameFieldOf, PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
 import { ioRoutes } from '@console/contract/io';
 import { ProProvider, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
@@ -23,6 +23,8 @@ import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { testId } from '../testId';
 import { childrenPending, insertChildren, isSearching, parentIds, reopen, treeIds, withoutPaging, withPlaceholders } from './treeRows';
 import type { ColumnsOverride, FormOverride, ResourceRecord, RowActionContext, ToolbarContext } from './types';
+import { allDefinitions } from '../modules/definitions';
+import { WithinDrawer, type WithinTarget } from './WithinDrawer';
 
 export interface ResourcePageProps<F extends Fields> {
   /** the resource: its path, fields, permission code and standard buttons */
@@ -44,6 +46,11 @@ export interface ResourcePageProps<F extends Fields> {
   fitWindow?: boolean;
   /** the path of the list call when it is not `{path}/list` (a tree's `parent-list` / `child-list`) */
   listPath?: string;
+  /**
+   * fields fixed by the screen (the parent row of a `within` list): sent with every list call, set on
+   * every create, and neither shown as columns nor asked for in the search form and the add/edit form
+   */
+  fixed?: Record<string, string>;
   /** after a successful add or edit, with the server's answer (a create may answer a value shown once) */
   onSaved?: (answer: unknown, mode: 'create' | 'edit') => void;
 }
@@ -128,6 +135,20 @@ function useKeyboardColumnSettings(rootRef: RefObject<HTMLElement | null>) {
 }
 
 /** The actions column fits its link buttons (a screen with extra row actions gets room for two more). */
+/** A form override that also keeps the screen's fixed fields out of the form and sets them on create. */
+function withFixedValues<Rec>(override: FormOverride<Rec> | undefined, fixed: Record<string, string> | undefined): FormOverride<Rec> | undefined {
+  if (!fixed) return override;
+  const hidden = Object.fromEntries(Object.keys(fixed).map((name) => [name, false as const]));
+  return {
+    ...override,
+    fields: { ...override?.fields, ...hidden },
+    toSubmit: (values, ctx) => {
+      const body = override?.toSubmit ? override.toSubmit(values, ctx) : values;
+      return ctx.mode === 'create' ? { ...body, ...fixed } : body;
+    },
+  };
+}
+
 function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
   const buttons = labels.filter((l): l is string => l !== false).map((l) => textWidth(l) + 16);
   if (extra) buttons.push(80, 80);
@@ -141,7 +162,13 @@ function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
  */
 export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   type Rec = ResourceRecord<F>;
-  const { def, params, columnsOverride, formOverride, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved } = props;
+  const { def, params: screenParams, columnsOverride, formOverride: screenForm, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved, fixed } = props;
+  const params = useMemo(() => (fixed ? { ...screenParams, ...fixed } : screenParams), [screenParams, fixed]);
+  const formOverride = useMemo(() => withFixedValues(screenForm, fixed), [screenForm, fixed]);
+  // the resources worked on within this one's rows (a factory's stations): a row action each
+  const withinDefs = useMemo(() => allDefinitions().filter((d) => d.within?.parent === def.code), [def]);
+  const [within, setWithin] = useState<WithinTarget | null>(null);
+  const closeWithin = useCallback(() => setWithin(null), []);
   const lang = useLang();
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -295,8 +322,9 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
 
   const columns = useMemo(() => {
     const ctx = { lang, dicts };
-    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no') });
-    const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined;
+    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no') })
+      .filter((c) => !fixed || !Object.hasOwn(fixed, String(c.dataIndex ?? c.key)));
+    const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined || withinDefs.length > 0;
     if (hasActions) {
       const actionColumn: ProColumns<Rec> = {
         title: t('resource.actions'),
@@ -309,6 +337,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             allowed.edit && t('resource.edit'),
             allowed.delete && t('resource.delete'),
             tree !== undefined && allowed.add && t('resource.addChild'),
+            ...withinDefs.map((d) => text(d.title, lang)),
           ],
           extraRowActions !== undefined,
         ),
@@ -333,13 +362,19 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
               {t('resource.addChild')}
             </Button>
           ),
+          ...withinDefs.map((d) => (
+            <Button key={`within-${d.code}`} type="link" size="small" data-testid={`resource-row-within-${d.code}`}
+              onClick={() => setWithin({ def: d, parentId: record.id, parentName: String(record[nameFieldOf(def) as keyof Rec] ?? record.id) })}>
+              {text(d.title, lang)}
+            </Button>
+          )),
           ...(extraRowActions?.(record, { reload }) ?? []),
         ].filter(Boolean),
       };
       generated.push(actionColumn);
     }
     return withKeyboardSorting(applyColumnsOverride(generated, columnsOverride, ctx));
-  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove]);
+  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove, fixed, withinDefs]);
   const sized = useMemo(() => sizeColumns(columns, true), [columns]);
 
   const hasSearch = columns.some((c) => !c.hideInSearch && c.valueType !== 'option');
@@ -466,6 +501,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           />
         )}
         <DetailDrawer def={def} id={detailId} onClose={closeDetail} />
+        {withinDefs.length > 0 && <WithinDrawer target={within} onClose={closeWithin} />}
         {importOpen && (
           <Suspense fallback={null}>
             <ImportDialog def={def} open={importOpen} onClose={() => setImportOpen(false)} onImported={reload} />

@@ -1,4 +1,4 @@
-import type { Page, ResourceDef } from '@console/contract';
+import { crudPaths, type Page, type ResourceDef } from '@console/contract';
 import { request, type Query } from '../api/client';
 import type { ResourceRecord } from './types';
 
@@ -17,13 +17,14 @@ export interface ResourceApi<Rec> {
   lazyList: (parentId: string, query?: Query) => Promise<Rec[]>;
 }
 
-export function resourceApi<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path'>, listPath = `${def.path}/list`): ResourceApi<Rec> {
+export function resourceApi<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path' | 'routes'>, listPath?: string): ResourceApi<Rec> {
+  const paths = crudPaths(def);
   return {
-    list: (query) => request<Page<Rec>>(listPath, { query }),
-    detail: (id) => request<Rec>(`${def.path}/detail`, { query: { id } }),
-    submit: (body) => request<unknown>(`${def.path}/submit`, { method: 'POST', json: body }),
-    remove: (ids) => request<unknown>(`${def.path}/remove`, { method: 'POST', query: { ids: ids.join(',') } }),
-    treeList: (query) => request<Rec[]>(`${def.path}/list`, { query }),
+    list: (query) => request<Page<Rec>>(listPath ?? paths.list, { query }),
+    detail: (id) => request<Rec>(paths.detail, { query: { id } }),
+    submit: (body) => request<unknown>(paths.submit, { method: 'POST', json: body }),
+    remove: (ids) => request<unknown>(paths.remove, { method: 'POST', query: { ids: ids.join(',') } }),
+    treeList: (query) => request<Rec[]>(paths.list, { query }),
     parentList: (query) => request<Page<Rec>>(`${def.path}/parent-list`, { query }),
     lazyList: (parentId, query = {}) => request<Rec[]>(`${def.path}/lazy-list`, { query: { ...query, parentId } }),
   };
@@ -35,7 +36,7 @@ export const resourceKeys = {
   detail: (path: string, id: string) => ['resource', path, 'detail', id] as const,
 };
 
-export function detailQuery<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path'>, id: string) {
+export function detailQuery<Rec extends ResourceRecord>(def: Pick<ResourceDef, 'path' | 'routes'>, id: string) {
   return {
     queryKey: resourceKeys.detail(def.path, id),
     queryFn: () => resourceApi<Rec>(def).detail(id),

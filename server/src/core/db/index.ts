@@ -118,3 +118,9 @@ export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Pr
 }
 
 export { schema };
+
+/** How many rows a raw `execute` (insert, update, delete) touched: node-postgres says rowCount, PGlite affectedRows. */
+export function rowsAffected(result: unknown): number {
+  const r = result as { rowCount?: number | null; affectedRows?: number };
+  return Number(r.rowCount ?? r.affectedRows ?? 0);
+}

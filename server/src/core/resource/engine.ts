@@ -1,5 +1,5 @@
 import {
-  dictNameKey, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
+  crudPaths, dictNameKey, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
   recordSchema, type ResourceDef, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
 } from '@console/contract';
 import { and, asc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
@@ -96,6 +96,7 @@ type Lane = <T>(fn: () => Promise<T>) => Promise<T>;
 export function mountResource(app: FastifyInstance, ctx: AppContext, def: ResourceDef, table: PgTable, hooks: ResourceHooks = {}): MountedResource {
   const columns = getTableColumns(table) as ColumnMap;
   const codes = permissionCodes(def);
+  const paths = crudPaths(def);
   const tenantScoped = def.scope === 'tenant';
   const allFields: Record<string, FieldDef> = { ...SYSTEM_FIELDS, ...def.fields };
   const labels: FieldLabels = allFields;
@@ -297,7 +298,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
   if (def.tree?.unpagedList) {
     // BladeX answers the list of a tree resource as the whole matching tree, unpaged
-    app.get(`${def.path}/list`, { ...withListAliases,
+    app.get(paths.list, { ...withListAliases,
       config: listConfig,
       schema: { tags: [tag], summary: `${def.title.en}: the matching rows as a tree (unpaged)`, querystring: listQuery, response: { 200: envelopeOf(z.array(z.unknown())) } },
     }, async (req) => {
@@ -319,8 +320,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       return ok(TreeRules.nest(records.map((r) => ({ ...r, id: String(r.id), parentId: String(r[field] ?? TREE_ROOT) }))), req.lang);
     });
   } else {
-    for (const path of ['list', ...(hooks.listAliases ?? [])]) {
-      app.get(`${def.path}/${path}`, { ...withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: ${path} (paged, filtered)` } }, (req) => listPage(req));
+    for (const path of [paths.list, ...(hooks.listAliases ?? []).map((alias) => `${def.path}/${alias}`)]) {
+      app.get(path, { ...withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: ${path.slice(def.path.length + 1)} (paged, filtered)` } }, (req) => listPage(req));
     }
   }
 
@@ -413,7 +414,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     if (!row) throw notFound();
     return row as Row;
   };
-  app.get(`${def.path}/detail`, { ...withAliases,
+  app.get(paths.detail, { ...withAliases,
     config: { access: { permission: codes.menu, ...adminOnly }, fieldLabels: labels },
     schema: {
       tags: [tag], summary: `${def.title.en}: one record`,
@@ -524,7 +525,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   /** only the keys that are columns of the table reach the database (write-only fields are the hooks' to use) */
   const columnValues = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(columns, k)));
 
-  if (!def.readOnly) app.post(`${def.path}/submit`, { ...withAliases,
+  if (!def.readOnly) app.post(paths.submit, { ...withAliases,
     config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform', ...adminOnly }, fieldLabels: labels, title: `${def.title.zh}: submit` },
     schema: {
       tags: [tag],
@@ -597,7 +598,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   });
 
   // ---- remove ----
-  if (writable) app.post(`${def.path}/remove`, { ...withAliases,
+  if (writable) app.post(paths.remove, { ...withAliases,
     config: {
       access: { permission: codes.delete, platformWrite: def.scope === 'platform', ...adminOnly },
       fieldLabels: { ids: { zh: '编号', en: 'ids' } },

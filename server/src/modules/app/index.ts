@@ -49,33 +49,31 @@ export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<
   });
 
   // The console's "server online" button and the IPC back office's health probe: the database answers.
-  for (const prefix of ['/sc', '/tc']) {
-    app.get(`${prefix}/ymy-ipc/back/check-server-status`, {
-      config: { access: { public: true } },
-      schema: { tags: ['app'], summary: 'Server health: online when the database answers within 3 s (public)' },
-    }, async (req) => {
-      const started = performance.now();
-      let online = true;
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        await Promise.race([
-          ctx.db.execute(sql`select 1`),
-          new Promise((_, reject) => {
-            timer = setTimeout(() => reject(new Error('database check timed out')), SERVER_CHECK_TIMEOUT_MS);
-          }),
-        ]);
-      } catch (err) {
-        online = false;
-        req.log.warn({ err }, 'server status check: database unavailable');
-      } finally {
-        clearTimeout(timer);
-      }
-      const body: ServerStatus = {
-        online, dbMillis: Math.round((performance.now() - started) * 10) / 10, version: ctx.version, time: formatDateTime(new Date()) ?? '',
-      };
-      return ok(body, req.lang);
-    });
-  }
+  app.get(API.serverStatus, {
+    config: { access: { public: true } },
+    schema: { tags: ['app'], summary: 'Server health: online when the database answers within 3 s (public)' },
+  }, async (req) => {
+    const started = performance.now();
+    let online = true;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        ctx.db.execute(sql`select 1`),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('database check timed out')), SERVER_CHECK_TIMEOUT_MS);
+        }),
+      ]);
+    } catch (err) {
+      online = false;
+      req.log.warn({ err }, 'server status check: database unavailable');
+    } finally {
+      clearTimeout(timer);
+    }
+    const body: ServerStatus = {
+      online, dbMillis: Math.round((performance.now() - started) * 10) / 10, version: ctx.version, time: formatDateTime(new Date()) ?? '',
+    };
+    return ok(body, req.lang);
+  });
 
   registerGuestRoute(app, ctx);
 }

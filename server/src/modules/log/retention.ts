@@ -1,7 +1,7 @@
 import { PLATFORM_TENANT } from '@console/contract';
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import type { Db } from '../../core/db/index.js';
-import { inTenant, schema } from '../../core/db/index.js';
+import { inTenant, rowsAffected, schema } from '../../core/db/index.js';
 
 /** The parameter (blade_param) holding how many days logs are kept; 0 or less keeps them forever. */
 export const LOG_RETENTION_PARAM = 'log.retentionDays';
@@ -43,7 +43,7 @@ export async function purgeLogs(db: Db, opts: { now?: Date; batch?: number } = {
         delete from ${table} where id in (
           select id from ${table} where ${table.createTime} < ${cutoff} order by ${table.createTime} limit ${batch}
         )`));
-      const n = Number((res as unknown as { rowCount?: number; affectedRows?: number }).rowCount ?? (res as { affectedRows?: number }).affectedRows ?? 0);
+      const n = rowsAffected(res);
       total += n;
       if (n < batch) break;
     }

@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { defineActions, okOutput } from '../action.js';
+import { defineResource, idInput } from '../resource.js';
+
+/**
+ * The IPC back office (domain.md "Production"): factories and their stations, batches of devices with
+ * their SNs. Platform data kept by the vendor (tenant 000000); every call is also answered under
+ * /tc/ymy-ipc/back (the server's URL aliases).
+ */
+export const IPC_PATH = '/sc/ymy-ipc/back';
+
+const remark = { type: 'text', label: { zh: '备注', en: 'Remark' }, max: 500 } as const;
+
+/** SN prefixes: capitals and digits, so that every SN of a batch sorts and matches as it reads */
+export const SN_PREFIX_PATTERN = /^[A-Z0-9]{1,16}$/;
+/** digits after the prefix: a batch's SNs are prefix + a zero-padded serial of this width */
+export const SN_SERIAL_DIGITS = 8;
+export const MAX_BATCH_QUANTITY = 1_000_000;
+
+export const factoryResource = defineResource({
+  code: 'factory',
+  path: IPC_PATH,
+  routes: { list: 'factory-list', detail: 'factory-detail', submit: 'add-factory', remove: 'del-factory' },
+  title: { zh: '工厂管理', en: 'Factories' },
+  scope: 'platform',
+  nameField: 'factoryName',
+  menu: {
+    parent: 'production', route: '/production/factory', name: { zh: '工厂管理', en: 'Factories' }, sort: 1, icon: 'iconfont iconicon_work',
+    buttons: [
+      { code: 'station_add', name: { zh: '新增工位', en: 'Add station' }, alias: 'add', placement: 'row' },
+      { code: 'station_edit', name: { zh: '修改工位', en: 'Edit station' }, alias: 'edit', placement: 'row' },
+    ],
+  },
+  fields: {
+    factoryName: {
+      type: 'string', label: { zh: '工厂名称', en: 'Factory name' }, required: { zh: '请输入工厂名称', en: 'Please enter the factory name' },
+      max: 64, search: 'like', sortable: true, unique: true,
+    },
+    factoryCode: {
+      type: 'string', label: { zh: '工厂编码', en: 'Factory code' }, required: { zh: '请输入工厂编码', en: 'Please enter the factory code' },
+      max: 32, search: 'like', sortable: true, unique: true, immutable: true,
+    },
+    contact: { type: 'string', label: { zh: '联系人', en: 'Contact' }, max: 32 },
+    phone: { type: 'string', label: { zh: '联系电话', en: 'Phone' }, max: 32 },
+    address: { type: 'string', label: { zh: '地址', en: 'Address' }, max: 200, width: 200 },
+    remark,
+  },
+});
+
+export const stationResource = defineResource({
+  code: 'station',
+  path: IPC_PATH,
+  routes: { list: 'station-list', detail: 'station-detail', submit: 'add-station', remove: 'del-station' },
+  title: { zh: '工位', en: 'Stations' },
+  scope: 'platform',
+  nameField: 'stationName',
+  within: { parent: 'factory', field: 'factoryId', codes: { add: 'station_add', edit: 'station_edit', delete: 'station_edit', view: 'factory' } },
+  fields: {
+    factoryId: {
+      type: 'ref', ref: 'factory', label: { zh: '工厂', en: 'Factory' }, required: { zh: '请选择工厂', en: 'Please select the factory' },
+      search: 'equal', immutable: true, width: 140,
+    },
+    stationName: {
+      type: 'string', label: { zh: '工位名称', en: 'Station name' }, required: { zh: '请输入工位名称', en: 'Please enter the station name' },
+      max: 64, search: 'like', sortable: true,
+    },
+    stationCode: {
+      type: 'string', label: { zh: '工位编码', en: 'Station code' }, required: { zh: '请输入工位编码', en: 'Please enter the station code' },
+      max: 32, search: 'like', sortable: true, unique: true, immutable: true,
+    },
+    stationType: {
+      type: 'int', label: { zh: '工位类型', en: 'Station type' }, dict: 'station_type', required: { zh: '请选择工位类型', en: 'Please select the station type' },
+      search: 'equal', width: 110,
+    },
+    ip: { type: 'string', format: 'ip', label: { zh: 'IP 地址', en: 'IP address' }, max: 45, width: 140, help: { zh: '工位电脑的 IPv4 或 IPv6 地址', en: "The station computer's IPv4 or IPv6 address" } },
+    lastSeenTime: { type: 'datetime', label: { zh: '最近在线', en: 'Last seen' }, form: false },
+    remark,
+  },
+  actions: defineActions(IPC_PATH, {
+    editRemark: {
+      segment: 'edit-station-remark', method: 'POST', permission: 'station_edit', platform: 'write', title: { zh: '修改工位备注', en: 'Stations: edit the remark' },
+      input: z.object({ id: idInput, remark: z.string().trim().max(500).nullish() }), output: okOutput,
+    },
+  }),
+});
+
+export const batchResource = defineResource({
+  code: 'batch',
+  path: IPC_PATH,
+  routes: { list: 'batch-list', detail: 'batch-detail', submit: 'add-batch', remove: 'del-batch' },
+  title: { zh: '批次管理', en: 'Batches' },
+  scope: 'platform',
+  nameField: 'batchNo',
+  menu: {
+    parent: 'production', route: '/production/batch', name: { zh: '批次管理', en: 'Batches' }, sort: 2, icon: 'iconfont iconicon_task',
+    buttons: [
+      { code: 'batch_export', name: { zh: '导出设备', en: 'Export devices' }, alias: 'export', placement: 'both' },
+      { code: 'batch_log', name: { zh: '生产记录', en: 'Production notes' }, alias: 'log', placement: 'row', action: 'editLog' },
+    ],
+  },
+  fields: {
+    batchNo: {
+      type: 'string', label: { zh: '批次号', en: 'Batch no.' }, required: { zh: '请输入批次号', en: 'Please enter the batch number' },
+      max: 32, search: 'like', sortable: true, unique: true, immutable: true, width: 150,
+    },
+    factoryId: {
+      type: 'ref', ref: 'factory', label: { zh: '工厂', en: 'Factory' }, required: { zh: '请选择工厂', en: 'Please select the factory' },
+      search: 'equal', width: 140,
+    },
+    productId: {
+      type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, required: { zh: '请选择产品', en: 'Please select the product' },
+      search: 'equal', immutable: true, width: 140,
+    },
+    projectId: { type: 'ref', ref: 'project', label: { zh: '项目', en: 'Project' }, search: 'equal', width: 140 },
+    cloudVendor: {
+      type: 'int', label: { zh: '云平台', en: 'IoT cloud' }, dict: 'cloud_vendor', required: { zh: '请选择云平台', en: 'Please select the IoT cloud' },
+      search: 'equal', immutable: true, width: 160,
+    },
+    quantity: {
+      type: 'int', label: { zh: '数量', en: 'Quantity' }, required: { zh: '请输入数量', en: 'Please enter the quantity' },
+      min: 1, max: MAX_BATCH_QUANTITY, immutable: true, sortable: true, width: 100,
+    },
+    snPrefix: {
+      type: 'string', label: { zh: 'SN 前缀', en: 'SN prefix' }, required: { zh: '请输入 SN 前缀', en: 'Please enter the SN prefix' },
+      max: 16, immutable: true, search: 'equal', width: 110,
+      help: { zh: '1–16 位字母或数字 (存为大写); SN 为前缀加 8 位流水号', en: '1–16 letters or digits (kept in capitals); an SN is the prefix and an 8-digit serial' },
+    },
+    snStart: { type: 'string', label: { zh: '起始 SN', en: 'First SN' }, form: false, width: 170 },
+    snEnd: { type: 'string', label: { zh: '结束 SN', en: 'Last SN' }, form: false, width: 170 },
+    firmwareVersion: { type: 'string', label: { zh: '固件版本', en: 'Firmware version' }, max: 32, width: 120 },
+    plannedDate: { type: 'date', label: { zh: '计划日期', en: 'Planned date' }, sortable: true, width: 120 },
+    state: {
+      type: 'int', label: { zh: '状态', en: 'State' }, dict: 'batch_state', search: 'equal', defaultValue: 1, width: 100,
+    },
+    log: { type: 'text', label: { zh: '生产记录', en: 'Production notes' }, max: 2000, form: false },
+  },
+  actions: defineActions(IPC_PATH, {
+    editLog: {
+      segment: 'edit-batch-log', method: 'POST', permission: 'batch_log', platform: 'write', title: { zh: '生产记录', en: 'Batches: production notes' },
+      input: z.object({ id: idInput, log: z.string().trim().min(1).max(2000) }), output: okOutput,
+    },
+    logHistory: {
+      segment: 'batch-log-history', method: 'GET', permission: 'batch', title: { zh: '生产记录历史', en: 'Batches: production note history' },
+      input: z.object({ id: idInput }),
+      output: z.array(z.object({ id: z.string(), log: z.string(), createUser: z.string(), createUserName: z.string().nullable(), createTime: z.string() })),
+    },
+  }),
+});
+
+export const factoryDeviceResource = defineResource({
+  code: 'factory_device',
+  path: IPC_PATH,
+  routes: { list: 'get-device-list', detail: 'get-device-detail' },
+  title: { zh: '批次设备', en: 'Batch devices' },
+  scope: 'platform',
+  nameField: 'sn',
+  readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
+  defaultSort: { field: 'sn', order: 'asc' },
+  within: { parent: 'batch', field: 'batchId', codes: { view: 'batch' } },
+  io: { export: { name: 'export-device-list', permission: 'batch_export' } },
+  fields: {
+    sn: { type: 'string', label: { zh: 'SN', en: 'SN' }, max: 32, search: 'like', sortable: true, width: 180 },
+    batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, search: 'equal', width: 150 },
+    productId: { type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, search: 'equal', width: 140 },
+    mac: { type: 'string', format: 'mac', label: { zh: 'MAC', en: 'MAC' }, max: 17, search: 'equal', width: 150 },
+    stationId: { type: 'ref', ref: 'station', label: { zh: '烧录工位', en: 'Station' }, width: 130 },
+    burnTime: { type: 'datetime', label: { zh: '烧录时间', en: 'Burned at' }, sortable: true },
+    testResult: { type: 'int', label: { zh: '测试结果', en: 'Test result' }, dict: 'cit_result', search: 'equal', width: 100 },
+  },
+});

@@ -1,0 +1,114 @@
+CREATE TABLE "ymy_batch" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"batch_no" varchar(32) NOT NULL,
+	"factory_id" bigint NOT NULL,
+	"product_id" bigint NOT NULL,
+	"project_id" bigint,
+	"cloud_vendor" integer NOT NULL,
+	"quantity" integer NOT NULL,
+	"sn_prefix" varchar(16) NOT NULL,
+	"sn_start" varchar(32),
+	"sn_end" varchar(32),
+	"firmware_version" varchar(32),
+	"planned_date" date,
+	"state" integer DEFAULT 1 NOT NULL,
+	"log" text,
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" smallint DEFAULT 0 NOT NULL,
+	"batch_no_grams" text[] GENERATED ALWAYS AS (app_grams("batch_no")) STORED
+);
+--> statement-breakpoint
+CREATE TABLE "ymy_batch_log" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"batch_id" bigint NOT NULL,
+	"log" text NOT NULL,
+	"create_user" bigint NOT NULL,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "ymy_factory" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"factory_name" varchar(64) NOT NULL,
+	"factory_code" varchar(32) NOT NULL,
+	"contact" varchar(32),
+	"phone" varchar(32),
+	"address" varchar(200),
+	"remark" varchar(500),
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" smallint DEFAULT 0 NOT NULL,
+	"factory_name_grams" text[] GENERATED ALWAYS AS (app_grams("factory_name")) STORED,
+	"factory_code_grams" text[] GENERATED ALWAYS AS (app_grams("factory_code")) STORED
+);
+--> statement-breakpoint
+CREATE TABLE "ymy_factory_device" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"sn" varchar(32) NOT NULL,
+	"batch_id" bigint NOT NULL,
+	"product_id" bigint NOT NULL,
+	"mac" varchar(17),
+	"certificate_id" bigint,
+	"station_id" bigint,
+	"burn_time" timestamp with time zone,
+	"test_result" smallint,
+	"attributes" text,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"sn_grams" text[] GENERATED ALWAYS AS (app_grams("sn")) STORED
+);
+--> statement-breakpoint
+CREATE TABLE "ymy_sn_sequence" (
+	"prefix" varchar(16) PRIMARY KEY NOT NULL,
+	"last_serial" bigint NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "ymy_station" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"factory_id" bigint NOT NULL,
+	"station_name" varchar(64) NOT NULL,
+	"station_code" varchar(32) NOT NULL,
+	"station_type" integer NOT NULL,
+	"ip" varchar(45),
+	"last_seen_time" timestamp with time zone,
+	"remark" varchar(500),
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" smallint DEFAULT 0 NOT NULL,
+	"station_name_grams" text[] GENERATED ALWAYS AS (app_grams("station_name")) STORED,
+	"station_code_grams" text[] GENERATED ALWAYS AS (app_grams("station_code")) STORED
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX "uq_batch_no" ON "ymy_batch" USING btree ("batch_no") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_batch_factory" ON "ymy_batch" USING btree ("factory_id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_batch_product" ON "ymy_batch" USING btree ("product_id","create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_batch_time" ON "ymy_batch" USING btree ("create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_batch_batch_no_grams" ON "ymy_batch" USING gin ("batch_no_grams");--> statement-breakpoint
+CREATE INDEX "ix_batch_log_batch" ON "ymy_batch_log" USING btree ("batch_id","create_time");--> statement-breakpoint
+CREATE UNIQUE INDEX "uq_factory_name" ON "ymy_factory" USING btree ("factory_name") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE UNIQUE INDEX "uq_factory_code" ON "ymy_factory" USING btree ("factory_code") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_factory_time" ON "ymy_factory" USING btree ("create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_factory_factory_name_grams" ON "ymy_factory" USING gin ("factory_name_grams");--> statement-breakpoint
+CREATE INDEX "ix_factory_factory_code_grams" ON "ymy_factory" USING gin ("factory_code_grams");--> statement-breakpoint
+CREATE UNIQUE INDEX "uq_factory_device_sn" ON "ymy_factory_device" USING btree ("sn");--> statement-breakpoint
+CREATE INDEX "ix_factory_device_batch" ON "ymy_factory_device" USING btree ("batch_id","sn");--> statement-breakpoint
+CREATE INDEX "ix_factory_device_sn_pattern" ON "ymy_factory_device" USING btree ("sn" text_pattern_ops);--> statement-breakpoint
+CREATE INDEX "ix_factory_device_product" ON "ymy_factory_device" USING btree ("product_id","sn");--> statement-breakpoint
+CREATE INDEX "ix_factory_device_burned" ON "ymy_factory_device" USING btree ("batch_id") WHERE burn_time is not null;--> statement-breakpoint
+CREATE INDEX "ix_factory_device_sn_grams" ON "ymy_factory_device" USING gin ("sn_grams");--> statement-breakpoint
+CREATE UNIQUE INDEX "uq_station_code" ON "ymy_station" USING btree ("station_code") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_station_factory" ON "ymy_station" USING btree ("factory_id","create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_station_time" ON "ymy_station" USING btree ("create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_station_station_name_grams" ON "ymy_station" USING gin ("station_name_grams");--> statement-breakpoint
+CREATE INDEX "ix_station_station_code_grams" ON "ymy_station" USING gin ("station_code_grams");

@@ -1,0 +1,131 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, integer, pgTable, smallint, text, uniqueIndex, varchar, date } from 'drizzle-orm/pg-core';
+import { auditColumns, id, searchGrams, searchGramsIndex, ts } from '../../core/db/columns.js';
+
+/** The IPC back office (platform data, no tenant column): factories › stations, batches › devices. */
+
+export const factory = pgTable(
+  'ymy_factory',
+  {
+    id: id('id').primaryKey(),
+    factoryName: varchar('factory_name', { length: 64 }).notNull(),
+    factoryCode: varchar('factory_code', { length: 32 }).notNull(),
+    contact: varchar('contact', { length: 32 }),
+    phone: varchar('phone', { length: 32 }),
+    address: varchar('address', { length: 200 }),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+    factoryNameGrams: searchGrams('factory_name'),
+    factoryCodeGrams: searchGrams('factory_code'),
+  },
+  (t) => [
+    uniqueIndex('uq_factory_name').on(t.factoryName).where(sql`is_deleted = 0`),
+    uniqueIndex('uq_factory_code').on(t.factoryCode).where(sql`is_deleted = 0`),
+    index('ix_factory_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_factory_factory_name_grams', t.factoryNameGrams),
+    searchGramsIndex('ix_factory_factory_code_grams', t.factoryCodeGrams),
+  ],
+);
+
+export const station = pgTable(
+  'ymy_station',
+  {
+    id: id('id').primaryKey(),
+    factoryId: id('factory_id').notNull(),
+    stationName: varchar('station_name', { length: 64 }).notNull(),
+    stationCode: varchar('station_code', { length: 32 }).notNull(),
+    stationType: integer('station_type').notNull(),
+    ip: varchar('ip', { length: 45 }),
+    lastSeenTime: ts('last_seen_time'),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+    stationNameGrams: searchGrams('station_name'),
+    stationCodeGrams: searchGrams('station_code'),
+  },
+  (t) => [
+    uniqueIndex('uq_station_code').on(t.stationCode).where(sql`is_deleted = 0`),
+    index('ix_station_factory').on(t.factoryId, t.createTime, t.id).where(sql`is_deleted = 0`),
+    index('ix_station_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_station_station_name_grams', t.stationNameGrams),
+    searchGramsIndex('ix_station_station_code_grams', t.stationCodeGrams),
+  ],
+);
+
+export const batch = pgTable(
+  'ymy_batch',
+  {
+    id: id('id').primaryKey(),
+    batchNo: varchar('batch_no', { length: 32 }).notNull(),
+    factoryId: id('factory_id').notNull(),
+    productId: id('product_id').notNull(),
+    projectId: id('project_id'),
+    cloudVendor: integer('cloud_vendor').notNull(),
+    quantity: integer('quantity').notNull(),
+    snPrefix: varchar('sn_prefix', { length: 16 }).notNull(),
+    snStart: varchar('sn_start', { length: 32 }),
+    snEnd: varchar('sn_end', { length: 32 }),
+    firmwareVersion: varchar('firmware_version', { length: 32 }),
+    plannedDate: date('planned_date', { mode: 'string' }),
+    state: integer('state').notNull().default(1),
+    log: text('log'),
+    ...auditColumns(),
+    batchNoGrams: searchGrams('batch_no'),
+  },
+  (t) => [
+    uniqueIndex('uq_batch_no').on(t.batchNo).where(sql`is_deleted = 0`),
+    index('ix_batch_factory').on(t.factoryId).where(sql`is_deleted = 0`),
+    index('ix_batch_product').on(t.productId, t.createTime, t.id).where(sql`is_deleted = 0`),
+    index('ix_batch_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_batch_batch_no_grams', t.batchNoGrams),
+  ],
+);
+
+/** `edit-batch-log`: every production note kept with its author and time (the batch shows the latest). */
+export const batchLog = pgTable(
+  'ymy_batch_log',
+  {
+    id: id('id').primaryKey(),
+    batchId: id('batch_id').notNull(),
+    log: text('log').notNull(),
+    createUser: id('create_user').notNull(),
+    createTime: ts('create_time').notNull().defaultNow(),
+  },
+  (t) => [index('ix_batch_log_batch').on(t.batchId, t.createTime)],
+);
+
+/** The last serial handed out per SN prefix: `add-batch` takes the next range under a row lock. */
+export const snSequence = pgTable('ymy_sn_sequence', {
+  prefix: varchar('prefix', { length: 16 }).primaryKey(),
+  lastSerial: bigint('last_serial', { mode: 'number' }).notNull(),
+});
+
+/**
+ * A device made in a batch. SNs are unique across the platform (one index over every row); the rows are
+ * written by `add-batch` and removed with their batch (refused once one is burned), so there is no soft delete.
+ */
+export const factoryDevice = pgTable(
+  'ymy_factory_device',
+  {
+    id: id('id').primaryKey(),
+    sn: varchar('sn', { length: 32 }).notNull(),
+    batchId: id('batch_id').notNull(),
+    productId: id('product_id').notNull(),
+    mac: varchar('mac', { length: 17 }),
+    certificateId: id('certificate_id'),
+    stationId: id('station_id'),
+    burnTime: ts('burn_time'),
+    testResult: smallint('test_result'),
+    attributes: text('attributes'),
+    createTime: ts('create_time').notNull().defaultNow(),
+    snGrams: searchGrams('sn'),
+  },
+  (t) => [
+    uniqueIndex('uq_factory_device_sn').on(t.sn),
+    // a batch's devices in SN order; SN prefixes (`sn_likeright`) through text_pattern_ops
+    index('ix_factory_device_batch').on(t.batchId, t.sn),
+    index('ix_factory_device_sn_pattern').on(sql`${t.sn} text_pattern_ops`),
+    index('ix_factory_device_product').on(t.productId, t.sn),
+    index('ix_factory_device_burned').on(t.batchId).where(sql`burn_time is not null`),
+    searchGramsIndex('ix_factory_device_sn_grams', t.snGrams),
+  ],
+);

@@ -1,0 +1,156 @@
+import type { Page } from '@console/contract';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useServer } from './harness.js';
+
+/**
+ * The IPC back office (issue 10): factories and stations, batches whose devices get platform-unique SNs.
+ * CRUD, permissions and tenant rules of each resource come from the conformance kit; here the business rules.
+ */
+const h = useServer();
+type Row = Record<string, unknown> & { id: string };
+let admin: string;
+let productId: string;
+
+const IPC = '/sc/ymy-ipc/back';
+const post = (path: string, body: unknown, lang: 'zh' | 'en' = 'zh', token = admin) => h.call<Row>('POST', `${IPC}/${path}`, { token, body, lang });
+const get = <T = Page<Row>>(path: string, query: Record<string, string | number> = {}, token = admin) => h.call<T>('GET', `${IPC}/${path}`, { token, query });
+
+let seq = 0;
+const factory = async () => {
+  seq++;
+  const res = await post('add-factory', { factoryName: `工厂${seq}`, factoryCode: `F${seq}`, contact: '王工' });
+  expect(res.status, res.body.msg).toBe(200);
+  return res.body.data;
+};
+const addBatch = (over: Record<string, unknown>, lang: 'zh' | 'en' = 'zh') =>
+  post('add-batch', { batchNo: `B${++seq}`, productId, cloudVendor: 1, quantity: 5, snPrefix: `P${seq}X`, ...over }, lang);
+
+beforeAll(async () => {
+  admin = (await h.login('000000', 'admin', 'admin')).access_token;
+  const type = await h.call<Row>('POST', '/api/ymy-product/type/submit', { token: admin, body: { typeName: '门锁', typeCode: 'LOCK' } });
+  const model = await h.call<Row>('POST', '/api/ymy-product/model/submit', { token: admin, body: { typeId: type.body.data.id, modelName: 'K1', modelCode: 'K1' } });
+  const product = await h.call<Row>('POST', '/api/ymy-product/product/submit', {
+    token: admin, body: { productName: 'K1 锁', productCode: 'K1-LOCK', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 1 },
+  });
+  productId = product.body.data.id;
+});
+
+describe('factories and stations', () => {
+  it('answers under /sc and /tc alike, stations listed per factory with their type', async () => {
+    const f = await factory();
+    const s = await post('add-station', { factoryId: f.id, stationName: '烧录一号', stationCode: `S${seq}`, stationType: 1, ip: '10.0.0.8' });
+    expect(s.status, s.body.msg).toBe(200);
+    for (const prefix of ['/sc', '/tc']) {
+      const list = await h.call<Page<Row>>('GET', `${prefix}/ymy-ipc/back/station-list`, { token: admin, query: { factoryId: f.id } });
+      expect(list.status).toBe(200);
+      expect(list.body.data.records.map((r) => r.stationName)).toEqual(['烧录一号']);
+      expect(list.body.data.records[0]).toMatchObject({ factoryIdName: f.factoryName, stationTypeName: '烧录' });
+    }
+    const remark = await h.call<boolean>('POST', '/tc/ymy-ipc/back/edit-station-remark', { token: admin, body: { id: s.body.data.id, remark: '靠窗' } });
+    expect(remark.status, remark.body.msg).toBe(200);
+    expect((await get<Row>('station-detail', { id: s.body.data.id })).body.data.remark).toBe('靠窗');
+  });
+
+  it('refuses a station address that is not an IP, naming the field', async () => {
+    const f = await factory();
+    const bad = await post('add-station', { factoryId: f.id, stationName: 'x', stationCode: `S${++seq}`, stationType: 2, ip: '10.0.0.300' }, 'en');
+    expect(bad.status).toBe(400);
+    expect(bad.body.data).toEqual({ ip: 'IP address is not an IPv4 or IPv6 address' });
+  });
+
+  it('refuses to remove a factory that has batches; without them its stations go with it', async () => {
+    const busy = await factory();
+    const b = await addBatch({ factoryId: busy.id });
+    expect(b.status, b.body.msg).toBe(200);
+    const refused = await h.call('POST', `${IPC}/del-factory`, { token: admin, query: { ids: busy.id }, lang: 'en' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain(String(b.body.data.batchNo));
+    expect((await get<Row>('factory-detail', { id: busy.id })).status).toBe(200);
+
+    const idle = await factory();
+    await post('add-station', { factoryId: idle.id, stationName: '包装', stationCode: `S${++seq}`, stationType: 3 });
+    expect((await h.call('POST', `${IPC}/del-factory`, { token: admin, query: { ids: idle.id } })).status).toBe(200);
+    expect((await get('station-list', { factoryId: idle.id })).body.data.records).toEqual([]);
+  });
+});
+
+describe('batches', () => {
+  it('creates the devices of a batch with consecutive SNs, unique across batches of one prefix', async () => {
+    const f = await factory();
+    const first = await addBatch({ factoryId: f.id, quantity: 3, snPrefix: 'YMA' });
+    expect(first.status, first.body.msg).toBe(200);
+    expect(first.body.data).toMatchObject({ snStart: 'YMA00000001', snEnd: 'YMA00000003', stateName: '已创建' });
+    const second = await addBatch({ factoryId: f.id, quantity: 2, snPrefix: 'YMA' });
+    expect(second.body.data).toMatchObject({ snStart: 'YMA00000004', snEnd: 'YMA00000005' });
+    const devices = await get('get-device-list-by-batch', { batchId: second.body.data.id });
+    expect(devices.body.data.records.map((d) => d.sn)).toEqual(['YMA00000004', 'YMA00000005']);
+    expect(devices.body.data.records[0]).toMatchObject({ batchIdName: second.body.data.batchNo, productIdName: 'K1 锁' });
+    const byPrefix = await get('get-device-list', { sn_likeright: 'YMA0000000', size: 10 });
+    expect(byPrefix.body.data.total).toBe(5);
+  });
+
+  it('refuses a batch whose SNs would meet an existing SN (one rewritten by hand), and writes nothing', async () => {
+    const f = await factory();
+    await h.server.ctx.db.execute(sql`insert into ymy_factory_device (id, sn, batch_id, product_id) values (1, 'QQ00000002', 1, ${productId}::bigint)`);
+    const taken = await addBatch({ factoryId: f.id, quantity: 3, snPrefix: 'QQ' }, 'en');
+    expect(taken.status).toBe(400);
+    expect(taken.body.data).toEqual({ snPrefix: 'The SN QQ00000002 exists already; choose another SN prefix' });
+    expect((await get('get-device-list', { sn_likeright: 'QQ', size: 50 })).body.data.total).toBe(1);
+    expect((await get('batch-list', { snPrefix: 'QQ' })).body.data.total).toBe(0);
+    // nothing was taken from the prefix either: once the stray SN is gone, the batch starts at serial 1
+    await h.server.ctx.db.execute(sql`delete from ymy_factory_device where id = 1`);
+    const ok = await addBatch({ factoryId: f.id, quantity: 3, snPrefix: 'QQ' });
+    expect(ok.body.data).toMatchObject({ snStart: 'QQ00000001', snEnd: 'QQ00000003' });
+    const lower = await addBatch({ factoryId: f.id, quantity: 1, snPrefix: 'qq' });
+    expect(lower.body.data).toMatchObject({ snPrefix: 'QQ', snStart: 'QQ00000004' });
+    const bad = await addBatch({ factoryId: f.id, quantity: 1, snPrefix: 'Q-1' }, 'en');
+    expect(bad.status).toBe(400);
+    expect(bad.body.data).toEqual({ snPrefix: 'The SN prefix must be 1–16 letters or digits' });
+  });
+
+  it('refuses a quantity beyond the prefix\'s serials and bad input, naming the field', async () => {
+    const f = await factory();
+    const zero = await addBatch({ factoryId: f.id, quantity: 0 }, 'en');
+    expect(zero.status).toBe(400);
+    expect(Object.keys(zero.body.data as object)).toEqual(['quantity']);
+    const noFactory = await addBatch({ factoryId: '123' }, 'en');
+    expect(noFactory.status).toBe(400);
+    expect(Object.keys(noFactory.body.data as object)).toContain('factoryId');
+  });
+
+  it('keeps production notes with their author and time', async () => {
+    const f = await factory();
+    const b = await addBatch({ factoryId: f.id });
+    for (const log of ['首件检验通过', '贴标完成']) {
+      const res = await h.call<boolean>('POST', `${IPC}/edit-batch-log`, { token: admin, body: { id: b.body.data.id, log } });
+      expect(res.status, res.body.msg).toBe(200);
+    }
+    expect((await get<Row>('batch-detail', { id: b.body.data.id })).body.data.log).toBe('贴标完成');
+    const history = await get<Row[]>('batch-log-history', { id: b.body.data.id });
+    expect(history.body.data.map((r) => r.log)).toEqual(['贴标完成', '首件检验通过']);
+    expect(history.body.data[0]).toMatchObject({ createUserName: expect.any(String), createTime: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) });
+    const blank = await h.call('POST', `${IPC}/edit-batch-log`, { token: admin, body: { id: b.body.data.id, log: '  ' } });
+    expect(blank.status).toBe(400);
+  });
+
+  it('removes a batch with its devices until one is burned', async () => {
+    const f = await factory();
+    const gone = await addBatch({ factoryId: f.id, quantity: 4 });
+    expect((await h.call('POST', `${IPC}/del-batch`, { token: admin, query: { ids: gone.body.data.id } })).status).toBe(200);
+    expect((await get('get-device-list-by-batch', { batchId: gone.body.data.id })).body.data.total).toBe(0);
+
+    const kept = await addBatch({ factoryId: f.id, quantity: 2 });
+    await h.server.ctx.db.execute(sql`update ymy_factory_device set burn_time = now() where sn = ${String(kept.body.data.snStart)}`);
+    const refused = await h.call('POST', `${IPC}/del-batch`, { token: admin, query: { ids: kept.body.data.id }, lang: 'en' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain(String(kept.body.data.snStart));
+    expect((await get('get-device-list-by-batch', { batchId: kept.body.data.id })).body.data.total).toBe(2);
+  });
+
+  it('is the platform\'s: a tenant without the screens is refused', async () => {
+    const tenant = (await h.login('541742', 'admin', 'admin')).access_token;
+    expect((await get('batch-list', {}, tenant)).status).toBe(403);
+    expect((await h.call('POST', `${IPC}/add-factory`, { token: tenant, body: { factoryName: 'T', factoryCode: 'T1' } })).status).toBe(403);
+  });
+});
