@@ -1,5 +1,6 @@
 import type { Page } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Account, DEMO_ADMIN, KitSupport } from './conformance/support.js';
 import { useServer } from './harness.js';
 
 /**
@@ -64,5 +65,81 @@ describe('the product catalogue', () => {
     const klingon = await submit(EXPLAIN, { productId: product.body.data.id, title: 'x', language: 'tlh', version: '1.0', file: 'https://files.example.com/x.pdf' }, admin, 'en');
     expect(klingon.status).toBe(400);
     expect(klingon.body.data).toEqual({ language: 'Language: tlh is not one of its options' });
+  });
+});
+
+describe('product-type authorisation', () => {
+  const AUTH = '/api/ymy-product/auth';
+  const IPC = '/sc/ymy-ipc/back';
+  const kit = new KitSupport(h);
+  let reader: Account;
+  let lock: Row;
+  let camera: Row;
+  let lockProduct: Row;
+  let cameraProduct: Row;
+
+  beforeAll(async () => {
+    lock = (await submit(TYPE, { typeName: '授权门锁', typeCode: 'AUTH-LOCK' })).body.data;
+    camera = (await submit(TYPE, { typeName: '授权摄像头', typeCode: 'AUTH-CAM' })).body.data;
+    const product = async (type: Row, code: string) => {
+      const model = await submit(MODEL, { typeId: type.id, modelName: code, modelCode: code });
+      return (await submit(PRODUCT, { productName: code, productCode: code, typeId: type.id, modelId: model.body.data.id, cloudVendor: 1 })).body.data;
+    };
+    lockProduct = await product(lock, 'AUTH-L1');
+    cameraProduct = await product(camera, 'AUTH-C1');
+    const factory = await h.call<Row>('POST', `${IPC}/add-factory`, { token: admin, body: { factoryName: '授权工厂', factoryCode: 'AUTH-F' } });
+    for (const [p, prefix] of [[lockProduct, 'AUL'], [cameraProduct, 'AUC']] as const) {
+      const b = await h.call<Row>('POST', `${IPC}/add-batch`, { token: admin, body: { batchNo: prefix, factoryId: factory.body.data.id, productId: p.id, cloudVendor: 1, quantity: 2, snPrefix: prefix } });
+      expect(b.status, b.body.msg).toBe(200);
+    }
+    reader = await kit.userWithCodes(DEMO_ADMIN.tenantId, ['product_type', 'product_model', 'product_info', 'explain', 'batch']);
+  });
+
+  const visible = async (path: string, query: Record<string, string> = {}) => {
+    const res = await kit.call<Page<Row>>(reader, 'GET', path, { query: { size: 200, ...query } });
+    expect(res.status, `${path}: ${res.body.msg}`).toBe(200);
+    return res.body.data.records;
+  };
+
+  it('shows a tenant only the types granted to it, in every product, batch and device list', async () => {
+    const save = await h.call<boolean>('POST', `${AUTH}/save-auth-pt`, { token: admin, body: { tenantId: DEMO_ADMIN.tenantId, typeIds: [lock.id] } });
+    expect(save.status, save.body.msg).toBe(200);
+    expect((await h.call<string[]>('GET', `${AUTH}/get-auth-pt`, { token: admin, query: { tenantId: DEMO_ADMIN.tenantId } })).body.data).toEqual([lock.id]);
+
+    expect((await visible(`${TYPE}/list`)).map((r) => r.id)).toEqual([lock.id]);
+    expect((await visible(`${PRODUCT}/list`)).map((r) => r.id)).toEqual([lockProduct.id]);
+    expect((await visible(`${MODEL}/list`)).map((r) => r.typeId)).toEqual([lock.id]);
+    expect((await visible(`${IPC}/batch-list`)).map((r) => r.batchNo)).toEqual(['AUL']);
+    expect((await visible(`${IPC}/get-device-list`)).map((r) => r.sn)).toEqual(['AUL00000001', 'AUL00000002']);
+    const hidden = await kit.call<Row>(reader, 'GET', `${PRODUCT}/detail`, { query: { id: cameraProduct.id } });
+    expect(hidden.status).toBe(404);
+    const mine = await kit.call<Row[]>(reader, 'GET', `${AUTH}/get-auth-pt-with-tenant`);
+    expect(mine.body.data.map((r) => r.typeCode)).toEqual(['AUTH-LOCK']);
+
+    // the platform sees every type; a tenant with nothing granted sees none
+    expect((await h.call<Page<Row>>('GET', `${TYPE}/list`, { token: admin, query: { size: 200 } })).body.data.records.map((r) => r.id)).toEqual(expect.arrayContaining([lock.id, camera.id]));
+    await h.call('POST', `${AUTH}/save-auth-pt`, { token: admin, body: { tenantId: DEMO_ADMIN.tenantId, typeIds: '' } });
+    expect(await visible(`${TYPE}/list`)).toEqual([]);
+    expect(await visible(`${IPC}/get-device-list`)).toEqual([]);
+  });
+
+  it('refuses an unknown tenant or type, naming the field, and changes nothing', async () => {
+    await h.call('POST', `${AUTH}/save-auth-pt`, { token: admin, body: { tenantId: DEMO_ADMIN.tenantId, typeIds: [camera.id] } });
+    const unknownTenant = await h.call('POST', `${AUTH}/save-auth-pt`, { token: admin, body: { tenantId: '999999', typeIds: [lock.id] }, lang: 'en' });
+    expect(unknownTenant.status).toBe(400);
+    expect(unknownTenant.body.data).toEqual({ tenantId: 'No tenant 999999' });
+    const unknownType = await h.call('POST', `${AUTH}/save-auth-pt`, { token: admin, body: { tenantId: DEMO_ADMIN.tenantId, typeIds: [lock.id, '123'] }, lang: 'en' });
+    expect(unknownType.status).toBe(400);
+    expect(Object.keys(unknownType.body.data as object)).toEqual(['typeIds']);
+    expect((await h.call<string[]>('GET', `${AUTH}/get-auth-pt`, { token: admin, query: { tenantId: DEMO_ADMIN.tenantId } })).body.data).toEqual([camera.id]);
+  });
+
+  it('is the platform administrators\' alone', async () => {
+    const demo = await kit.token(DEMO_ADMIN);
+    for (const [method, path] of [['GET', `${AUTH}/get-auth-pt?tenantId=541742`], ['POST', `${AUTH}/save-auth-pt?tenantId=541742&typeIds=${lock.id}`], ['GET', `${AUTH}/get-pt-tree`]] as const) {
+      expect((await h.call(method, path, { token: demo })).status, path).toBe(403);
+    }
+    const tree = await h.call<Array<{ id: string; title: string }>>('GET', `${AUTH}/get-pt-tree`, { token: admin });
+    expect(tree.body.data.map((n) => n.id)).toEqual(expect.arrayContaining([lock.id, camera.id]));
   });
 });

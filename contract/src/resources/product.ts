@@ -1,4 +1,7 @@
-import { defineResource } from '../resource.js';
+import { z } from 'zod';
+import { defineActions, okOutput } from '../action.js';
+import { defineResource, idListInput } from '../resource.js';
+import { TREE_NODE } from './treeNode.js';
 
 /**
  * The product catalogue (domain.md "Products"): types › models › products, sold under brands and through
@@ -159,4 +162,47 @@ export const explainResource = defineResource({
       type: 'file', label: { zh: '说明文件', en: 'File' }, required: { zh: '请上传说明文件', en: 'Please upload the file' }, max: 1000, width: 200,
     },
   },
+});
+
+const AUTH_PATH = '/api/ymy-product/auth';
+const authTenant = z.string().trim().regex(/^\d{6}$/);
+
+/**
+ * Product-type authorisation (domain.md): which product types a tenant may see. A tenant other than the
+ * platform sees only the types granted here, in the type, model, product, manual, batch and device lists.
+ * The platform's administrators keep it; the register (one row per tenant and type) is theirs alone.
+ */
+export const productAuthResource = defineResource({
+  code: 'product_auth',
+  path: AUTH_PATH,
+  title: { zh: '产品授权', en: 'Product authorisation' },
+  scope: 'platform',
+  platformAdminOnly: true,
+  readOnly: true,
+  page: 'custom',
+  buttons: { add: false, edit: false, delete: false },
+  menu: { parent: 'product', route: '/product/auth', name: { zh: '产品授权', en: 'Product authorisation' }, sort: 8, icon: 'iconfont iconicon_safety' },
+  fields: {
+    tenantId: { type: 'string', label: { zh: '租户编号', en: 'Tenant ID' }, max: 12, search: 'equal', width: 110 },
+    typeId: { type: 'ref', ref: 'product_type', label: { zh: '产品类型', en: 'Product type' }, search: 'equal', width: 140 },
+  },
+  actions: defineActions(AUTH_PATH, {
+    getAuthPt: {
+      segment: 'get-auth-pt', method: 'GET', permission: 'product_auth', platform: 'admin', title: { zh: '租户的产品类型授权', en: 'Product authorisation: a tenant\'s types' },
+      input: z.object({ tenantId: authTenant }), output: z.array(z.string()),
+    },
+    getAuthPtWithTenant: {
+      segment: 'get-auth-pt-with-tenant', method: 'GET', permission: null, title: { zh: '本租户可见的产品类型', en: 'Product authorisation: the types my tenant sees' },
+      input: z.object({}),
+      output: z.array(z.object({ id: z.string(), typeName: z.string(), typeCode: z.string() })),
+    },
+    saveAuthPt: {
+      segment: 'save-auth-pt', method: 'POST', permission: 'product_auth', platform: 'admin', title: { zh: '保存产品类型授权', en: 'Product authorisation: save a tenant\'s types' },
+      input: z.object({ tenantId: authTenant, typeIds: idListInput }), output: okOutput,
+    },
+    getPtTree: {
+      segment: 'get-pt-tree', method: 'GET', permission: 'product_auth', platform: 'admin', title: { zh: '产品类型树', en: 'Product authorisation: the type tree' },
+      input: z.object({}), output: z.array(TREE_NODE),
+    },
+  }),
 });

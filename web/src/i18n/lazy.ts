@@ -2,6 +2,7 @@ import type { Lang } from '@console/contract/i18n';
 import { i18n } from './index';
 import type { authorityZh } from './authority';
 import type { passwordResetZh } from './passwordReset';
+import type { productionZh } from './production';
 
 /**
  * Strings of screens that load on first use: each chunk registers its own (`addMessages`) when it loads,
@@ -10,6 +11,7 @@ import type { passwordResetZh } from './passwordReset';
 export interface LazyMessages {
   authority: typeof authorityZh;
   passwordReset: typeof passwordResetZh;
+  production: typeof productionZh;
 }
 
 /** Adds a lazy chunk's strings under `key`, in both languages (again: a no-op). */

@@ -25,4 +25,5 @@ export const customPages: Readonly<Record<string, CustomPageLoader>> = {
   topmenu: () => import('./system/TopMenuPage').then((m) => ({ default: m.TopMenuPage })),
   user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
   role: () => import('./authority/RolePage').then((m) => ({ default: m.RolePage })),
+  product_auth: () => import('./product/ProductAuthPage').then((m) => ({ default: m.ProductAuthPage })),
 };

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, searchGrams, searchGramsIndex } from '../../core/db/columns.js';
+import { auditColumns, id, searchGrams, searchGramsIndex, ts } from '../../core/db/columns.js';
 
 /** The product catalogue (platform data, no tenant column): types › models › products, brands, projects. */
 
@@ -132,5 +132,21 @@ export const explain = pgTable(
     index('ix_explain_product').on(t.productId, t.createTime, t.id).where(sql`is_deleted = 0`),
     index('ix_explain_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
     searchGramsIndex('ix_explain_title_grams', t.titleGrams),
+  ],
+);
+
+/** Product-type authorisation: one row per tenant and product type it may see (the platform sees every type). */
+export const productAuth = pgTable(
+  'ymy_product_auth',
+  {
+    id: id('id').primaryKey(),
+    tenantId: varchar('tenant_id', { length: 12 }).notNull(),
+    typeId: id('type_id').notNull(),
+    createUser: id('create_user'),
+    createTime: ts('create_time').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('uq_product_auth').on(t.tenantId, t.typeId),
+    index('ix_product_auth_time').on(t.createTime, t.id),
   ],
 );

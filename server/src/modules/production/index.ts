@@ -10,6 +10,7 @@ import { formatDateTime } from '../../core/time.js';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
+import { byProductColumn } from '../product/typeAccess.js';
 import { batch, batchLog, factory, factoryDevice, snSequence, station } from './tables.js';
 
 const PRODUCTION_DICTS: DictSeed[] = [
@@ -79,10 +80,12 @@ async function generateDevices(tx: Executor, saved: Record<string, unknown>, lan
 }
 
 const batchHooks = (): ResourceHooks => ({
+  scope: byProductColumn(batch.productId),
   async beforeSave(_tx, values, c) {
     if (c.mode !== 'create') return;
-    values.snPrefix = String(values.snPrefix ?? '').toUpperCase();
-    if (!SN_PREFIX_PATTERN.test(values.snPrefix)) throw fieldError('snPrefixInvalid', c.lang, 'snPrefix');
+    const prefix = String(values.snPrefix ?? '').toUpperCase();
+    values.snPrefix = prefix;
+    if (!SN_PREFIX_PATTERN.test(prefix)) throw fieldError('snPrefixInvalid', c.lang, 'snPrefix');
   },
   async afterSave(tx, saved, c) {
     if (c.mode === 'create') await generateDevices(tx, saved, c.lang);
@@ -103,6 +106,7 @@ const batchHooks = (): ResourceHooks => ({
 
 /** `get-device-list-by-batch?batchId=`: the devices of one batch (BladeX's call; `get-device-list?batchId_equal=` alike). */
 const deviceHooks = (): ResourceHooks => ({
+  scope: byProductColumn(factoryDevice.productId),
   listAliases: ['get-device-list-by-batch'],
   listParams: {
     batchId: async (_tx, _user, value) => {
