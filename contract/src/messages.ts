@@ -108,6 +108,7 @@ export const messages = {
   snTaken: { zh: 'SN {sn} 已存在, 请换一个 SN 前缀', en: 'The SN {sn} exists already; choose another SN prefix' },
   snSerialExhausted: { zh: 'SN 前缀 {prefix} 的流水号不足 {quantity} 个 (剩余 {left} 个), 请换一个前缀', en: 'The SN prefix {prefix} has fewer than {quantity} serials left ({left}); choose another prefix' },
   snPrefixInvalid: { zh: 'SN 前缀只能是 1–16 位字母或数字', en: 'The SN prefix must be 1–16 letters or digits' },
+  columnKeyInvalid: { zh: '属性键须以字母开头, 只含字母、数字或下划线, 最多 32 位', en: 'The key must start with a letter and hold only letters, digits or underscores, at most 32' },
   badIp: { zh: '{field}不是有效的 IPv4 或 IPv6 地址', en: '{field} is not an IPv4 or IPv6 address' },
   badUrl: { zh: '{field}须是 http:// 或 https:// 开头的网址', en: '{field} must be a link starting with http:// or https://' },
   badMac: { zh: '{field}须是 12 位十六进制的 MAC 地址 (如 AA:BB:CC:DD:EE:FF)', en: '{field} must be a MAC address of 12 hex digits (such as AA:BB:CC:DD:EE:FF)' },

@@ -24,7 +24,8 @@ export type FieldType =
   | 'ref' // the id of a live row of the resource named by `ref` (checked to exist in the caller's tenant)
   | 'ids' // comma-joined ids ('1,2'), each a live row of `ref` when it is set; arrays accepted on input
   | 'file' // a link to an uploaded file (put-file) or an http(s) link
-  | 'image'; // the same, an image
+  | 'image' // the same, an image
+  | 'json'; // an object of named values (a device's attributes): answered as it is stored, never filtered or sorted on
 
 export interface FieldDef {
   type: FieldType;
@@ -187,6 +188,12 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   /** with `readOnly`: `remove` is still mounted (the attachment register) */
   removable?: boolean;
   /**
+   * columns that vary by row kind (a batch's devices, by product type): `GET {path}` with those of the
+   * list's filters named in `by` answers them (`DynamicColumn[]`); each shows `<field>.<key>` of a json
+   * field, in the list and in the export
+   */
+  dynamicColumns?: { path: string; field: string; by: string[] };
+  /**
    * the engine's calls under names of their own (the IPC back office's `factory-list`, `add-factory`,
    * `del-factory`), each the last segment after `path`; a call not named keeps its own name
    */
@@ -199,6 +206,13 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
 }
 
 export type CrudCall = 'list' | 'detail' | 'submit' | 'remove';
+
+/** One of a resource's dynamic columns (`dynamicColumns`), its label in the caller's language. */
+export interface DynamicColumn {
+  key: string;
+  label: string;
+  type: 'text' | 'number' | 'date' | 'boolean';
+}
 
 /**
  * A resource whose rows belong to a row of another resource and are worked on in that resource's screen:
@@ -253,7 +267,7 @@ export function permissionCodes(def: Pick<ResourceDef, 'code' | 'within'>): Perm
 /** All fields a client may filter on: the definition's own plus the system fields (minus tenantId). */
 export function filterableFields(def: ResourceDef): Record<string, FieldDef> {
   const { tenantId: _omit, ...system } = SYSTEM_FIELDS;
-  const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly && !f.secret));
+  const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly && !f.secret && f.type !== 'json'));
   return { ...own, ...system };
 }
 
@@ -266,7 +280,7 @@ export function sortableFields(def: ResourceDef): string[] {
 
 export function shownInList(f: FieldDef): boolean {
   if (f.writeOnly) return false;
-  return f.list ?? !(f.type === 'text' || f.type === 'richtext');
+  return f.list ?? !(f.type === 'text' || f.type === 'richtext' || f.type === 'json');
 }
 
 export function shownInForm(f: FieldDef): boolean {
@@ -339,6 +353,10 @@ function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
       s = s.max(f.max ?? 1000);
       return s;
     }
+    case 'json':
+      return forInput
+        ? z.record(z.string().max(64), z.union([z.string().max(1000), z.number(), z.boolean(), z.null()])).refine((v) => Object.keys(v).length <= 100, { params: { kind: 'idsMax', max: 100 } })
+        : z.record(z.string(), z.unknown());
   }
 }
 

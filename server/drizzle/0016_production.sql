@@ -1,3 +1,29 @@
+CREATE TABLE "ymy_device_column" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"type_id" bigint NOT NULL,
+	"column_key" varchar(32) NOT NULL,
+	"label" varchar(32) NOT NULL,
+	"label_en" varchar(64),
+	"value_type" varchar(16) DEFAULT 'text' NOT NULL,
+	"sort" integer DEFAULT 1 NOT NULL,
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" smallint DEFAULT 0 NOT NULL,
+	"label_grams" text[] GENERATED ALWAYS AS (app_grams("label")) STORED
+);
+--> statement-breakpoint
+CREATE TABLE "ymy_product_auth" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"tenant_id" varchar(12) NOT NULL,
+	"type_id" bigint NOT NULL,
+	"create_user" bigint,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "ymy_batch" (
 	"id" bigint PRIMARY KEY NOT NULL,
 	"batch_no" varchar(32) NOT NULL,
@@ -60,7 +86,7 @@ CREATE TABLE "ymy_factory_device" (
 	"station_id" bigint,
 	"burn_time" timestamp with time zone,
 	"test_result" smallint,
-	"attributes" text,
+	"attributes" jsonb,
 	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
 	"sn_grams" text[] GENERATED ALWAYS AS (app_grams("sn")) STORED
 );
@@ -90,6 +116,11 @@ CREATE TABLE "ymy_station" (
 	"station_code_grams" text[] GENERATED ALWAYS AS (app_grams("station_code")) STORED
 );
 --> statement-breakpoint
+CREATE UNIQUE INDEX "uq_device_column_key" ON "ymy_device_column" USING btree ("type_id","column_key") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_device_column_time" ON "ymy_device_column" USING btree ("create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_device_column_label_grams" ON "ymy_device_column" USING gin ("label_grams");--> statement-breakpoint
+CREATE UNIQUE INDEX "uq_product_auth" ON "ymy_product_auth" USING btree ("tenant_id","type_id");--> statement-breakpoint
+CREATE INDEX "ix_product_auth_time" ON "ymy_product_auth" USING btree ("create_time","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "uq_batch_no" ON "ymy_batch" USING btree ("batch_no") WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_batch_factory" ON "ymy_batch" USING btree ("factory_id") WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_batch_product" ON "ymy_batch" USING btree ("product_id","create_time","id") WHERE is_deleted = 0;--> statement-breakpoint

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { nextId } from '../src/core/ids.js';
 import { moduleResources } from '../src/modules/index.js';
 import { describeResource, KIT_CHECKS, type ResourceOptions } from './conformance/kit.js';
 import { useServer } from './harness.js';
@@ -34,6 +36,8 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   // tree and lazy-tree show menus, not buttons (category 2): the kit's rows are menus
   menu: { values: { category: 1 } },
   batch: { values: batchValues },
+  // a column key is a word (it names attributes.<key>)
+  device_column: { values: { columnKey: ({ n }) => `k${n.toString(36)}` } },
   // a device row written by the kit is an SN of its own (add-batch writes them otherwise)
   factory_device: { values: { sn: ({ n }) => `KIT${String(n).padStart(8, '0')}` }, refs: { batch: { values: batchValues } } },
 };
@@ -54,4 +58,13 @@ describe('conformance kit coverage', () => {
   });
 });
 
-for (const def of bound) describeResource(def, { ...OPTIONS[def.code], harness: h });
+/**
+ * A tenant sees only the product types authorised to it (product_auth): every type the kit makes is granted
+ * to the other tenant, so that the product catalogue and what refers to it read like any platform data.
+ */
+const grantProductTypes: ResourceOptions['onCreated'] = async (kit, def, row) => {
+  if (def.code !== 'product_type') return;
+  await h.server.ctx.db.execute(sql`insert into ymy_product_auth (id, tenant_id, type_id) values (${nextId()}, ${kit.other.tenantId}, ${String(row.id)}::bigint)`);
+};
+
+for (const def of bound) describeResource(def, { ...OPTIONS[def.code], onCreated: grantProductTypes, harness: h });

@@ -1,7 +1,8 @@
 import type { Page } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useServer } from './harness.js';
+import ExcelJS from 'exceljs';
+import { BASIC, useServer } from './harness.js';
 
 /**
  * The IPC back office (issue 10): factories and stations, batches whose devices get platform-unique SNs.
@@ -11,6 +12,7 @@ const h = useServer();
 type Row = Record<string, unknown> & { id: string };
 let admin: string;
 let productId: string;
+let typeId: string;
 
 const IPC = '/sc/ymy-ipc/back';
 const post = (path: string, body: unknown, lang: 'zh' | 'en' = 'zh', token = admin) => h.call<Row>('POST', `${IPC}/${path}`, { token, body, lang });
@@ -34,6 +36,7 @@ beforeAll(async () => {
     token: admin, body: { productName: 'K1 锁', productCode: 'K1-LOCK', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 1 },
   });
   productId = product.body.data.id;
+  typeId = type.body.data.id;
 });
 
 describe('factories and stations', () => {
@@ -146,6 +149,40 @@ describe('batches', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.msg).toContain(String(kept.body.data.snStart));
     expect((await get('get-device-list-by-batch', { batchId: kept.body.data.id })).body.data.total).toBe(2);
+  });
+
+  it('lists and exports a batch\'s devices with the attribute columns of its product type', async () => {
+    const f = await factory();
+    for (const [columnKey, label, labelEn, sort] of [['imei', 'IMEI 号', 'IMEI', 1], ['lens', '镜头', 'Lens', 2]] as const) {
+      const c = await h.call('POST', '/api/ymy-product/device-column/submit', { token: admin, body: { typeId, columnKey, label, labelEn, valueType: 'text', sort } });
+      expect(c.status, c.body.msg).toBe(200);
+    }
+    const dup = await h.call('POST', '/api/ymy-product/device-column/submit', { token: admin, body: { typeId, columnKey: 'imei', label: 'x', valueType: 'text' }, lang: 'en' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.data).toEqual({ columnKey: 'Key "imei" already exists' });
+    const badKey = await h.call('POST', '/api/ymy-product/device-column/submit', { token: admin, body: { typeId, columnKey: '1-x', label: 'x', valueType: 'text' } });
+    expect(badKey.status).toBe(400);
+    expect(Object.keys(badKey.body.data as object)).toEqual(['columnKey']);
+
+    const b = await addBatch({ factoryId: f.id, quantity: 3, snPrefix: 'DYN' });
+    await h.server.ctx.db.execute(sql`update ymy_factory_device set attributes = '{"imei":"860000000000001","lens":"2.8mm"}'::jsonb where sn = 'DYN00000001'`);
+    const columns = await get<Array<{ key: string; label: string }>>('get-dynamic-columns', { batchId: b.body.data.id });
+    expect(columns.body.data).toEqual([{ key: 'imei', label: 'IMEI 号', type: 'text' }, { key: 'lens', label: '镜头', type: 'text' }]);
+    const en = await h.call<Array<{ label: string }>>('GET', `${IPC}/get-dynamic-columns`, { token: admin, query: { batchId: b.body.data.id }, lang: 'en' });
+    expect(en.body.data.map((c) => c.label)).toEqual(['IMEI', 'Lens']);
+    const devices = await get('get-device-list', { batchId: b.body.data.id });
+    expect(devices.body.data.records[0]!.attributes).toEqual({ imei: '860000000000001', lens: '2.8mm' });
+
+    const file = await h.server.app.inject({ method: 'GET', url: `${IPC}/export-device-list`, query: { batchId: b.body.data.id }, headers: { authorization: BASIC, 'blade-auth': `bearer ${admin}` } });
+    expect(file.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const rows: unknown[][] = [];
+    book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows[0]!.slice(0, 1)).toEqual(['SN']);
+    expect(rows[0]!.slice(-2)).toEqual(['IMEI 号', '镜头']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['DYN00000001', 'DYN00000002', 'DYN00000003']);
+    expect(rows[1]!.slice(-2)).toEqual(['860000000000001', '2.8mm']);
   });
 
   it('is the platform\'s: a tenant without the screens is refused', async () => {

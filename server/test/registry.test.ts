@@ -16,6 +16,7 @@ const bindings = moduleResources();
 /** Tables that carry a tenant_id but are platform data on purpose, with the reason. */
 const PLATFORM_TABLES_WITH_TENANT_ID: Record<string, string> = {
   blade_tenant: 'the tenants themselves: tenant_id is the tenant a row describes, read by the platform and at sign-in',
+  ymy_product_auth: 'the product types granted to each tenant: written by the platform for any tenant; a tenant reads only its own rows, by tenant_id (product/typeAccess.ts)',
 };
 
 type Rows<T> = { rows: T[] };

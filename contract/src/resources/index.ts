@@ -17,7 +17,7 @@ import { logUsualResource } from './logUsual.js';
 import { ossResource } from './oss.js';
 import { smsResource } from './sms.js';
 import { batchResource, factoryDeviceResource, factoryResource, stationResource } from './production.js';
-import { brandResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
+import { brandResource, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
 export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
@@ -61,12 +61,13 @@ export const resources = {
   brand: brandResource,
   explain: explainResource,
   product_auth: productAuthResource,
+  device_column: deviceColumnResource,
   factory: factoryResource,
   station: stationResource,
   batch: batchResource,
   factory_device: factoryDeviceResource,
 } as const;
-export { brandResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
+export { brandResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 export { attachResource } from './attach.js';
 export { logApiResource } from './logApi.js';
 export { logErrorResource } from './logError.js';

@@ -32,6 +32,13 @@ export const productTypeResource = defineResource({
     sort,
     remark,
   },
+  actions: defineActions('/api/ymy-product/auth', {
+    getAuthPtWithTenant: {
+      segment: 'get-auth-pt-with-tenant', method: 'GET', permission: 'product_type', title: { zh: '本租户可见的产品类型', en: 'Product authorisation: the types my tenant sees' },
+      input: z.object({}),
+      output: z.array(z.object({ id: z.string(), typeName: z.string(), typeCode: z.string() })),
+    },
+  }),
 });
 
 export const brandResource = defineResource({
@@ -191,11 +198,6 @@ export const productAuthResource = defineResource({
       segment: 'get-auth-pt', method: 'GET', permission: 'product_auth', platform: 'admin', title: { zh: '租户的产品类型授权', en: 'Product authorisation: a tenant\'s types' },
       input: z.object({ tenantId: authTenant }), output: z.array(z.string()),
     },
-    getAuthPtWithTenant: {
-      segment: 'get-auth-pt-with-tenant', method: 'GET', permission: null, title: { zh: '本租户可见的产品类型', en: 'Product authorisation: the types my tenant sees' },
-      input: z.object({}),
-      output: z.array(z.object({ id: z.string(), typeName: z.string(), typeCode: z.string() })),
-    },
     saveAuthPt: {
       segment: 'save-auth-pt', method: 'POST', permission: 'product_auth', platform: 'admin', title: { zh: '保存产品类型授权', en: 'Product authorisation: save a tenant\'s types' },
       input: z.object({ tenantId: authTenant, typeIds: idListInput }), output: okOutput,
@@ -205,4 +207,41 @@ export const productAuthResource = defineResource({
       input: z.object({}), output: z.array(TREE_NODE),
     },
   }),
+});
+
+/** A dynamic column key: what a station reports a device attribute as (`attributes.<key>`). */
+export const DEVICE_COLUMN_KEY = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+
+/**
+ * The device attributes a product type has (domain.md "Dynamic column"): the columns of the batch device
+ * list and its export that vary by product type (an IMEI for a cellular lock, a lens for a camera). Kept
+ * in the product type screen, with its edit button.
+ */
+export const deviceColumnResource = defineResource({
+  code: 'device_column',
+  path: '/api/ymy-product/device-column',
+  title: { zh: '设备属性列', en: 'Device columns' },
+  scope: 'platform',
+  nameField: 'label',
+  defaultSort: { field: 'sort', order: 'asc' },
+  within: { parent: 'product_type', field: 'typeId', codes: { add: 'product_type_edit', edit: 'product_type_edit', delete: 'product_type_edit', view: 'product_type' } },
+  fields: {
+    typeId: {
+      type: 'ref', ref: 'product_type', label: { zh: '产品类型', en: 'Product type' }, required: { zh: '请选择产品类型', en: 'Please select the product type' },
+      search: 'equal', immutable: true, width: 130,
+    },
+    columnKey: {
+      type: 'string', label: { zh: '属性键', en: 'Key' }, required: { zh: '请输入属性键', en: 'Please enter the key' }, max: 32, immutable: true, width: 130,
+      help: { zh: '字母开头, 字母、数字或下划线, 如 imei', en: 'A letter, then letters, digits or underscores, such as imei' },
+    },
+    label: {
+      type: 'string', label: { zh: '列名', en: 'Label' }, required: { zh: '请输入列名', en: 'Please enter the label' }, max: 32, search: 'like', width: 140,
+    },
+    labelEn: { type: 'string', label: { zh: '英文列名', en: 'Label (English)' }, max: 64, width: 140 },
+    valueType: {
+      type: 'string', label: { zh: '值类型', en: 'Value type' }, dict: 'device_column_type', required: { zh: '请选择值类型', en: 'Please select the value type' },
+      defaultValue: 'text', width: 100,
+    },
+    sort: { type: 'int', label: { zh: '排序', en: 'Sort' }, min: 0, max: 100000, sortable: true, width: 80, defaultValue: 1 },
+  },
 });

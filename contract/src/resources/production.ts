@@ -91,6 +91,7 @@ export const batchResource = defineResource({
   title: { zh: '批次管理', en: 'Batches' },
   scope: 'platform',
   nameField: 'batchNo',
+  page: 'custom',
   menu: {
     parent: 'production', route: '/production/batch', name: { zh: '批次管理', en: 'Batches' }, sort: 2, icon: 'iconfont iconicon_task',
     buttons: [
@@ -159,6 +160,7 @@ export const factoryDeviceResource = defineResource({
   defaultSort: { field: 'sn', order: 'asc' },
   within: { parent: 'batch', field: 'batchId', codes: { view: 'batch' } },
   io: { export: { name: 'export-device-list', permission: 'batch_export' } },
+  dynamicColumns: { path: `${IPC_PATH}/get-dynamic-columns`, field: 'attributes', by: ['batchId', 'productId'] },
   fields: {
     sn: { type: 'string', label: { zh: 'SN', en: 'SN' }, max: 32, search: 'like', sortable: true, width: 180 },
     batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, search: 'equal', width: 150 },
@@ -167,5 +169,13 @@ export const factoryDeviceResource = defineResource({
     stationId: { type: 'ref', ref: 'station', label: { zh: '烧录工位', en: 'Station' }, width: 130 },
     burnTime: { type: 'datetime', label: { zh: '烧录时间', en: 'Burned at' }, sortable: true },
     testResult: { type: 'int', label: { zh: '测试结果', en: 'Test result' }, dict: 'cit_result', search: 'equal', width: 100 },
+    attributes: { type: 'json', label: { zh: '设备属性', en: 'Attributes' }, form: false },
   },
+  actions: defineActions(IPC_PATH, {
+    dynamicColumns: {
+      segment: 'get-dynamic-columns', method: 'GET', permission: 'batch', title: { zh: '设备列表的动态列', en: 'Batch devices: the columns of a product type' },
+      input: z.object({ batchId: idInput.optional(), productId: idInput.optional(), productTypeId: idInput.optional() }),
+      output: z.array(z.object({ key: z.string(), label: z.string(), type: z.enum(['text', 'number', 'date', 'boolean']) })),
+    },
+  }),
 });

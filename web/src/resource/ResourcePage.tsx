@@ -1,13 +1,13 @@
 import { ColumnHeightOutlined, DeleteOutlined, DownloadOutlined, DownOutlined, PlusOutlined, ReloadOutlined, SettingOutlined, UploadOutlined } from '@ant-design/icons';
 import type { Key } from 'react';
-import { nameFieldOf, PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
+import { type DynamicColumn, nameFieldOf, PAGE_SIZES, t as text, type Fields, type ResourceDef } from '@console/contract';
 import { ioRoutes } from '@console/contract/io';
 import { ProProvider, ProTable, type ActionType, type ProColumns } from '@ant-design/pro-components';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Pagination, type PaginationProps } from 'antd';
 import { cloneElement, isValidElement, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState, type MouseEvent, type ReactElement, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Query } from '../api/client';
+import { request, type Query } from '../api/client';
 import { useLang } from '../i18n';
 import { usePermissionCheck } from '../store/permissions';
 import { resourceApi, resourceKeys } from './api';
@@ -135,6 +135,36 @@ function useKeyboardColumnSettings(rootRef: RefObject<HTMLElement | null>) {
 }
 
 /** The actions column fits its link buttons (a screen with extra row actions gets room for two more). */
+/**
+ * The columns of a definition's `dynamicColumns` for the list's parameters named in its `by` (a batch's
+ * devices: its product type's attributes), each reading `<field>.<key>`; none until a `by` parameter is set.
+ */
+function useDynamicColumns<Rec>(def: ResourceDef, params: Query | undefined): ProColumns<Rec>[] {
+  const spec = def.dynamicColumns;
+  const by = useMemo(() => {
+    if (!spec || !params) return undefined;
+    const picked = Object.fromEntries(spec.by.filter((k) => params[k] !== undefined && params[k] !== '').map((k) => [k, params[k]]));
+    return Object.keys(picked).length ? picked : undefined;
+  }, [spec, params]);
+  const found = useQuery({
+    queryKey: [...resourceKeys.all(def.path), 'dynamic-columns', by ?? {}],
+    queryFn: () => request<DynamicColumn[]>(spec!.path, { query: by, silent: true }),
+    enabled: by !== undefined,
+  });
+  return useMemo(() => (found.data ?? []).map((c) => ({
+    title: c.label,
+    key: `${spec!.field}.${c.key}`,
+    dataIndex: [spec!.field, c.key],
+    width: Math.max(110, textWidth(c.label) + 40),
+    hideInSearch: true,
+    ellipsis: true,
+    render: (_dom: ReactNode, rec: Rec) => {
+      const v = ((rec as Record<string, unknown>)[spec!.field] as Record<string, unknown> | null | undefined)?.[c.key];
+      return v === undefined || v === null || v === '' ? '-' : String(v);
+    },
+  })), [found.data, spec]);
+}
+
 /** A form override that also keeps the screen's fixed fields out of the form and sets them on create. */
 function withFixedValues<Rec>(override: FormOverride<Rec> | undefined, fixed: Record<string, string> | undefined): FormOverride<Rec> | undefined {
   if (!fixed) return override;
@@ -168,6 +198,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   // the resources worked on within this one's rows (a factory's stations): a row action each
   const withinDefs = useMemo(() => allDefinitions().filter((d) => d.within?.parent === def.code), [def]);
   const [within, setWithin] = useState<WithinTarget | null>(null);
+  const dynamicColumns = useDynamicColumns<Rec>(def, params);
   const closeWithin = useCallback(() => setWithin(null), []);
   const lang = useLang();
   const { t } = useTranslation();
@@ -324,6 +355,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
     const ctx = { lang, dicts };
     const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no') })
       .filter((c) => !fixed || !Object.hasOwn(fixed, String(c.dataIndex ?? c.key)));
+    generated.push(...dynamicColumns);
     const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined || withinDefs.length > 0;
     if (hasActions) {
       const actionColumn: ProColumns<Rec> = {
@@ -374,7 +406,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
       generated.push(actionColumn);
     }
     return withKeyboardSorting(applyColumnsOverride(generated, columnsOverride, ctx));
-  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove, fixed, withinDefs]);
+  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove, fixed, withinDefs, dynamicColumns]);
   const sized = useMemo(() => sizeColumns(columns, true), [columns]);
 
   const hasSearch = columns.some((c) => !c.hideInSearch && c.valueType !== 'option');

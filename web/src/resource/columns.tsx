@@ -33,6 +33,7 @@ export const COLUMN_WIDTHS = {
   ids: 200,
   file: 160,
   image: 90,
+  json: 240,
   dict: 130,
   /** a column without a width after a screen's override */
   other: 160,

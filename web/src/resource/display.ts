@@ -41,5 +41,9 @@ export function displayText(field: FieldDef, value: unknown, dicts: DictMap, opt
   // a tree's root ('0' in the parent field) names no row
   if (field.type === 'ref' && String(value) === '0') return EMPTY_TEXT;
   if (field.dict) return dictLabel(field, dicts, value);
+  if (field.type === 'json' && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    return entries.length ? entries.map(([k, v]) => `${k}: ${v === null ? EMPTY_TEXT : String(v)}`).join('; ') : EMPTY_TEXT;
+  }
   return String(value);
 }

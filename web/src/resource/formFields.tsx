@@ -166,5 +166,8 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
           <UploadField image={f.type === 'image'} disabled={disabled} />
         </ProForm.Item>
       );
+    case 'json':
+      // named values written by the server (a device's attributes): shown, not typed in
+      return null;
   }
 }

@@ -1,5 +1,5 @@
 import {
-  crudPaths, dictNameKey, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
+  crudPaths, dictNameKey, type DynamicColumn, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
   recordSchema, type ResourceDef, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
 } from '@console/contract';
 import { and, asc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
@@ -80,6 +80,11 @@ export interface ResourceHooks {
   listAliases?: string[];
   /** list parameters beyond the fields' filters: each turns its value into a condition (`page?deptId=`) */
   listParams?: Record<string, (tx: Executor, user: AuthUser, value: string, lang: Lang) => Promise<SQL>>;
+  /**
+   * the resource's dynamic columns (`def.dynamicColumns`) for the list's filters named in its `by`, e.g. the
+   * attributes of a batch's product type: the export adds them after the fields
+   */
+  dynamicColumns?: (tx: Executor, user: AuthUser, filters: Record<string, string>, lang: Lang) => Promise<DynamicColumn[]>;
   /** keys a submit may answer beside the record, once (`SaveContext.reveal`): documented, absent otherwise */
   revealed?: Record<string, z.ZodType>;
 }

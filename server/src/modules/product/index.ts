@@ -1,9 +1,12 @@
-import { brandResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
+import { brandResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, msg, productAuthResource, t, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
 import { registerProductAuthActions } from './productAuth.js';
-import { brand, explain, product, productAuth, productModel, productType, project } from './tables.js';
+import { and, eq, ne } from 'drizzle-orm';
+import { conflict, fieldError } from '../../core/errors.js';
+import type { ResourceHooks } from '../../core/resource/engine.js';
+import { brand, deviceColumn, explain, product, productAuth, productModel, productType, project } from './tables.js';
 import { byProductColumn, byTypeColumn } from './typeAccess.js';
 
 const PRODUCT_DICTS: DictSeed[] = [
@@ -14,9 +17,29 @@ const MANUAL_DICTS: DictSeed[] = [
   { code: 'explain_language', name: '说明语言', nameEn: 'Manual language', items: [['zh-CN', '简体中文', 'Simplified Chinese'], ['zh-TW', '繁體中文', 'Traditional Chinese'], ['en-US', 'English', 'English']] },
 ];
 
+const DEVICE_COLUMN_DICTS: DictSeed[] = [
+  { code: 'device_column_type', name: '属性值类型', nameEn: 'Value type', items: [['text', '文本', 'Text'], ['number', '数字', 'Number'], ['date', '日期', 'Date'], ['boolean', '是/否', 'Yes/No']] },
+];
+
+/** A column key is a word (it names `attributes.<key>`), one per product type. */
+const deviceColumnHooks = (): ResourceHooks => ({
+  async beforeSave(tx, values, c) {
+    if (c.mode !== 'create') return;
+    const key = String(values.columnKey ?? '');
+    if (!DEVICE_COLUMN_KEY.test(key)) throw fieldError('columnKeyInvalid', c.lang, 'columnKey');
+    const [taken] = await tx.select({ id: deviceColumn.id }).from(deviceColumn)
+      .where(and(eq(deviceColumn.typeId, String(values.typeId)), eq(deviceColumn.columnKey, key), eq(deviceColumn.isDeleted, 0), ...(values.id ? [ne(deviceColumn.id, String(values.id))] : [])));
+    if (taken) {
+      const field = t(deviceColumnResource.fields.columnKey.label, c.lang);
+      throw conflict({ field, value: key }, { columnKey: msg('duplicate', c.lang, { field, value: key }) });
+    }
+  },
+});
+
 const PRODUCT_DATA_STEPS: DataStep[] = [
   { name: '0401-product-dicts', run: (tx) => seedDicts(tx, PRODUCT_DICTS) },
   { name: '0402-manual-dicts', run: (tx) => seedDicts(tx, MANUAL_DICTS) },
+  { name: '0403-device-column-dicts', run: (tx) => seedDicts(tx, DEVICE_COLUMN_DICTS) },
 ];
 
 /** ymy-product and ymy-brand: the product catalogue (types, models, projects, products, brands, manuals). */
@@ -31,6 +54,7 @@ export const productFeature: FeatureModule = {
     bind(brandResource, brand),
     bind(explainResource, explain, () => ({ scope: byProductColumn(explain.productId) })),
     bind(productAuthResource, productAuth),
+    bind(deviceColumnResource, deviceColumn, deviceColumnHooks),
   ],
   routes: registerProductAuthActions,
   dataSteps: PRODUCT_DATA_STEPS,

@@ -1,4 +1,4 @@
-import { msg, PLATFORM_TENANT, productAuthResource } from '@console/contract';
+import { msg, PLATFORM_TENANT, productAuthResource, productTypeResource } from '@console/contract';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
@@ -29,7 +29,7 @@ export function registerProductAuthActions(app: FastifyInstance, ctx: AppContext
     return rows.map((r) => r.typeId);
   });
 
-  mountAction(app, ctx, actions.getAuthPtWithTenant, async (_input, { tx, user }) => {
+  mountAction(app, ctx, productTypeResource.actions.getAuthPtWithTenant, async (_input, { tx, user }) => {
     const ids = await authorisedTypeIds(tx, user);
     if (ids?.length === 0) return [];
     return tx.select({ id: productType.id, typeName: productType.typeName, typeCode: productType.typeCode }).from(productType)

@@ -150,3 +150,24 @@ export const productAuth = pgTable(
     index('ix_product_auth_time').on(t.createTime, t.id),
   ],
 );
+
+/** The device attributes a product type has: the dynamic columns of the batch device list. */
+export const deviceColumn = pgTable(
+  'ymy_device_column',
+  {
+    id: id('id').primaryKey(),
+    typeId: id('type_id').notNull(),
+    columnKey: varchar('column_key', { length: 32 }).notNull(),
+    label: varchar('label', { length: 32 }).notNull(),
+    labelEn: varchar('label_en', { length: 64 }),
+    valueType: varchar('value_type', { length: 16 }).notNull().default('text'),
+    sort: integer('sort').notNull().default(1),
+    ...auditColumns(),
+    labelGrams: searchGrams('label'),
+  },
+  (t) => [
+    uniqueIndex('uq_device_column_key').on(t.typeId, t.columnKey).where(sql`is_deleted = 0`),
+    index('ix_device_column_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_device_column_label_grams', t.labelGrams),
+  ],
+);

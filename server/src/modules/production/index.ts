@@ -1,4 +1,4 @@
-import { batchResource, factoryDeviceResource, factoryResource, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
+import { batchResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { rowsAffected, schema } from '../../core/db/index.js';
 import type { Executor } from '../../core/db/index.js';
@@ -10,7 +10,9 @@ import { formatDateTime } from '../../core/time.js';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
-import { byProductColumn } from '../product/typeAccess.js';
+import { deviceColumn, product } from '../product/tables.js';
+import { authorisedTypeIds, byProductColumn, byTypeColumn } from '../product/typeAccess.js';
+import type { AuthUser } from '../../core/context.js';
 import { batch, batchLog, factory, factoryDevice, snSequence, station } from './tables.js';
 
 const PRODUCTION_DICTS: DictSeed[] = [
@@ -104,9 +106,39 @@ const batchHooks = (): ResourceHooks => ({
   },
 });
 
+/**
+ * The dynamic columns of a product type (its device columns), named by the type, a product of it or a batch
+ * of such a product; none when they name nothing the caller may see.
+ */
+async function dynamicColumnsOf(tx: Executor, user: AuthUser, by: { batchId?: string; productId?: string; productTypeId?: string }, lang: Lang): Promise<DynamicColumn[]> {
+  let productId = by.productId;
+  if (by.batchId) {
+    const scope = await byProductColumn(batch.productId)!(tx, user);
+    const [row] = await tx.select({ productId: batch.productId }).from(batch).where(and(eq(batch.id, by.batchId), eq(batch.isDeleted, 0), ...(scope ? [scope] : [])));
+    if (!row) return [];
+    productId = row.productId;
+  }
+  let typeId = by.productTypeId;
+  if (productId) {
+    const scope = await byTypeColumn(product.typeId)!(tx, user);
+    const [row] = await tx.select({ typeId: product.typeId }).from(product).where(and(eq(product.id, productId), eq(product.isDeleted, 0), ...(scope ? [scope] : [])));
+    if (!row) return [];
+    typeId = row.typeId;
+  } else if (typeId) {
+    const allowed = await authorisedTypeIds(tx, user);
+    if (allowed && !allowed.includes(typeId)) return [];
+  }
+  if (!typeId) return [];
+  const rows = await tx.select({ key: deviceColumn.columnKey, label: deviceColumn.label, labelEn: deviceColumn.labelEn, type: deviceColumn.valueType }).from(deviceColumn)
+    .where(and(eq(deviceColumn.typeId, typeId), eq(deviceColumn.isDeleted, 0))).orderBy(asc(deviceColumn.sort), asc(deviceColumn.id));
+  return rows.map((r) => ({ key: r.key, label: lang === 'en' && r.labelEn ? r.labelEn : r.label, type: (['text', 'number', 'date', 'boolean'].includes(r.type) ? r.type : 'text') as DynamicColumn['type'] }));
+}
+
 /** `get-device-list-by-batch?batchId=`: the devices of one batch (BladeX's call; `get-device-list?batchId_equal=` alike). */
 const deviceHooks = (): ResourceHooks => ({
   scope: byProductColumn(factoryDevice.productId),
+  // the export carries the product type's columns when it is of one batch or product
+  dynamicColumns: (tx, user, filters, lang) => dynamicColumnsOf(tx, user, filters, lang),
   listAliases: ['get-device-list-by-batch'],
   listParams: {
     batchId: async (_tx, _user, value) => {
@@ -123,6 +155,8 @@ async function routes(app: Parameters<NonNullable<FeatureModule['routes']>>[0], 
     if (!hit) throw notFound();
     return true;
   });
+
+  mountAction(app, ctx, factoryDeviceResource.actions.dynamicColumns, async (input, { tx, user, lang }) => dynamicColumnsOf(tx, user, input, lang));
 
   mountAction(app, ctx, batchResource.actions.editLog, async (input, { user, tx }) => {
     const now = new Date();

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, smallint, text, uniqueIndex, varchar, date } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGrams, searchGramsIndex, ts } from '../../core/db/columns.js';
 
 /** The IPC back office (platform data, no tenant column): factories › stations, batches › devices. */
@@ -115,7 +115,7 @@ export const factoryDevice = pgTable(
     stationId: id('station_id'),
     burnTime: ts('burn_time'),
     testResult: smallint('test_result'),
-    attributes: text('attributes'),
+    attributes: jsonb('attributes').$type<Record<string, string | number | boolean | null>>(),
     createTime: ts('create_time').notNull().defaultNow(),
     snGrams: searchGrams('sn'),
   },

@@ -6,7 +6,7 @@ export const CELL_MAX = 32_767;
 
 /** The columns of an export: the answered fields, headed by their labels in the caller's language. */
 export function exportColumns(def: ResourceDef, lang: Lang): Array<{ name: string; header: string; width: number; value: (rec: Record<string, unknown>) => unknown }> {
-  return Object.entries(def.fields).filter(([, f]) => !f.writeOnly).map(([name, f]) => ({
+  return Object.entries(def.fields).filter(([, f]) => !f.writeOnly && f.type !== 'json').map(([name, f]) => ({
     name,
     header: t(f.label, lang),
     width: Math.max(10, Math.min(60, Math.round((f.width ?? (f.type === 'datetime' ? 170 : 140)) / 7))),
@@ -21,7 +21,7 @@ export function exportColumns(def: ResourceDef, lang: Lang): Array<{ name: strin
 
 /** The fields an import reads: those a form offers, and every required one. */
 export function importFields(def: ResourceDef): Array<[string, FieldDef]> {
-  return Object.entries(def.fields).filter(([name, f]) => name !== def.tree?.ancestorsColumn && (shownInForm(f) || f.required));
+  return Object.entries(def.fields).filter(([name, f]) => name !== def.tree?.ancestorsColumn && f.type !== 'json' && (shownInForm(f) || f.required));
 }
 
 /** A header cell as a lookup key: trimmed, without a required mark, lower case. */
