@@ -144,8 +144,11 @@ export interface TreeDef {
 export interface ImportExportDef {
   /** `GET {path}/export`: every row matching the list filters; permission code (default `<code>_export`) */
   export?: { permission?: string; name?: string };
-  /** `POST {path}/import` (multipart `file`), `GET {path}/import-template`, `GET {path}/get-upload-progress?id=` */
-  import?: { permission?: string; name?: string };
+  /**
+   * `POST {path}/import` (multipart `file`), `GET {path}/import-template`, `GET {path}/get-upload-progress?id=`;
+   * `bundle`: a .zip is accepted too, holding the sheet and files its cells name (certificates and keys)
+   */
+  import?: { permission?: string; name?: string; bundle?: boolean };
 }
 
 export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = ActionDefs> {
@@ -187,6 +190,11 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   readOnly?: boolean;
   /** with `readOnly`: `remove` is still mounted (the attachment register) */
   removable?: boolean;
+  /**
+   * records written once and kept as they are (an audit of SN rewrites): `submit` creates, an update is
+   * refused (400), and there is no `remove`; the screen has no edit or delete buttons
+   */
+  createOnly?: boolean;
   /**
    * columns that vary by row kind (a batch's devices, by product type): `GET {path}` with those of the
    * list's filters named in `by` answers them (`DynamicColumn[]`); each shows `<field>.<key>` of a json

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { batchResource } from '@console/contract';
 import { nextId } from '../src/core/ids.js';
 import { moduleResources } from '../src/modules/index.js';
 import { describeResource, KIT_CHECKS, type ResourceOptions } from './conformance/kit.js';
@@ -36,10 +37,17 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   // tree and lazy-tree show menus, not buttons (category 2): the kit's rows are menus
   menu: { values: { category: 1 } },
   batch: { values: batchValues },
+  // a rewrite names a device's SN (a batch's first) and a new SN of letters and digits
+  rewrite_sn: {
+    values: {
+      oldSn: async ({ kit }) => String((await kit.create({ def: batchResource, overrides: { quantity: 1 } })).snStart),
+      newSn: ({ n }) => `RW${n.toString(36).toUpperCase().padStart(4, '0')}`,
+    },
+  },
   // a column key is a word (it names attributes.<key>)
   device_column: { values: { columnKey: ({ n }) => `k${n.toString(36)}` } },
   // a device row written by the kit is an SN of its own (add-batch writes them otherwise)
-  factory_device: { values: { sn: ({ n }) => `KIT${String(n).padStart(8, '0')}` }, refs: { batch: { values: batchValues } } },
+  factory_device: { values: { sn: ({ n }) => `KIT${String(n).padStart(8, '0')}` } },
 };
 
 const h = useServer();
@@ -67,4 +75,10 @@ const grantProductTypes: ResourceOptions['onCreated'] = async (kit, def, row) =>
   await h.server.ctx.db.execute(sql`insert into ymy_product_auth (id, tenant_id, type_id) values (${nextId()}, ${kit.other.tenantId}, ${String(row.id)}::bigint)`);
 };
 
-for (const def of bound) describeResource(def, { ...OPTIONS[def.code], onCreated: grantProductTypes, harness: h });
+/** how a row of a resource is made wherever another refers to it (a batch needs a valid SN prefix) */
+const SHARED_REFS: ResourceOptions['refs'] = { batch: { values: batchValues } };
+
+for (const def of bound) {
+  const own = OPTIONS[def.code];
+  describeResource(def, { ...own, refs: { ...SHARED_REFS, ...own?.refs }, onCreated: grantProductTypes, harness: h });
+}

@@ -191,3 +191,95 @@ describe('batches', () => {
     expect((await h.call('POST', `${IPC}/add-factory`, { token: tenant, body: { factoryName: 'T', factoryCode: 'T1' } })).status).toBe(403);
   });
 });
+
+describe('CIT items and records', () => {
+  const CIT_DICT = '/api/omc-device/cit-dict';
+  const CIT = '/api/omc-device/cit';
+  const item = async (body: Record<string, unknown>) => {
+    const res = await h.call<Row>('POST', `${CIT_DICT}/submit`, { token: admin, body });
+    expect(res.status, res.body.msg).toBe(200);
+    return res.body.data;
+  };
+
+  it('judges a station\'s results against the items\' standards, and updates the device and the station', async () => {
+    const group = await item({ code: 'POWER', name: '电源' });
+    await item({ parentId: group.id, code: 'BAT_VOLT', name: '电池电压', standard: '3.0~3.6' });
+    await item({ parentId: group.id, code: 'BLE', name: '蓝牙', standard: 'PASS' });
+    const f = await factory();
+    const s = await post('add-station', { factoryId: f.id, stationName: '测试一号', stationCode: 'CIT-S1', stationType: 2 });
+    const b = await addBatch({ factoryId: f.id, quantity: 2, snPrefix: 'CIT' });
+
+    const good = await h.call<{ result: number; failedItems: string[] }>('POST', `${CIT}/post-cit`, { token: admin, body: { deviceSn: 'cit00000001', stationCode: 'CIT-S1', items: { BAT_VOLT: 3.3, BLE: 'pass' } } });
+    expect(good.status, good.body.msg).toBe(200);
+    expect(good.body.data).toMatchObject({ result: 1, failedItems: [] });
+    const bad = await h.call<{ result: number; failedItems: string[] }>('POST', `${CIT}/post-cit`, { token: admin, body: { deviceSn: 'CIT00000002', stationCode: 'CIT-S1', items: { BAT_VOLT: '2.9', BLE: 'PASS' } } });
+    expect(bad.body.data).toMatchObject({ result: 2, failedItems: ['BAT_VOLT'] });
+
+    const records = await h.call<Page<Row>>('GET', `${CIT}/list`, { token: admin, query: { batchId: b.body.data.id, ascs: 'deviceSn' } });
+    expect(records.body.data.records.map((r) => [r.deviceSn, r.resultName, r.stationIdName])).toEqual([['CIT00000001', '通过', '测试一号'], ['CIT00000002', '不通过', '测试一号']]);
+    expect(records.body.data.records[1]!.items).toEqual({ BAT_VOLT: { value: '2.9', pass: false, standard: '3.0~3.6' }, BLE: { value: 'PASS', pass: true, standard: 'PASS' } });
+    const withItem = await h.call<Page<Row>>('GET', `${CIT}/list`, { token: admin, query: { itemCode: 'BLE', batchId: b.body.data.id } });
+    expect(withItem.body.data.total).toBe(2);
+    const devices = await get('get-device-list-by-batch', { batchId: b.body.data.id });
+    expect(devices.body.data.records.map((d) => d.testResultName)).toEqual(['通过', '不通过']);
+    expect((await get<Row>('station-detail', { id: s.body.data.id })).body.data.lastSeenTime).toMatch(/^\d{4}-/);
+  });
+
+  it('refuses results of an unknown device, station or item, naming the field', async () => {
+    const res = (body: Record<string, unknown>) => h.call('POST', `${CIT}/post-cit`, { token: admin, body, lang: 'en' });
+    expect((await res({ deviceSn: 'NOPE0001', stationCode: 'CIT-S1', items: { BLE: 'PASS' } })).body.data).toEqual({ deviceSn: 'No device has the SN NOPE0001' });
+    expect((await res({ deviceSn: 'CIT00000001', stationCode: 'NOPE', items: { BLE: 'PASS' } })).body.data).toEqual({ stationCode: 'No station NOPE' });
+    expect((await res({ deviceSn: 'CIT00000001', stationCode: 'CIT-S1', items: { POWER: '1', XYZ: '1' } })).body.data).toEqual({ items: 'No such CIT items (or they are groups): POWER, XYZ' });
+    expect((await res({ deviceSn: 'CIT00000001', stationCode: 'CIT-S1', items: {} })).status).toBe(400);
+    const range = await h.call('POST', `${CIT_DICT}/submit`, { token: admin, body: { code: 'BAD_RANGE', name: 'x', standard: '5~1' }, lang: 'en' });
+    expect(range.status).toBe(400);
+    expect(Object.keys(range.body.data as object)).toEqual(['standard']);
+  });
+
+  it('copies an item subtree beside it, with codes of its own', async () => {
+    const group = await item({ code: 'RADIO', name: '射频' });
+    const child = await item({ parentId: group.id, code: 'WIFI_RSSI', name: 'WiFi 信号', standard: '-70~0' });
+    await item({ parentId: child.id, code: 'WIFI_RSSI_5G', name: '5G', standard: '-75~0' });
+    const copy = await h.call<{ id: string; copied: number }>('POST', `${CIT_DICT}/copy-dict`, { token: admin, query: { id: group.id } });
+    expect(copy.status, copy.body.msg).toBe(200);
+    expect(copy.body.data.copied).toBe(3);
+    const lazy = await h.call<Row[]>('GET', `${CIT_DICT}/lazy-list`, { token: admin, query: { parentId: copy.body.data.id } });
+    expect(lazy.body.data.map((r) => [r.code, r.name, r.standard])).toEqual([['WIFI_RSSI_COPY', 'WiFi 信号', '-70~0']]);
+    const deeper = await h.call<Row[]>('GET', `${CIT_DICT}/lazy-list`, { token: admin, query: { parentId: String(lazy.body.data[0]!.id) } });
+    expect(deeper.body.data.map((r) => r.code)).toEqual(['WIFI_RSSI_5G_COPY']);
+    const again = await h.call<{ copied: number }>('POST', `${CIT_DICT}/copy-dict`, { token: admin, query: { id: group.id } });
+    const codes = await h.call<Page<Row>>('GET', `${CIT_DICT}/parent-list`, { token: admin, query: { code: 'RADIO_COPY' } });
+    expect(codes.body.data.records.map((r) => r.code).sort()).toEqual(['RADIO_COPY', 'RADIO_COPY2']);
+    expect(again.body.data.copied).toBe(3);
+  });
+});
+
+describe('SN rewrite', () => {
+  const REWRITE = '/api/omc-device/rewrite-sn';
+
+  it('moves a device and its certificate to the new SN, and keeps who did it and why', async () => {
+    const f = await factory();
+    await addBatch({ factoryId: f.id, quantity: 2, snPrefix: 'RWA' });
+    await h.server.ctx.db.execute(sql`insert into ymy_cert (id, cloud_vendor, cloud_product_id, device_name, device_secret, state, device_sn) values (77, 1, 'P', 'RWA00000001', 'v1:x', 2, 'RWA00000001')`);
+    const res = await h.call<Row>('POST', `${REWRITE}/submit`, { token: admin, body: { oldSn: 'RWA00000001', newSn: 'rwb00000001', reason: '标签印错' } });
+    expect(res.status, res.body.msg).toBe(200);
+    expect(res.body.data).toMatchObject({ oldSn: 'RWA00000001', newSn: 'RWB00000001', reason: '标签印错', createUser: expect.any(String) });
+    expect((await get('get-device-list', { sn: 'RWB00000001' })).body.data.total).toBe(1);
+    expect((await get('get-device-list', { sn: 'RWA00000001' })).body.data.total).toBe(0);
+    const certSn = await h.server.ctx.db.execute(sql`select device_sn from ymy_cert where id = 77`);
+    expect((certSn as unknown as { rows: Array<{ device_sn: string }> }).rows[0]!.device_sn).toBe('RWB00000001');
+  });
+
+  it('refuses a new SN that exists, an unknown old SN or a malformed one, and changes nothing', async () => {
+    const submit = (body: Record<string, unknown>) => h.call('POST', `${REWRITE}/submit`, { token: admin, body, lang: 'en' });
+    const taken = await submit({ oldSn: 'RWB00000001', newSn: 'RWA00000002', reason: 'x' });
+    expect(taken.status).toBe(409);
+    expect(taken.body.data).toEqual({ newSn: 'New SN "RWA00000002" already exists' });
+    expect((await submit({ oldSn: 'NOSUCH01', newSn: 'RWC00000001', reason: 'x' })).body.data).toEqual({ oldSn: 'No device has the SN NOSUCH01' });
+    expect((await submit({ oldSn: 'RWB00000001', newSn: 'RW-1', reason: 'x' })).body.data).toEqual({ newSn: 'An SN is 4–32 letters or digits' });
+    expect((await submit({ oldSn: 'RWB00000001', newSn: 'RWB00000001', reason: 'x' })).body.data).toEqual({ newSn: 'The new SN is the old one' });
+    expect((await get('get-device-list', { sn: 'RWB00000001' })).body.data.total).toBe(1);
+    const edit = await h.call('POST', `${REWRITE}/submit`, { token: admin, body: { id: '1', reason: 'y' } });
+    expect(edit.status).toBe(403);
+  });
+});

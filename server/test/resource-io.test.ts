@@ -2,6 +2,7 @@ import type { Page } from '@console/contract';
 import type { ImportProgress } from '@console/contract/io';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { multipart } from './multipart.js';
 import { BASIC, useServer } from './harness.js';
 import { grantCodes, ioNoticeBinding } from './io-resource.js';
 
@@ -55,19 +56,6 @@ async function xlsxOf(rows: unknown[][]): Promise<Buffer> {
   const sheet = book.addWorksheet('Sheet1');
   for (const r of rows) sheet.addRow(r);
   return Buffer.from(await book.xlsx.writeBuffer());
-}
-
-function multipart(parts: Array<{ name: string; filename?: string; type?: string; data: string | Buffer }>): { payload: Buffer; contentType: string } {
-  const boundary = 'ioboundary';
-  const chunks: Buffer[] = [];
-  for (const p of parts) {
-    const disposition = `form-data; name="${p.name}"${p.filename === undefined ? '' : `; filename="${p.filename}"`}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n`));
-    chunks.push(Buffer.isBuffer(p.data) ? p.data : Buffer.from(p.data));
-    chunks.push(Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(chunks), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 async function upload(data: Buffer | string, opts: { filename?: string; type?: string; token?: string; lang?: 'zh' | 'en'; query?: Record<string, string>; extra?: Array<{ name: string; data: string }> } = {}) {

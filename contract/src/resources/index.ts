@@ -16,7 +16,8 @@ import { logErrorResource } from './logError.js';
 import { logUsualResource } from './logUsual.js';
 import { ossResource } from './oss.js';
 import { smsResource } from './sms.js';
-import { batchResource, factoryDeviceResource, factoryResource, stationResource } from './production.js';
+import { citDictResource, citResource, rewriteSnResource } from './cit.js';
+import { batchResource, certResource, factoryDeviceResource, factoryResource, stationResource } from './production.js';
 import { brandResource, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
@@ -66,6 +67,10 @@ export const resources = {
   station: stationResource,
   batch: batchResource,
   factory_device: factoryDeviceResource,
+  cert: certResource,
+  cit_dict: citDictResource,
+  cit: citResource,
+  rewrite_sn: rewriteSnResource,
 } as const;
 export { brandResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 export { attachResource } from './attach.js';
@@ -74,4 +79,5 @@ export { logErrorResource } from './logError.js';
 export { LOG_BUTTONS, logRequestFields, logUsualResource } from './logUsual.js';
 export { OSS_CATEGORY, ossResource } from './oss.js';
 export { RESOURCE_STATUS, SMS_CATEGORY, smsResource, smsSendResult } from './sms.js';
-export { batchResource, factoryDeviceResource, factoryResource, IPC_PATH, MAX_BATCH_QUANTITY, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from './production.js';
+export { batchResource, certResource, factoryDeviceResource, factoryResource, IPC_PATH, MAX_BATCH_QUANTITY, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from './production.js';
+export { CIT_STANDARD, citDictResource, citItemResult, citResource, rewriteSnResource } from './cit.js';

@@ -179,3 +179,54 @@ export const factoryDeviceResource = defineResource({
     },
   }),
 });
+
+/**
+ * Device credentials of the two IoT clouds (domain.md "Certificate"): Tencent Cloud IoT Explorer (product id,
+ * device name, and a PSK or an X.509 certificate and its key) and Alibaba Cloud IoT Platform (ProductKey,
+ * DeviceName, DeviceSecret). Imported in bulk (xlsx, csv, or a zip of the sheet and the PEM files it names),
+ * all rows or none; secrets sealed at rest and never answered. Device names are SNs: one per platform.
+ */
+export const certResource = defineResource({
+  code: 'cert',
+  path: IPC_PATH,
+  routes: { list: 'get-cert-list', detail: 'get-cert-detail' },
+  title: { zh: '证书管理', en: 'Certificates' },
+  scope: 'platform',
+  nameField: 'deviceName',
+  readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
+  menu: {
+    parent: 'production', route: '/production/cert', name: { zh: '证书管理', en: 'Certificates' }, sort: 3, icon: 'iconfont iconicon_safety',
+    buttons: [{ code: 'cert_import', name: { zh: '导入证书', en: 'Import' }, alias: 'import', placement: 'toolbar' }],
+  },
+  io: { import: { name: 'import-cert-list', permission: 'cert_import', bundle: true } },
+  fields: {
+    cloudVendor: {
+      type: 'int', label: { zh: '云平台', en: 'IoT cloud' }, dict: 'cloud_vendor', required: { zh: '请选择云平台', en: 'Please select the IoT cloud' },
+      search: 'equal', width: 160,
+    },
+    cloudProductId: {
+      type: 'string', label: { zh: '云端产品ID', en: 'Cloud product ID' }, required: { zh: '请输入云端产品ID (ProductKey)', en: 'Please enter the cloud product ID (ProductKey)' },
+      max: 64, search: 'equal', width: 150,
+    },
+    deviceName: {
+      type: 'string', label: { zh: '设备名称', en: 'Device name' }, required: { zh: '请输入设备名称', en: 'Please enter the device name' },
+      max: 64, search: 'like', sortable: true, unique: true, width: 170,
+    },
+    deviceSecret: { type: 'string', label: { zh: '设备密钥', en: 'Device secret' }, max: 128, secret: true, list: false, help: { zh: '腾讯云 PSK 或阿里云 DeviceSecret', en: 'The Tencent PSK or the Alibaba DeviceSecret' } },
+    certificate: { type: 'text', label: { zh: '设备证书 (PEM)', en: 'Certificate (PEM)' }, max: 8000, list: false },
+    privateKey: { type: 'text', label: { zh: '设备私钥 (PEM)', en: 'Private key (PEM)' }, max: 8000, secret: true, list: false },
+    fingerprint: { type: 'string', label: { zh: '证书指纹', en: 'Fingerprint' }, form: false, list: false, search: 'equal', unique: true },
+    validTo: { type: 'datetime', label: { zh: '证书到期', en: 'Valid to' }, form: false, sortable: true },
+    state: { type: 'int', label: { zh: '状态', en: 'State' }, dict: 'cert_state', form: false, search: 'equal', width: 90 },
+    batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, form: false, search: 'equal', width: 140 },
+    deviceSn: { type: 'string', label: { zh: '设备 SN', en: 'Device SN' }, form: false, search: 'equal', width: 160 },
+  },
+  actions: defineActions(IPC_PATH, {
+    allocate: {
+      segment: 'allocate-cert', method: 'POST', permission: 'cert_import', platform: 'write', title: { zh: '为批次分配证书', en: 'Certificates: allocate to a batch' },
+      input: z.object({ batchId: idInput }),
+      output: z.object({ allocated: z.number().int(), missing: z.number().int() }),
+    },
+  }),
+});

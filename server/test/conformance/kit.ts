@@ -107,6 +107,8 @@ function answered(f: FieldDef, v: unknown): unknown {
       return Number(v);
     case 'ids':
       return [...new Set((Array.isArray(v) ? v.map(String) : String(v).split(',')).map((s) => s.trim()).filter(Boolean))].join(',');
+    case 'json':
+      return v;
     default:
       return typeof v === 'string' ? v.trim() : String(v);
   }
@@ -210,6 +212,8 @@ class KitRun implements Kit {
         const link = `https://files.example.com/kit/${tag}.${f.type === 'image' ? 'png' : 'pdf'}`;
         return f.max !== undefined && link.length > f.max ? `/${tag}`.slice(0, f.max) : link;
       }
+      case 'json':
+        return { kit: tag, n };
       case 'ref':
       case 'ids': {
         const count = f.type === 'ref' ? 1 : Math.max(1, Math.min(2, f.max ?? 2));
@@ -418,9 +422,14 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
 
     /** read-only resources (logs, the attachment register) mount no submit: the groups that write through it do not apply */
     const readOnly = def.readOnly === true;
-    const removable = !readOnly || def.removable === true;
+    // records written once (createOnly): submit creates, an update is refused, there is no remove
+    const createOnly = def.createOnly === true;
+    const removable = (!readOnly && !createOnly) || def.removable === true;
     const noSubmit = `read-only resource: no submit route (the kit inserts its rows; create, read, update, delete checks that submit answers 404)`;
-    const notApplicable: Partial<Record<KitCheck, string>> = readOnly ? { required: noSubmit, unique: noSubmit, immutable: noSubmit } : {};
+    const noUpdate = 'records written once (createOnly): the crud check proves an update is refused';
+    const notApplicable: Partial<Record<KitCheck, string>> = readOnly
+      ? { required: noSubmit, unique: noSubmit, immutable: noSubmit }
+      : createOnly ? { immutable: noUpdate } : {};
     /** A group of tests, or one skipped test saying why when the resource skips the group. */
     const group = (check: KitCheck, title: string, body: () => void) => {
       const reason = options.skip?.[check] ?? notApplicable[check];
@@ -499,6 +508,14 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
         }
 
         const field = updatableField(def);
+        if (createOnly) {
+          const refused = await k.submit({ id: row.id, [field ?? 'id']: body[field ?? 'id'] }, actor, 'en');
+          expect(refused.status, 'an update of a record written once').toBe(400);
+          expect(refused.body.msg).toBe(msg('recordNotEditable', 'en'));
+          expect(pick((await k.detail(row.id)).body.data, keys)).toEqual(expected);
+          expect((await k.remove(String(row.id))).status, 'no remove route').toBe(404);
+          return;
+        }
         if (field) {
           const next = await k.otherValue(field, body[field]);
           expect(next, `no second value for ${field}`).not.toBeUndefined();
@@ -535,7 +552,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             expect((await k.list({ size: 1 })).body.data.total).toBe(before.body.data.total);
           });
         }
-        test('an update blanking a required field answers 400 with its message and changes nothing', async () => {
+        if (!createOnly) test('an update blanking a required field answers 400 with its message and changes nothing', async () => {
           const row = await k.create();
           const messages = requiredMessages(def, 'en');
           for (const name of Object.keys(messages)) {
@@ -677,14 +694,14 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect(res.status).toBe(403);
           expect(res.body.msg).toBe(platformOnly);
         });
-        if (!readOnly) test(`tenant ${other.tenantId} cannot update (403), nothing changes`, async () => {
+        if (!readOnly && !createOnly) test(`tenant ${other.tenantId} cannot update (403), nothing changes`, async () => {
           const field = updatableField(def) ?? Object.keys(def.fields)[0]!;
           const res = await k.submit({ id: mine.id, [field]: await k.otherValue(field, mine[field], other) }, other);
           expect(res.status).toBe(403);
           expect(res.body.msg).toBe(platformOnly);
           expect((await k.detail(mine.id)).body.data[field]).toEqual(mine[field]);
         });
-        test(`tenant ${other.tenantId} cannot remove (403), nothing is removed`, async () => {
+        if (removable) test(`tenant ${other.tenantId} cannot remove (403), nothing is removed`, async () => {
           const res = await k.remove(String(mine.id), other);
           expect(res.status).toBe(403);
           expect(res.body.msg).toBe(platformOnly);
@@ -719,7 +736,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           const before = (await k.detail(row.id)).body.data;
           const who = await k.userWithCodes(actor.tenantId, all);
           const refused = msg('platformAdminOnly', 'zh');
-          const answers = [await k.list({}, who), await k.detail(row.id, who)];
+          const answers: Array<Answer<unknown>> = [await k.list({}, who), await k.detail(row.id, who)];
           if (!readOnly) answers.push(await k.submit(await k.values(), who), await k.submit({ id: row.id, ...pick(row, [updatableField(def) ?? 'id']) }, who));
           if (removable) answers.push(await k.remove(String(row.id), who));
           for (const res of answers) {
@@ -741,9 +758,9 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect(res.body.msg).toBe(forbidden(codes.add));
           expect((await k.list({ size: 1 }, who)).body.data.total).toBe(before);
           const row = await k.create();
-          expect((await k.submit({ id: row.id }, who)).status).toBe(oneWriteCode ? 403 : 200);
+          if (!createOnly) expect((await k.submit({ id: row.id }, who)).status).toBe(oneWriteCode ? 403 : 200);
         });
-        if (!readOnly && !oneWriteCode) test(`without ${codes.edit}: update answers 403 and changes nothing (the same user can create)`, async () => {
+        if (!readOnly && !createOnly && !oneWriteCode) test(`without ${codes.edit}: update answers 403 and changes nothing (the same user can create)`, async () => {
           const row = await k.create();
           const who = await k.userWithCodes(actor.tenantId, without(codes.edit));
           const field = updatableField(def) ?? Object.keys(def.fields)[0]!;

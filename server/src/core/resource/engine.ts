@@ -81,6 +81,17 @@ export interface ResourceHooks {
   /** list parameters beyond the fields' filters: each turns its value into a condition (`page?deptId=`) */
   listParams?: Record<string, (tx: Executor, user: AuthUser, value: string, lang: Lang) => Promise<SQL>>;
   /**
+   * the resource's own rules over one submitted record, on its input as parsed (secrets still in clear, before
+   * they are sealed): field → message for what is wrong (submit answers 400, an import reports the row), and
+   * values derived from it (a certificate's fingerprint and expiry) written with the record
+   */
+  inspect?: (input: Row, c: { mode: 'create' | 'update'; lang: Lang }) => { errors?: Record<string, string>; values?: Row };
+  /**
+   * the resource's own rules against the database, for a chunk of records an import is about to write (one
+   * statement for many rows): per record, field → message, or undefined when it is fine
+   */
+  checkRows?: (tx: Executor, rows: Row[], lang: Lang) => Promise<Array<Record<string, string> | undefined>>;
+  /**
    * the resource's dynamic columns (`def.dynamicColumns`) for the list's filters named in its `by`, e.g. the
    * attributes of a batch's product type: the export adds them after the fields
    */
@@ -120,6 +131,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   // a read-only resource (an append-only log) may lack the update and soft-delete columns
   const writable = !def.readOnly || def.removable === true;
   for (const name of ['id', 'createTime', ...(writable ? ['updateTime', 'isDeleted'] : [])]) col(name);
+  // records written once (an audit): created by submit, never updated nor removed
+  const removable = writable && !def.createOnly;
   if (tenantScoped) col('tenantId');
   checkSearchGrams(def, columns);
   const softDeleted = Object.hasOwn(columns, 'isDeleted');
@@ -507,7 +520,12 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
     }
     const input = parsed.data as Row;
-    return { input, values: fromInput(input, mode, lang) };
+    const values = fromInput(input, mode, lang);
+    const inspected = hooks.inspect?.(input, { mode, lang });
+    if (inspected?.errors && Object.keys(inspected.errors).length) {
+      throw new AppError(400, 'validationFailed', { detail: Object.values(inspected.errors).join('; ') }, inspected.errors);
+    }
+    return { input, values: { ...values, ...inspected?.values } };
   };
 
   /** a new row: the values, a fresh id, audit columns and (tenant data) the caller's tenant */
@@ -543,6 +561,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const user = requireUser(req);
     const body = req.body as Row;
     const mode = body.id === undefined || body.id === null || body.id === '' ? 'create' : 'update';
+    if (mode === 'update' && def.createOnly) throw new AppError(400, 'recordNotEditable');
     await requireCode(user, mode === 'create' ? codes.add : codes.edit);
     const { input, values } = validateSubmit(body, mode, req.lang);
     await checkDictValues(values, req.lang);
@@ -603,7 +622,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   });
 
   // ---- remove ----
-  if (writable) app.post(paths.remove, { ...withAliases,
+  if (removable) app.post(paths.remove, { ...withAliases,
     config: {
       access: { permission: codes.delete, platformWrite: def.scope === 'platform', ...adminOnly },
       fieldLabels: { ids: { zh: '编号', en: 'ids' } },

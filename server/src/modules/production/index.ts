@@ -1,4 +1,4 @@
-import { batchResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
+import { batchResource, certResource, citDictResource, citResource, rewriteSnResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { rowsAffected, schema } from '../../core/db/index.js';
 import type { Executor } from '../../core/db/index.js';
@@ -13,13 +13,19 @@ import { bind, type FeatureModule } from '../feature.js';
 import { deviceColumn, product } from '../product/tables.js';
 import { authorisedTypeIds, byProductColumn, byTypeColumn } from '../product/typeAccess.js';
 import type { AuthUser } from '../../core/context.js';
-import { batch, batchLog, factory, factoryDevice, snSequence, station } from './tables.js';
+import { certHooks, registerCertActions } from './certs.js';
+import { citDictHooks, citRecordHooks, registerCitActions, rewriteSnHooks } from './cit.js';
+import { batch, batchLog, cert, citDict, citRecord, factory, factoryDevice, rewriteSn, snSequence, station } from './tables.js';
 
 const PRODUCTION_DICTS: DictSeed[] = [
   { code: 'station_type', name: '工位类型', nameEn: 'Station type', items: [['1', '烧录', 'Burn'], ['2', '测试', 'Test'], ['3', '包装', 'Pack']] },
   {
     code: 'batch_state', name: '批次状态', nameEn: 'Batch state',
     items: [['1', '已创建', 'Created'], ['2', '生产中', 'Producing'], ['3', '已完成', 'Finished'], ['4', '已取消', 'Cancelled']],
+  },
+  {
+    code: 'cert_state', name: '证书状态', nameEn: 'Certificate state',
+    items: [['1', '空闲', 'Free'], ['2', '已分配', 'Allocated'], ['3', '已烧录', 'Burned'], ['4', '已吊销', 'Revoked']],
   },
   { code: 'cit_result', name: '测试结果', nameEn: 'Test result', items: [['1', '通过', 'Pass'], ['2', '不通过', 'Fail']] },
 ];
@@ -187,7 +193,15 @@ export const productionFeature: FeatureModule = {
     bind(stationResource, station),
     bind(batchResource, batch, batchHooks),
     bind(factoryDeviceResource, factoryDevice, deviceHooks),
+    bind(certResource, cert, certHooks),
+    bind(citDictResource, citDict, citDictHooks),
+    bind(citResource, citRecord, citRecordHooks),
+    bind(rewriteSnResource, rewriteSn, rewriteSnHooks),
   ],
-  routes,
+  routes: async (app, ctx) => {
+    await routes(app, ctx);
+    registerCertActions(app, ctx);
+    registerCitActions(app, ctx);
+  },
   dataSteps: PRODUCTION_DATA_STEPS,
 };

@@ -129,3 +129,104 @@ export const factoryDevice = pgTable(
     searchGramsIndex('ix_factory_device_sn_grams', t.snGrams),
   ],
 );
+
+/**
+ * IoT cloud credentials. Secrets (PSK / DeviceSecret, private keys) are sealed (AES-256-GCM, core/secrets.ts);
+ * allocation takes free rows of a batch's cloud product, matching device names to SNs first.
+ */
+export const cert = pgTable(
+  'ymy_cert',
+  {
+    id: id('id').primaryKey(),
+    cloudVendor: integer('cloud_vendor').notNull(),
+    cloudProductId: varchar('cloud_product_id', { length: 64 }).notNull(),
+    deviceName: varchar('device_name', { length: 64 }).notNull(),
+    deviceSecret: text('device_secret'),
+    certificate: text('certificate'),
+    privateKey: text('private_key'),
+    fingerprint: varchar('fingerprint', { length: 64 }),
+    validTo: ts('valid_to'),
+    state: integer('state').notNull().default(1),
+    batchId: id('batch_id'),
+    deviceSn: varchar('device_sn', { length: 32 }),
+    ...auditColumns(),
+    deviceNameGrams: searchGrams('device_name'),
+  },
+  (t) => [
+    uniqueIndex('uq_cert_device_name').on(t.deviceName).where(sql`is_deleted = 0`),
+    uniqueIndex('uq_cert_fingerprint').on(t.fingerprint).where(sql`is_deleted = 0 and fingerprint is not null`),
+    index('ix_cert_free').on(t.cloudVendor, t.cloudProductId, t.deviceName).where(sql`is_deleted = 0 and state = 1`),
+    index('ix_cert_batch').on(t.batchId).where(sql`is_deleted = 0`),
+    index('ix_cert_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_cert_device_name_grams', t.deviceNameGrams),
+  ],
+);
+
+/** CIT (factory test) items: a tree; an item has a standard (a value or a range), a group has none. */
+export const citDict = pgTable(
+  'ymy_cit_dict',
+  {
+    id: id('id').primaryKey(),
+    parentId: id('parent_id').notNull().default('0'),
+    ancestors: varchar('ancestors', { length: 2000 }).notNull().default('0'),
+    code: varchar('code', { length: 64 }).notNull(),
+    name: varchar('name', { length: 64 }).notNull(),
+    standard: varchar('standard', { length: 64 }),
+    sort: integer('sort').notNull().default(1),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+    codeGrams: searchGrams('code'),
+    nameGrams: searchGrams('name'),
+  },
+  (t) => [
+    uniqueIndex('uq_cit_dict_code').on(t.code).where(sql`is_deleted = 0`),
+    index('ix_cit_dict_parent').on(t.parentId, t.sort).where(sql`is_deleted = 0`),
+    index('ix_cit_dict_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_cit_dict_code_grams', t.codeGrams),
+    searchGramsIndex('ix_cit_dict_name_grams', t.nameGrams),
+  ],
+);
+
+/** A station's CIT results for a device (append-only): items code → { value, pass, standard }. */
+export const citRecord = pgTable(
+  'ymy_cit',
+  {
+    id: id('id').primaryKey(),
+    deviceSn: varchar('device_sn', { length: 32 }).notNull(),
+    batchId: id('batch_id'),
+    stationId: id('station_id'),
+    result: smallint('result').notNull(),
+    failedItems: varchar('failed_items', { length: 2000 }),
+    items: jsonb('items').notNull(),
+    testTime: ts('test_time').notNull(),
+    createTime: ts('create_time').notNull().defaultNow(),
+    deviceSnGrams: searchGrams('device_sn'),
+  },
+  (t) => [
+    index('ix_cit_time').on(t.testTime.desc(), t.id.desc()),
+    index('ix_cit_device').on(t.deviceSn, t.testTime),
+    index('ix_cit_batch').on(t.batchId, t.testTime),
+    // records holding an item (`items ? code`): the CIT screen's tree filters by it
+    index('ix_cit_items').using('gin', t.items),
+    searchGramsIndex('ix_cit_device_sn_grams', t.deviceSnGrams),
+  ],
+);
+
+/** SN rewrites: the audit of every device SN changed (never edited nor removed). */
+export const rewriteSn = pgTable(
+  'ymy_rewrite_sn',
+  {
+    id: id('id').primaryKey(),
+    oldSn: varchar('old_sn', { length: 32 }).notNull(),
+    newSn: varchar('new_sn', { length: 32 }).notNull(),
+    reason: varchar('reason', { length: 500 }).notNull(),
+    ...auditColumns(),
+    oldSnGrams: searchGrams('old_sn'),
+    newSnGrams: searchGrams('new_sn'),
+  },
+  (t) => [
+    index('ix_rewrite_sn_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_rewrite_sn_old_sn_grams', t.oldSnGrams),
+    searchGramsIndex('ix_rewrite_sn_new_sn_grams', t.newSnGrams),
+  ],
+);

@@ -20,6 +20,7 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import { nextId } from '../../ids.js';
 import type { SaveContext } from '../engine.js';
 import type { MountedResource } from '../registry.js';
+import { ImportBundle } from './bundle.js';
 import { cellText, exampleValue, headerKey, headerMap, importFields } from './cells.js';
 import { attachment, XLSX_TYPE } from './export.js';
 import type { EngineRules, Row } from './index.js';
@@ -82,6 +83,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
   const uniqueFields = Object.entries(def.fields).filter(([, f]) => f.unique && !f.writeOnly).map(([name]) => name);
   const coverField = uniqueFields[0];
   const refFields = Object.entries(def.fields).filter(([, f]) => f.ref).map(([name]) => name);
+  const bundles = def.io?.import?.bundle === true;
 
   const readJob = async (id: string): Promise<JobState | null> => {
     const raw = await ctx.kv.get(jobKey(id));
@@ -104,7 +106,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
   // ---- the job ----
   interface Checked { row: number; values: Row; target?: string; prepared?: unknown }
 
-  const runJob = async (state: JobState, rows: AsyncGenerator<SheetRow>, header: Map<number, string>, user: AuthUser, lang: Lang, covering: boolean) => {
+  const runJob = async (state: JobState, rows: AsyncGenerator<SheetRow>, header: Map<number, string>, user: AuthUser, lang: Lang, covering: boolean, bundle?: ImportBundle) => {
     const save = () => ctx.kv.set(jobKey(state.id), JSON.stringify(state), JOB_TTL_SECONDS);
     const addError = (row: number, message: string) => {
       state.failed++;
@@ -135,6 +137,13 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
             if (covering && name === coverField) c.target = hit;
             else if (hit !== c.target) flag(c, msg('duplicate', lang, { field: label, value: String(v) }));
           }
+        }
+        if (rules.hooks.checkRows) {
+          const verdicts = await rules.hooks.checkRows(tx, chunk.map((c) => c.values), lang);
+          chunk.forEach((c, i) => {
+            const errors = verdicts[i];
+            if (errors) for (const text of Object.values(errors)) flag(c, text);
+          });
         }
         if (refFields.length) {
           const merged: Row = {};
@@ -173,8 +182,17 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       const wrongDict = new Set<string>();
       for (const [index, name] of header) {
         const f = def.fields[name]!;
-        const text = cellText(cells[index], f);
+        let text = cellText(cells[index], f);
         if (text === undefined) continue;
+        // a cell of a .zip's sheet may name a file of the zip: its text is the value
+        if (bundle && (f.type === 'string' || f.type === 'text')) {
+          try {
+            text = (await bundle.resolve(text))?.trim() ?? text;
+          } catch (e) {
+            messages.push(refusalText(e, lang));
+            continue;
+          }
+        }
         const dict = dicts.get(name);
         if (dict) {
           const key = dict.get(text.toLowerCase());
@@ -266,6 +284,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
             }
           }
           state.succeeded += chunk.length;
+          app.log.debug({ job: state.id, resource: def.code, written: state.succeeded, total: good.length }, 'import writing');
           await save();
         }
       });
@@ -333,12 +352,20 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       const covering = flag((req.query as { isCovering?: string }).isCovering) || flag(fieldFlag);
       const id = nextId();
       const path = join(tmpdir(), `console-import-${id}-${randomBytes(4).toString('hex')}`);
+      const extra: string[] = [];
       let handedOver = false;
       try {
         await pipeline(part.file, createWriteStream(path, { flags: 'wx' })).catch(brokenUpload);
         if (part.file.truncated) throw new AppError(413, 'importFileTooLarge', { max: `${IMPORT_MAX_BYTES / 1024 / 1024} MB` });
-        const kind = await kindOf(path, part.filename, part.mimetype);
-        const { rows, header } = await openSheet(path, kind, lang);
+        let kind = await kindOf(path, part.filename, part.mimetype);
+        let sheetPath = path;
+        let bundle: ImportBundle | undefined;
+        if (kind === 'zip') {
+          sheetPath = `${path}.sheet`;
+          extra.push(sheetPath);
+          ({ bundle, kind } = await ImportBundle.open(path, sheetPath));
+        }
+        const { rows, header } = await openSheet(sheetPath, kind, lang);
         const state: JobState = {
           id, status: 'running', total: 0, processed: 0, succeeded: 0, failed: 0, errors: [], tenantId: user.tenantId, userId: user.userId,
         };
@@ -346,7 +373,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
         handedOver = true;
         const job = async () => {
           try {
-            await runJob(state, rows, header, user, lang, covering);
+            await runJob(state, rows, header, user, lang, covering, bundle);
           } catch (e) {
             app.log.error({ err: e }, `import job ${id} of ${def.code} failed`);
             state.status = 'failed';
@@ -355,26 +382,27 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
             await ctx.kv.set(jobKey(id), JSON.stringify(state), JOB_TTL_SECONDS).catch(() => undefined);
           } finally {
             await rows.return(undefined).catch(() => undefined);
-            await rm(path, { force: true });
+            for (const file of [path, ...extra]) await rm(file, { force: true });
           }
         };
         queue = queue.then(job, job);
         return ok({ id }, lang);
       } finally {
-        if (!handedOver) await rm(path, { force: true });
+        if (!handedOver) for (const file of [path, ...extra]) await rm(file, { force: true });
       }
     });
   });
 
-  /** .xlsx by its bytes, .csv by its name and text; anything else is refused at once */
-  const kindOf = async (path: string, filename: string, mimetype: string): Promise<SheetKind> => {
+  /** .xlsx by its bytes, .csv by its name and text, a .zip bundle (when the resource takes them); anything else is refused at once */
+  const kindOf = async (path: string, filename: string, mimetype: string): Promise<SheetKind | 'zip'> => {
     const fh = await open(path, 'r');
     try {
       const head = Buffer.alloc(4096);
       const { bytesRead } = await fh.read(head, 0, head.length, 0);
       if (bytesRead === 0) throw badRequest('fileEmpty');
       const kind = sheetKind(head.subarray(0, bytesRead), filename, mimetype);
-      if (!kind) throw badRequest('importNotSpreadsheet');
+      if (!kind) throw badRequest(bundles ? 'importNotSheetOrZip' : 'importNotSpreadsheet');
+      if (kind === 'xlsx' && bundles && !(await ImportBundle.isWorkbook(path))) return 'zip';
       return kind;
     } finally {
       await fh.close();

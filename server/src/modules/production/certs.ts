@@ -1,0 +1,124 @@
+import { certResource, type Lang, msg, t } from '@console/contract';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import type { AppContext } from '../../core/context.js';
+import { rowsAffected, type Executor } from '../../core/db/index.js';
+import { AppError, notFound } from '../../core/errors.js';
+import { mountAction } from '../../core/resource/actions.js';
+import type { ResourceHooks } from '../../core/resource/engine.js';
+import { formatDateTime } from '../../core/time.js';
+import { product } from '../product/tables.js';
+import { batch } from './tables.js';
+
+type Row = Record<string, unknown>;
+const ALIBABA = 2;
+
+const present = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
+
+/**
+ * A record's credentials (its input, secrets still in clear): a secret, or a certificate with its key
+ * (Tencent only); a certificate must parse, be in date and match its key. Answers its fingerprint and expiry.
+ */
+export function inspectCredentials(input: Row, lang: Lang, now = new Date()): { errors?: Record<string, string>; values?: Row } {
+  const errors: Record<string, string> = {};
+  const hasPem = present(input.certificate) || present(input.privateKey);
+  if (Number(input.cloudVendor) === ALIBABA) {
+    if (!present(input.deviceSecret)) errors.deviceSecret = msg('certSecretMissing', lang);
+    if (hasPem) errors.certificate = msg('certNotForVendor', lang);
+    return { errors };
+  }
+  if (!present(input.deviceSecret) && !(present(input.certificate) && present(input.privateKey))) {
+    errors[present(input.certificate) ? 'privateKey' : present(input.privateKey) ? 'certificate' : 'deviceSecret'] = msg('certCredentialsMissing', lang);
+    return { errors };
+  }
+  if (!hasPem) return {};
+  let certificate: X509Certificate | undefined;
+  try {
+    certificate = new X509Certificate(String(input.certificate));
+  } catch {
+    errors.certificate = msg('certPemInvalid', lang);
+  }
+  if (certificate && new Date(certificate.validTo) < now) {
+    errors.certificate = msg('certExpired', lang, { time: formatDateTime(new Date(certificate.validTo)) ?? certificate.validTo });
+  }
+  let key: ReturnType<typeof createPrivateKey> | undefined;
+  try {
+    key = createPrivateKey(String(input.privateKey));
+  } catch {
+    errors.privateKey = msg('keyPemInvalid', lang);
+  }
+  if (certificate && key && !errors.certificate && !certificate.checkPrivateKey(key)) errors.privateKey = msg('keyMismatch', lang);
+  if (Object.keys(errors).length || !certificate) return { errors };
+  return { values: { fingerprint: certificate.fingerprint256.replace(/:/g, '').toLowerCase(), validTo: new Date(certificate.validTo), state: 1 } };
+}
+
+/** Every certificate names a product registered for its cloud (vendor and cloud product id), checked for a chunk at once. */
+async function checkProducts(tx: Executor, rows: Row[], lang: Lang): Promise<Array<Record<string, string> | undefined>> {
+  const pairs = [...new Set(rows.map((r) => `${Number(r.cloudVendor)}\u0000${String(r.cloudProductId)}`))];
+  const known = new Set<string>();
+  if (pairs.length) {
+    const found = await tx.select({ vendor: product.cloudVendor, productId: product.cloudProductId }).from(product)
+      .where(and(eq(product.isDeleted, 0), inArray(product.cloudProductId, [...new Set(rows.map((r) => String(r.cloudProductId)))])));
+    for (const f of found) known.add(`${f.vendor}\u0000${f.productId}`);
+  }
+  const vendorName = (v: number) => t(v === ALIBABA ? { zh: '阿里云物联网平台', en: 'Alibaba Cloud IoT Platform' } : { zh: '腾讯云 IoT Explorer', en: 'Tencent Cloud IoT Explorer' }, lang);
+  return rows.map((r) => (known.has(`${Number(r.cloudVendor)}\u0000${String(r.cloudProductId)}`)
+    ? undefined
+    : { cloudProductId: msg('certUnknownProduct', lang, { vendor: vendorName(Number(r.cloudVendor)), productId: String(r.cloudProductId) }) }));
+}
+
+export const certHooks = (): ResourceHooks => ({
+  inspect: (input, c) => inspectCredentials(input, c.lang),
+  checkRows: checkProducts,
+});
+
+/**
+ * `allocate-cert?batchId=`: the batch's devices without a certificate take free ones of the batch product's
+ * cloud product: a certificate named as a device's SN goes to that device, the rest in SN order. Rows are
+ * locked (skip locked), so two allocations never hand out one certificate twice.
+ */
+export function registerCertActions(app: FastifyInstance, ctx: AppContext): void {
+  mountAction(app, ctx, certResource.actions.allocate, async (input, { tx, user }) => {
+    const [b] = await tx.select({ id: batch.id, vendor: product.cloudVendor, productId: product.cloudProductId, productName: product.productName })
+      .from(batch).innerJoin(product, eq(product.id, batch.productId))
+      .where(and(eq(batch.id, input.batchId), eq(batch.isDeleted, 0)));
+    if (!b) throw notFound();
+    if (!b.productId) throw new AppError(400, 'batchProductNoCloud', { name: b.productName });
+    const byName = await tx.execute(sql`
+      with pairs as (
+        select c.id as cert_id, d.id as device_id, d.sn
+        from ymy_factory_device d
+        join ymy_cert c on c.device_name = d.sn and c.is_deleted = 0 and c.state = 1
+          and c.cloud_vendor = ${b.vendor} and c.cloud_product_id = ${b.productId}
+        where d.batch_id = ${b.id}::bigint and d.certificate_id is null
+        for update of c skip locked
+      ), devices as (
+        update ymy_factory_device d set certificate_id = p.cert_id from pairs p where d.id = p.device_id returning d.id
+      )
+      update ymy_cert c set state = 2, batch_id = ${b.id}::bigint, device_sn = p.sn, update_user = ${user.userId}::bigint, update_time = now()
+      from pairs p where c.id = p.cert_id`);
+    const inOrder = await tx.execute(sql`
+      with devices as (
+        select id, sn, row_number() over (order by sn) as n
+        from ymy_factory_device where batch_id = ${b.id}::bigint and certificate_id is null
+      ), certs as (
+        select id, row_number() over (order by device_name, id) as n
+        from (
+          select id, device_name from ymy_cert
+          where is_deleted = 0 and state = 1 and cloud_vendor = ${b.vendor} and cloud_product_id = ${b.productId}
+          order by device_name, id
+          limit (select count(*) from devices)
+          for update skip locked
+        ) free
+      ), pairs as (
+        select c.id as cert_id, d.id as device_id, d.sn from devices d join certs c using (n)
+      ), linked as (
+        update ymy_factory_device d set certificate_id = p.cert_id from pairs p where d.id = p.device_id returning d.id
+      )
+      update ymy_cert c set state = 2, batch_id = ${b.id}::bigint, device_sn = p.sn, update_user = ${user.userId}::bigint, update_time = now()
+      from pairs p where c.id = p.cert_id`);
+    const [left] = (await tx.execute(sql`select count(*)::int as n from ymy_factory_device where batch_id = ${b.id}::bigint and certificate_id is null`) as unknown as { rows: Array<{ n: number }> }).rows;
+    return { allocated: rowsAffected(byName) + rowsAffected(inOrder), missing: left?.n ?? 0 };
+  });
+}
