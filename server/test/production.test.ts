@@ -2,7 +2,7 @@ import type { Page } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { BASIC, useServer } from './harness.js';
+import { BASIC, md5, useServer } from './harness.js';
 
 /**
  * The IPC back office (issue 10): factories and stations, batches whose devices get platform-unique SNs.
@@ -279,7 +279,50 @@ describe('SN rewrite', () => {
     expect((await submit({ oldSn: 'RWB00000001', newSn: 'RW-1', reason: 'x' })).body.data).toEqual({ newSn: 'An SN is 4–32 letters or digits' });
     expect((await submit({ oldSn: 'RWB00000001', newSn: 'RWB00000001', reason: 'x' })).body.data).toEqual({ newSn: 'The new SN is the old one' });
     expect((await get('get-device-list', { sn: 'RWB00000001' })).body.data.total).toBe(1);
-    const edit = await h.call('POST', `${REWRITE}/submit`, { token: admin, body: { id: '1', reason: 'y' } });
-    expect(edit.status).toBe(403);
+    const edit = await h.call('POST', `${REWRITE}/submit`, { token: admin, body: { id: '1', reason: 'y' }, lang: 'en' });
+    expect(edit.status).toBe(400);
+    expect(edit.body.msg).toBe('This record cannot be changed once written');
+  });
+});
+
+describe('station operators and the factory tool\'s catalogue', () => {
+  const USERS = '/sc/ymy-ipc/users';
+
+  it('creates an operator of a factory\'s stations, who signs in, reads batches and posts results, and nothing else', async () => {
+    const f = await factory();
+    const s1 = await post('add-station', { factoryId: f.id, stationName: '烧录', stationCode: `OP-S${++seq}`, stationType: 1 });
+    const other = await factory();
+    const foreign = await post('add-station', { factoryId: other.id, stationName: '别家', stationCode: `OP-S${++seq}`, stationType: 1 });
+    const body = { factoryId: f.id, account: `op${seq}`, password: md5('Op-pass-1'), realName: '李工', stationIds: [s1.body.data.id] };
+    const created = await h.call<{ id: string }>('POST', `${USERS}/submit`, { token: admin, body });
+    expect(created.status, created.body.msg).toBe(200);
+    const dup = await h.call('POST', `${USERS}/submit`, { token: admin, body, lang: 'en' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.data).toEqual({ account: `Account "op${seq}" already exists` });
+    const wrongStation = await h.call('POST', `/tc/ymy-ipc/users/submit`, { token: admin, body: { ...body, account: `op${seq}b`, stationIds: [foreign.body.data.id] } });
+    expect(wrongStation.status).toBe(400);
+    expect(Object.keys(wrongStation.body.data as object)).toEqual(['stationIds']);
+    const noPassword = await h.call('POST', `${USERS}/submit`, { token: admin, body: { ...body, account: `op${seq}c`, password: undefined } });
+    expect(Object.keys(noPassword.body.data as object)).toEqual(['password']);
+
+    const listed = await h.call<Array<Record<string, unknown>>>('GET', `${USERS}/list`, { token: admin, query: { factoryId: f.id } });
+    expect(listed.body.data).toEqual([{ id: created.body.data.id, account: `op${seq}`, realName: '李工', stationIds: s1.body.data.id, stationNames: '烧录' }]);
+
+    const operator = (await h.login('000000', `op${seq}`, 'Op-pass-1')).access_token;
+    expect((await get('batch-list', {}, operator)).status).toBe(200);
+    expect((await get('pt-type', {}, operator)).status).toBe(200);
+    expect((await h.call('POST', `${IPC}/add-factory`, { token: operator, body: { factoryName: 'x', factoryCode: 'x' } })).status).toBe(403);
+    expect((await h.call('GET', '/api/blade-system/user/list', { token: operator })).status).toBe(403);
+  });
+
+  it('lists the catalogue a batch is made of', async () => {
+    const types = await get<Array<{ id: string; code: string }>>('pt-type');
+    expect(types.body.data.map((t) => t.code)).toContain('LOCK');
+    const models = await get<Array<{ code: string; typeId: string }>>('pt-model', { typeId });
+    expect(models.body.data.map((m) => m.code)).toEqual(['K1']);
+    const products = await get<Array<{ code: string; cloudVendor: number }>>('product', { typeId });
+    expect(products.body.data).toEqual([expect.objectContaining({ id: productId, code: 'K1-LOCK', cloudVendor: 1 })]);
+    expect((await get('project')).status).toBe(200);
+    expect((await get('pt-model', { typeId: 'x' })).status).toBe(400);
   });
 });

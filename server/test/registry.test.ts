@@ -134,7 +134,7 @@ describe('resource registry', () => {
       for (const [key, action] of Object.entries(def.actions ?? {})) {
         // null: any signed-in user (an action on one's own data); otherwise a code roles can be granted
         if (action.permission !== null) expect(allowed.has(action.permission), `${code}.actions.${key}: ${action.permission}`).toBe(true);
-        expect(action.path.startsWith(def.path) || action.path.startsWith('/api/'), `${code}.actions.${key} path`).toBe(true);
+        expect(action.path.startsWith(def.path) || /^\/(api|sc|tc)\//.test(action.path), `${code}.actions.${key} path`).toBe(true);
       }
       if (def.io?.export) expect(allowed.has(def.io.export.permission ?? `${code}_export`), `${code}: export permission`).toBe(true);
       if (def.io?.import) expect(allowed.has(def.io.import.permission ?? `${code}_import`), `${code}: import permission`).toBe(true);

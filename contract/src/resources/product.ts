@@ -139,6 +139,19 @@ export const productResource = defineResource({
     image: { type: 'image', label: { zh: '产品图片', en: 'Image' }, max: 1000, list: false },
     description: { type: 'text', label: { zh: '产品描述', en: 'Description' }, max: 2000, list: false },
   },
+  actions: defineActions('/sc/ymy-ipc/back', {
+    syncFromCloud: {
+      segment: 'sync-product-info', method: 'POST', permission: 'product_info_edit', platform: 'write',
+      title: { zh: '从云平台同步产品', en: 'Products: sync from the IoT cloud' },
+      input: z.object({ cloudVendor: z.coerce.number().int().min(1).max(2) }),
+      output: z.object({
+        fetched: z.number().int(),
+        updated: z.number().int(),
+        /** cloud products no product here names (by cloud product id): register them to use them */
+        unmatched: z.array(z.object({ cloudProductId: z.string(), name: z.string() })),
+      }),
+    },
+  }),
 });
 
 export const explainResource = defineResource({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineActions, okOutput } from '../action.js';
-import { defineResource, idInput } from '../resource.js';
+import { defineResource, idInput, idListInput } from '../resource.js';
 
 /**
  * The IPC back office (domain.md "Production"): factories and their stations, batches of devices with
@@ -8,6 +8,11 @@ import { defineResource, idInput } from '../resource.js';
  * /tc/ymy-ipc/back (the server's URL aliases).
  */
 export const IPC_PATH = '/sc/ymy-ipc/back';
+/** station operators (`users/submit`): platform accounts that work the stations of one factory */
+export const IPC_USERS_PATH = '/sc/ymy-ipc/users';
+export const OPERATOR_ACCOUNT = /^[A-Za-z0-9_.-]{2,45}$/;
+
+const catalogueItem = z.object({ id: z.string(), name: z.string(), code: z.string() });
 
 const remark = { type: 'text', label: { zh: '备注', en: 'Remark' }, max: 500 } as const;
 
@@ -24,6 +29,7 @@ export const factoryResource = defineResource({
   title: { zh: '工厂管理', en: 'Factories' },
   scope: 'platform',
   nameField: 'factoryName',
+  page: 'custom',
   menu: {
     parent: 'production', route: '/production/factory', name: { zh: '工厂管理', en: 'Factories' }, sort: 1, icon: 'iconfont iconicon_work',
     buttons: [
@@ -45,6 +51,26 @@ export const factoryResource = defineResource({
     address: { type: 'string', label: { zh: '地址', en: 'Address' }, max: 200, width: 200 },
     remark,
   },
+  actions: defineActions(IPC_USERS_PATH, {
+    submitOperator: {
+      segment: 'submit', method: 'POST', permission: 'station_add', platform: 'write', title: { zh: '工位操作员', en: 'Factories: save a station operator' },
+      input: z.object({
+        id: idInput.optional(),
+        factoryId: idInput,
+        account: z.string().trim().regex(OPERATOR_ACCOUNT),
+        /** the MD5 hex of what was typed (api.md §6); required for a new operator */
+        password: z.string().trim().toLowerCase().regex(/^[0-9a-f]{32}$/).optional(),
+        realName: z.string().trim().min(1).max(64),
+        stationIds: idListInput,
+      }),
+      output: z.object({ id: z.string() }),
+    },
+    operators: {
+      segment: 'list', method: 'GET', permission: 'factory', title: { zh: '工厂的工位操作员', en: 'Factories: station operators' },
+      input: z.object({ factoryId: idInput }),
+      output: z.array(z.object({ id: z.string(), account: z.string(), realName: z.string().nullable(), stationIds: z.string(), stationNames: z.string() })),
+    },
+  }),
 });
 
 export const stationResource = defineResource({
@@ -136,6 +162,21 @@ export const batchResource = defineResource({
     log: { type: 'text', label: { zh: '生产记录', en: 'Production notes' }, max: 2000, form: false },
   },
   actions: defineActions(IPC_PATH, {
+    // the factory tool's catalogue: the product types, models, projects and products the caller may see
+    ptType: { segment: 'pt-type', method: 'GET', permission: 'batch', title: { zh: '产品类型 (工厂)', en: 'IPC: product types' }, input: z.object({}), output: z.array(catalogueItem) },
+    ptModel: {
+      segment: 'pt-model', method: 'GET', permission: 'batch', title: { zh: '产品型号 (工厂)', en: 'IPC: models' },
+      input: z.object({ typeId: idInput.optional() }), output: z.array(catalogueItem.extend({ typeId: z.string() })),
+    },
+    project: {
+      segment: 'project', method: 'GET', permission: 'batch', title: { zh: '项目 (工厂)', en: 'IPC: projects' },
+      input: z.object({ modelId: idInput.optional() }), output: z.array(catalogueItem),
+    },
+    product: {
+      segment: 'product', method: 'GET', permission: 'batch', title: { zh: '产品 (工厂)', en: 'IPC: products' },
+      input: z.object({ typeId: idInput.optional(), modelId: idInput.optional() }),
+      output: z.array(catalogueItem.extend({ typeId: z.string(), modelId: z.string(), cloudVendor: z.number().int(), cloudProductId: z.string().nullable() })),
+    },
     editLog: {
       segment: 'edit-batch-log', method: 'POST', permission: 'batch_log', platform: 'write', title: { zh: '生产记录', en: 'Batches: production notes' },
       input: z.object({ id: idInput, log: z.string().trim().min(1).max(2000) }), output: okOutput,

@@ -48,6 +48,15 @@ export interface Config {
    * `https://host[:port]` or `http://…` (SMS_ALIYUN_ENDPOINT, SMS_TENCENT_ENDPOINT)
    */
   smsEndpoints: { aliyun?: string; tencent?: string };
+  /**
+   * the IoT clouds' API credentials (`sync-product-info`): never stored in the database nor answered.
+   * TENCENT_IOT_SECRET_ID / _SECRET_KEY / _REGION / _PROJECT_ID / _ENDPOINT and ALIBABA_IOT_ACCESS_KEY_ID /
+   * _ACCESS_KEY_SECRET / _REGION / _INSTANCE_ID / _ENDPOINT
+   */
+  iotClouds: {
+    tencent: { secretId?: string; secretKey?: string; region: string; projectId?: string; endpoint?: string };
+    alibaba: { accessKeyId?: string; accessKeySecret?: string; region: string; instanceId?: string; endpoint?: string };
+  };
 }
 
 interface Secrets {
@@ -143,6 +152,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       publicPerMinute: positiveInt(env.PUBLIC_RATE_PER_MINUTE, 600, 'PUBLIC_RATE_PER_MINUTE'),
     },
     smsEndpoints: { aliyun: env.SMS_ALIYUN_ENDPOINT || undefined, tencent: env.SMS_TENCENT_ENDPOINT || undefined },
+    iotClouds: {
+      tencent: {
+        secretId: env.TENCENT_IOT_SECRET_ID || undefined, secretKey: env.TENCENT_IOT_SECRET_KEY || undefined,
+        region: env.TENCENT_IOT_REGION || 'ap-guangzhou', projectId: env.TENCENT_IOT_PROJECT_ID || undefined, endpoint: env.TENCENT_IOT_ENDPOINT || undefined,
+      },
+      alibaba: {
+        accessKeyId: env.ALIBABA_IOT_ACCESS_KEY_ID || undefined, accessKeySecret: env.ALIBABA_IOT_ACCESS_KEY_SECRET || undefined,
+        region: env.ALIBABA_IOT_REGION || 'cn-shanghai', instanceId: env.ALIBABA_IOT_INSTANCE_ID || undefined, endpoint: env.ALIBABA_IOT_ENDPOINT || undefined,
+      },
+    },
     ...overrides,
   };
 }

@@ -25,6 +25,8 @@ export const customPages: Readonly<Record<string, CustomPageLoader>> = {
   topmenu: () => import('./system/TopMenuPage').then((m) => ({ default: m.TopMenuPage })),
   user: () => import('./system/UserPage').then((m) => ({ default: m.UserPage })),
   role: () => import('./authority/RolePage').then((m) => ({ default: m.RolePage })),
+  factory: () => import('./production/FactoryPage').then((m) => ({ default: m.FactoryPage })),
+  cit: () => import('./production/CitPage').then((m) => ({ default: m.CitPage })),
   batch: () => import('./production/BatchPage').then((m) => ({ default: m.BatchPage })),
   product_auth: () => import('./product/ProductAuthPage').then((m) => ({ default: m.ProductAuthPage })),
 };

@@ -1,5 +1,5 @@
 import { InboxOutlined } from '@ant-design/icons';
-import type { ResourceDef } from '@console/contract';
+import { type ResourceDef, t as text } from '@console/contract';
 import { type ImportProgress, ioRoutes } from '@console/contract/io';
 import { Alert, Button, Checkbox, Modal, Progress, Space, Table, Upload, type UploadFile } from 'antd';
 import { useEffect, useRef, useState } from 'react';
@@ -16,10 +16,14 @@ const TEXT = {
   zh: {
     title: '导入', template: '下载导入模板', choose: '点击或将 .xlsx / .csv 文件拖到这里', covering: '覆盖已有数据 (按唯一字段更新)',
     start: '开始导入', running: '正在导入…', done: '导入成功: {n} 条', failed: '导入失败, 未写入任何数据', row: '行号', message: '错误信息', close: '关闭',
+    chooseBundle: '点击或将 .xlsx / .csv 文件, 或含表格及其引用文件 (如证书) 的 .zip 拖到这里', report: '下载错误报告', reportName: '导入错误报告',
+    progress: '已检查 {processed} / {total} 行, 已写入 {succeeded} 行',
   },
   en: {
     title: 'Import', template: 'Download the import template', choose: 'Click or drop an .xlsx / .csv file here', covering: 'Update existing records (matched by the unique field)',
     start: 'Start import', running: 'Importing…', done: 'Imported: {n} records', failed: 'The import failed; nothing was written', row: 'Row', message: 'Error', close: 'Close',
+    chooseBundle: 'Click or drop an .xlsx / .csv file, or a .zip of the sheet and the files it names (certificates), here', report: 'Download the error report', reportName: 'import-errors',
+    progress: 'Checked {processed} of {total} rows, written {succeeded}',
   },
 };
 
@@ -67,11 +71,34 @@ export interface ImportDialogProps {
   onImported: () => void;
 }
 
-/** Template link, upload, a progress bar while the job runs, then the per-row errors or the count written. */
+/** A cell of a CSV file: quoted when it holds a comma, a quote or a line break; a leading =+-@ is defused (CSV injection). */
+function csvCell(value: string | number): string {
+  let text = String(value);
+  if (/^[=+\-@]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Saves the job's per-row errors as a UTF-8 CSV (with a BOM, so that Excel reads the Chinese right). */
+function saveReport(job: ImportProgress, tx: (typeof TEXT)['zh'], title: string): void {
+  const lines = [[tx.row, tx.message], ...job.errors.map((e) => [e.row, e.message])].map((cells) => cells.map(csvCell).join(','));
+  const blob = new Blob([`\uFEFF${lines.join('\r\n')}\r\n`], { type: 'text/csv;charset=utf-8' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${title}-${tx.reportName}.csv`;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Template link, upload, a progress bar while the job runs, then the per-row errors (also as a file) or the count written. */
 export function ImportDialog({ def, open, onClose, onImported }: ImportDialogProps) {
-  const tx = TEXT[useLang()];
+  const tx = TEXT[useLang()] as (typeof TEXT)['zh'];
   const routes = ioRoutes(def).import!;
-  const hasUnique = Object.values(def.fields).some((f) => f.unique);
+  const hasUnique = Object.values(def.fields).some((f) => f.unique && f.form !== false);
+  const bundle = def.io?.import?.bundle === true;
+  const lang = useLang();
   const [file, setFile] = useState<UploadFile | null>(null);
   const [covering, setCovering] = useState(false);
   const [job, setJob] = useState<ImportProgress | null>(null);
@@ -116,18 +143,23 @@ export function ImportDialog({ def, open, onClose, onImported }: ImportDialogPro
       ]}>
       <Space direction="vertical" style={{ width: '100%' }}>
         <Button type="link" style={{ paddingInline: 0 }} onClick={() => void downloadFile(routes.template).catch(() => undefined)} {...testId('import-template')}>{tx.template}</Button>
-        <Upload.Dragger accept=".xlsx,.csv" maxCount={1} fileList={file ? [file] : []} beforeUpload={() => false}
+        <Upload.Dragger accept={bundle ? '.xlsx,.csv,.zip' : '.xlsx,.csv'} maxCount={1} fileList={file ? [file] : []} beforeUpload={() => false}
           onChange={({ fileList }) => { setFile(fileList.at(-1) ?? null); setJob(null); }} onRemove={() => setFile(null)} {...testId('import-file')}>
           <p className="ant-upload-drag-icon"><InboxOutlined /></p>
-          <p className="ant-upload-text">{tx.choose}</p>
+          <p className="ant-upload-text">{bundle ? tx.chooseBundle : tx.choose}</p>
         </Upload.Dragger>
         {hasUnique && <Checkbox checked={covering} onChange={(e) => setCovering(e.target.checked)}>{tx.covering}</Checkbox>}
         {(busy || job) && <Progress percent={percent} status={job?.status === 'failed' ? 'exception' : job?.status === 'done' ? 'success' : 'active'} {...testId('import-progress')} />}
-        {job?.status === 'running' && <span>{tx.running}</span>}
+        {job?.status === 'running' && (
+          <span {...testId('import-running')}>
+            {job.total ? tx.progress.replace('{processed}', String(job.processed)).replace('{total}', String(job.total)).replace('{succeeded}', String(job.succeeded)) : tx.running}
+          </span>
+        )}
         {job?.status === 'done' && <Alert type="success" showIcon message={tx.done.replace('{n}', String(job.succeeded))} {...testId('import-done')} />}
         {job?.status === 'failed' && (
           <>
-            <Alert type="error" showIcon message={tx.failed} />
+            <Alert type="error" showIcon message={tx.failed}
+              action={<Button size="small" onClick={() => saveReport(job, tx, text(def.title, lang))} {...testId('import-report')}>{tx.report}</Button>} />
             <Table size="small" rowKey={(e) => `${e.row}:${e.message}`} dataSource={job.errors} pagination={{ pageSize: 8, hideOnSinglePage: true }}
               columns={[{ title: tx.row, dataIndex: 'row', width: 80 }, { title: tx.message, dataIndex: 'message' }]} {...testId('import-errors')} />
           </>

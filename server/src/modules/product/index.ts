@@ -2,6 +2,7 @@ import { brandResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
+import { registerCloudSync } from './cloudSync.js';
 import { registerProductAuthActions } from './productAuth.js';
 import { and, eq, ne } from 'drizzle-orm';
 import { conflict, fieldError } from '../../core/errors.js';
@@ -56,6 +57,9 @@ export const productFeature: FeatureModule = {
     bind(productAuthResource, productAuth),
     bind(deviceColumnResource, deviceColumn, deviceColumnHooks),
   ],
-  routes: registerProductAuthActions,
+  routes: (app, ctx) => {
+    registerProductAuthActions(app, ctx);
+    registerCloudSync(app, ctx);
+  },
   dataSteps: PRODUCT_DATA_STEPS,
 };

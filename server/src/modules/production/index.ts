@@ -13,7 +13,9 @@ import { bind, type FeatureModule } from '../feature.js';
 import { deviceColumn, product } from '../product/tables.js';
 import { authorisedTypeIds, byProductColumn, byTypeColumn } from '../product/typeAccess.js';
 import type { AuthUser } from '../../core/context.js';
+import { registerCatalogueActions } from './catalogue.js';
 import { certHooks, registerCertActions } from './certs.js';
+import { registerOperatorActions } from './operators.js';
 import { citDictHooks, citRecordHooks, registerCitActions, rewriteSnHooks } from './cit.js';
 import { batch, batchLog, cert, citDict, citRecord, factory, factoryDevice, rewriteSn, snSequence, station } from './tables.js';
 
@@ -202,6 +204,8 @@ export const productionFeature: FeatureModule = {
     await routes(app, ctx);
     registerCertActions(app, ctx);
     registerCitActions(app, ctx);
+    registerOperatorActions(app, ctx);
+    registerCatalogueActions(app, ctx);
   },
   dataSteps: PRODUCTION_DATA_STEPS,
 };

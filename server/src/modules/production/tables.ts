@@ -230,3 +230,16 @@ export const rewriteSn = pgTable(
     searchGramsIndex('ix_rewrite_sn_new_sn_grams', t.newSnGrams),
   ],
 );
+
+/** A station operator: a platform account working the stations of one factory (`/sc/ymy-ipc/users/submit`). */
+export const stationOperator = pgTable(
+  'ymy_station_operator',
+  {
+    userId: id('user_id').primaryKey(),
+    factoryId: id('factory_id').notNull(),
+    stationIds: varchar('station_ids', { length: 2000 }).notNull().default(''),
+    createTime: ts('create_time').notNull().defaultNow(),
+    updateTime: ts('update_time').notNull().defaultNow(),
+  },
+  (t) => [index('ix_station_operator_factory').on(t.factoryId)],
+);

@@ -1,5 +1,5 @@
 import { ProFormTextArea } from '@ant-design/pro-components';
-import { batchResource, t as text } from '@console/contract';
+import { batchResource, certResource, t as text } from '@console/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, List, Spin, Typography } from 'antd';
 import { useState } from 'react';
@@ -14,6 +14,7 @@ import type { ResourceRecord } from '../../resource/types';
 import { usePermissionCheck } from '../../store/permissions';
 import { ActionDialog } from '../system/ActionDialog';
 import type { CustomPageProps } from '../pages';
+import { testId } from '../../testId';
 
 addMessages('production', { zh: productionZh, en: productionEn });
 
@@ -25,7 +26,23 @@ type Rec = ResourceRecord<typeof batchResource.fields>;
  */
 export function BatchPage({ def }: CustomPageProps) {
   const lang = useLang();
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
   const can = usePermissionCheck();
+  const allocate = (row: Rec, reload: () => void) => {
+    modal.confirm({
+      title: t('production.allocate.button'),
+      content: t('production.allocate.confirm', { batchNo: row.batchNo ?? '' }),
+      okButtonProps: testId('confirm-ok'),
+      onOk: () => callAction(certResource.actions.allocate, { batchId: row.id }).then(
+        (r) => {
+          void message.success(t('production.allocate.done', { allocated: r.allocated, missing: r.missing }));
+          reload();
+        },
+        () => undefined,
+      ),
+    });
+  };
   const [noting, setNoting] = useState<{ row: Rec; reload: () => void } | null>(null);
   const logButton = batchResource.menu!.buttons!.find((b) => b.code === 'batch_log')!;
   return (
@@ -33,6 +50,11 @@ export function BatchPage({ def }: CustomPageProps) {
       <ResourcePage
         def={def}
         extraRowActions={(row, { reload }) => [
+          can('cert_import') && (
+            <Button key="allocate" type="link" size="small" data-testid="batch-row-allocate" onClick={() => allocate(row as Rec, reload)}>
+              {t('production.allocate.button')}
+            </Button>
+          ),
           can(logButton.code) && (
             <Button key="log" type="link" size="small" data-testid="batch-row-log" onClick={() => setNoting({ row: row as Rec, reload })}>
               {text(logButton.name, lang)}

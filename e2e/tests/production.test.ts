@@ -1,0 +1,124 @@
+import ExcelJS from 'exceljs';
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { api, apiToken } from '../api.js';
+import { useBrowser } from '../browser.js';
+import { signIn, tableRows, toast, waitFor } from '../flows.js';
+
+/**
+ * The IPC back office in the browser (issue 10): a factory and its station, a batch with its devices, a
+ * certificate import with a bad row and its report, the batch's devices exported.
+ */
+const b = useBrowser();
+
+beforeAll(async () => {
+  const token = (await apiToken(b.baseUrl, '000000', 'admin', 'admin'))!;
+  const type = await api<{ id: string }>(b.baseUrl, token, '/api/ymy-product/type/submit', { method: 'POST', json: { typeName: 'E2E 门锁', typeCode: 'E2E-LOCK' } });
+  const model = await api<{ id: string }>(b.baseUrl, token, '/api/ymy-product/model/submit', { method: 'POST', json: { typeId: type.data.id, modelName: 'E2E K1', modelCode: 'E2E-K1' } });
+  const product = await api(b.baseUrl, token, '/api/ymy-product/product/submit', {
+    method: 'POST', json: { productName: 'E2E 智能锁', productCode: 'E2E-P1', typeId: type.data.id, modelId: model.data.id, cloudVendor: 1, cloudProductId: 'E2EPROD' },
+  });
+  expect(product.code, product.msg).toBe(200);
+  await signIn(b.page, b.baseUrl);
+});
+
+async function pick(field: string, option: string) {
+  await b.page.locator(`#resource_${field}`).click({ force: true });
+  await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option }).first().click();
+}
+
+async function submitForm(message = '新增成功') {
+  await b.page.getByTestId('resource-form-submit').click();
+  await toast(b.page, message);
+  await b.page.locator('.ant-modal').waitFor({ state: 'hidden' });
+}
+
+describe('production', () => {
+  it('sets up a factory and a station in the factory\'s drawer', async () => {
+    await b.page.goto(`${b.baseUrl}/production/factory`);
+    await b.page.getByTestId('resource-page').waitFor();
+    await b.page.getByTestId('resource-add').click();
+    await b.page.locator('#resource_factoryName').fill('E2E 深圳一厂');
+    await b.page.locator('#resource_factoryCode').fill('E2E-SZ1');
+    await b.page.locator('#resource_contact').fill('王工');
+    await submitForm();
+    const row = tableRows(b.page).filter({ hasText: 'E2E 深圳一厂' });
+    await row.getByTestId('resource-row-within-station').click();
+    const drawer = b.page.getByTestId('within-station');
+    await drawer.getByTestId('resource-add').click();
+    await b.page.locator('#resource_stationName').fill('烧录工位 1');
+    await b.page.locator('#resource_stationCode').fill('E2E-S1');
+    await pick('stationType', '烧录');
+    await b.page.locator('#resource_ip').fill('10.0.0.301');
+    await b.page.getByTestId('resource-form-submit').click();
+    await b.page.locator('.ant-form-item-explain-error', { hasText: '不是有效的 IPv4 或 IPv6 地址' }).waitFor();
+    await b.page.locator('#resource_ip').fill('10.0.0.31');
+    await submitForm();
+    await waitFor(b.page, 'the station in the drawer', async () => (await drawer.locator('tbody tr.ant-table-row', { hasText: 'E2E-S1' }).count()) === 1);
+    // the factory is fixed by the drawer: no factory column, no factory in the form
+    expect(await drawer.locator('thead').innerText()).not.toContain('工厂');
+    await b.page.keyboard.press('Escape');
+  });
+
+  it('creates a batch whose devices get consecutive SNs, and exports them', async () => {
+    await b.page.goto(`${b.baseUrl}/production/batch`);
+    await b.page.getByTestId('resource-page').waitFor();
+    await b.page.getByTestId('resource-add').click();
+    await b.page.locator('#resource_batchNo').fill('E2E-B001');
+    await pick('factoryId', 'E2E 深圳一厂');
+    await pick('productId', 'E2E 智能锁');
+    await pick('cloudVendor', '腾讯云');
+    await b.page.locator('#resource_quantity').fill('25');
+    await b.page.locator('#resource_snPrefix').fill('e2e');
+    await submitForm();
+    const row = tableRows(b.page).filter({ hasText: 'E2E-B001' });
+    await waitFor(b.page, 'the SN range', async () => (await row.innerText()).includes('E2E00000001'));
+    expect(await row.innerText()).toContain('E2E00000025');
+
+    await row.getByTestId('resource-row-within-factory_device').click();
+    const drawer = b.page.getByTestId('within-factory_device');
+    await waitFor(b.page, 'the batch\'s devices', async () => (await drawer.locator('tbody tr.ant-table-row').count()) === 10);
+    expect(await drawer.locator('tbody tr.ant-table-row').first().innerText()).toContain('E2E00000001');
+    const [download] = await Promise.all([b.page.waitForEvent('download'), drawer.getByTestId('resource-export').click()]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await readFile((await download.path())!)) as unknown as ArrayBuffer);
+    const sns: string[] = [];
+    book.worksheets[0]!.eachRow((r, n) => {
+      if (n > 1) sns.push(String((r.values as unknown[])[1]));
+    });
+    expect(sns).toHaveLength(25);
+    expect(sns[0]).toBe('E2E00000001');
+    expect(sns[24]).toBe('E2E00000025');
+    await b.page.keyboard.press('Escape');
+  });
+
+  it('imports certificates with one bad row: nothing is written, the report names the row', async () => {
+    await b.page.goto(`${b.baseUrl}/production/cert`);
+    await b.page.getByTestId('resource-page').waitFor();
+    await b.page.getByTestId('resource-import').click();
+    const csv = [
+      'cloudVendor,cloudProductId,deviceName,deviceSecret',
+      '1,E2EPROD,E2E00000001,cHNrLTE=',
+      '1,NOSUCHPROD,E2E00000002,cHNrLTI=',
+      '1,E2EPROD,E2E00000003,cHNrLTM=',
+    ].join('\n');
+    await b.page.getByTestId('import-file').locator('input[type=file]').setInputFiles({ name: 'certs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await b.page.getByTestId('import-start').click();
+    const errors = b.page.getByTestId('import-errors');
+    await errors.waitFor();
+    expect(await errors.innerText()).toContain('NOSUCHPROD');
+    expect(await errors.locator('tbody tr').first().innerText()).toMatch(/^3\s/);
+    const [report] = await Promise.all([b.page.waitForEvent('download'), b.page.getByTestId('import-report').click()]);
+    const text = await readFile((await report.path())!, 'utf8');
+    expect(text.replace(/^\uFEFF/, '').split('\r\n')[1]).toMatch(/^3,.*NOSUCHPROD/);
+    expect(await tableRows(b.page).filter({ hasText: 'E2E0000000' }).count()).toBe(0);
+
+    // the good rows alone import, and the secrets never show
+    await b.page.getByTestId('import-file').locator('input[type=file]').setInputFiles({ name: 'certs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.split('\n').filter((l) => !l.includes('NOSUCH')).join('\n')) });
+    await b.page.getByTestId('import-start').click();
+    await b.page.getByTestId('import-done').waitFor();
+    await b.page.keyboard.press('Escape');
+    await waitFor(b.page, 'two certificates', async () => (await tableRows(b.page).filter({ hasText: 'E2E0000000' }).count()) === 2);
+    expect(await b.page.locator('body').innerText()).not.toContain('cHNrLTE=');
+  });
+});
