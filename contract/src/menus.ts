@@ -16,7 +16,8 @@ export interface MenuDirectory {
 
 export const MENU_DIRECTORIES: readonly MenuDirectory[] = [
   { code: 'desk', name: { zh: '工作台', en: 'Workbench' }, route: '/desk', sort: 1, icon: 'iconfont iconicon_airplay' },
-  { code: 'production', name: { zh: '生产管理', en: 'Production' }, route: '/production', sort: 15, icon: 'iconfont iconicon_work' },
+  // first: the sidebar shows /production only as its first entry (spec section 2), and production is the business
+  { code: 'production', name: { zh: '生产管理', en: 'Production' }, route: '/production', sort: 0, icon: 'iconfont iconicon_work' },
   { code: 'product', name: { zh: '产品管理', en: 'Products' }, route: '/product', sort: 20, icon: 'iconfont iconicon_mobilephone' },
   { code: 'authority', name: { zh: '权限管理', en: 'Authority' }, route: '/authority', sort: 96, icon: 'iconfont icon-quanxian' },
   { code: 'base', name: { zh: '基础配置', en: 'Basics' }, route: '/base', sort: 95, icon: 'iconfont iconicon_compile' },

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { signIn, tableRows, toast, waitFor } from '../flows.js';
+import { openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
 
 /**
  * The IPC back office in the browser (issue 10): a factory and its station, a batch with its devices, a
@@ -35,7 +35,9 @@ async function submitForm(message = '新增成功') {
 
 describe('production', () => {
   it('sets up a factory and a station in the factory\'s drawer', async () => {
-    await b.page.goto(`${b.baseUrl}/production/factory`);
+    // production is the sidebar's first entry (it shows only there, spec section 2)
+    await openMenu(b.page, 'production', 'factory');
+    await b.page.waitForURL('**/production/factory');
     await b.page.getByTestId('resource-page').waitFor();
     await b.page.getByTestId('resource-add').click();
     await b.page.locator('#resource_factoryName').fill('E2E 深圳一厂');
@@ -102,7 +104,7 @@ describe('production', () => {
       '1,NOSUCHPROD,E2E00000002,cHNrLTI=',
       '1,E2EPROD,E2E00000003,cHNrLTM=',
     ].join('\n');
-    await b.page.getByTestId('import-file').locator('input[type=file]').setInputFiles({ name: 'certs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await b.page.locator('.ant-modal input[type=file]').setInputFiles({ name: 'certs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await b.page.getByTestId('import-start').click();
     const errors = b.page.getByTestId('import-errors');
     await errors.waitFor();
@@ -114,7 +116,7 @@ describe('production', () => {
     expect(await tableRows(b.page).filter({ hasText: 'E2E0000000' }).count()).toBe(0);
 
     // the good rows alone import, and the secrets never show
-    await b.page.getByTestId('import-file').locator('input[type=file]').setInputFiles({ name: 'certs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.split('\n').filter((l) => !l.includes('NOSUCH')).join('\n')) });
+    await b.page.locator('.ant-modal input[type=file]').setInputFiles({ name: 'certs.csv', mimeType: 'text/csv', buffer: Buffer.from(csv.split('\n').filter((l) => !l.includes('NOSUCH')).join('\n')) });
     await b.page.getByTestId('import-start').click();
     await b.page.getByTestId('import-done').waitFor();
     await b.page.keyboard.press('Escape');

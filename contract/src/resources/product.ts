@@ -111,6 +111,7 @@ export const productResource = defineResource({
   title: { zh: '产品信息', en: 'Products' },
   scope: 'platform',
   nameField: 'productName',
+  page: 'custom',
   menu: { parent: 'product', route: '/product/info', name: { zh: '产品信息', en: 'Products' }, sort: 4, icon: 'iconfont iconicon_mobilephone' },
   fields: {
     productName: {

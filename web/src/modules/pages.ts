@@ -28,5 +28,6 @@ export const customPages: Readonly<Record<string, CustomPageLoader>> = {
   factory: () => import('./production/FactoryPage').then((m) => ({ default: m.FactoryPage })),
   cit: () => import('./production/CitPage').then((m) => ({ default: m.CitPage })),
   batch: () => import('./production/BatchPage').then((m) => ({ default: m.BatchPage })),
+  product_info: () => import('./product/ProductPage').then((m) => ({ default: m.ProductPage })),
   product_auth: () => import('./product/ProductAuthPage').then((m) => ({ default: m.ProductAuthPage })),
 };
