@@ -131,6 +131,8 @@ export const messages = {
   stationsNotOfFactory: { zh: '所选工位不属于该工厂或已删除', en: 'The stations picked are not of this factory, or were deleted' },
   cloudNotConfigured: { zh: '{vendor}未配置: 请在服务器上设置 {setting}', en: '{vendor} is not configured: set {setting} on the server' },
   cloudCallFailed: { zh: '{vendor}接口调用失败: {reason}', en: '{vendor} refused the call: {reason}' },
+  deliverBatchProduct: { zh: '批次「{batchNo}」生产的不是所选产品', en: 'The batch "{batchNo}" is not of the product picked' },
+  deliverOverBatch: { zh: '批次「{batchNo}」共 {quantity} 台, 已出货 {shipped} 台, 本次最多 {left} 台', en: 'The batch "{batchNo}" has {quantity} devices, {shipped} shipped: at most {left} more' },
   badIp: { zh: '{field}不是有效的 IPv4 或 IPv6 地址', en: '{field} is not an IPv4 or IPv6 address' },
   badUrl: { zh: '{field}须是 http:// 或 https:// 开头的网址', en: '{field} must be a link starting with http:// or https://' },
   badMac: { zh: '{field}须是 12 位十六进制的 MAC 地址 (如 AA:BB:CC:DD:EE:FF)', en: '{field} must be a MAC address of 12 hex digits (such as AA:BB:CC:DD:EE:FF)' },

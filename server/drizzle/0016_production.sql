@@ -1,3 +1,22 @@
+CREATE TABLE "ymy_deliver" (
+	"id" bigint PRIMARY KEY NOT NULL,
+	"product_id" bigint NOT NULL,
+	"customer_tenant_id" varchar(12) NOT NULL,
+	"batch_id" bigint,
+	"quantity" integer NOT NULL,
+	"deliver_time" timestamp with time zone NOT NULL,
+	"tracking_no" varchar(64),
+	"remark" varchar(500),
+	"create_user" bigint,
+	"create_dept" bigint,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"update_user" bigint,
+	"update_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"status" integer DEFAULT 1 NOT NULL,
+	"is_deleted" smallint DEFAULT 0 NOT NULL,
+	"tracking_no_grams" text[] GENERATED ALWAYS AS (app_grams("tracking_no")) STORED
+);
+--> statement-breakpoint
 CREATE TABLE "ymy_device_column" (
 	"id" bigint PRIMARY KEY NOT NULL,
 	"type_id" bigint NOT NULL,
@@ -134,7 +153,7 @@ CREATE TABLE "ymy_factory" (
 --> statement-breakpoint
 CREATE TABLE "ymy_factory_device" (
 	"id" bigint PRIMARY KEY NOT NULL,
-	"sn" varchar(32) NOT NULL,
+	"sn" varchar(32) COLLATE "C" NOT NULL,
 	"batch_id" bigint NOT NULL,
 	"product_id" bigint NOT NULL,
 	"mac" varchar(17),
@@ -188,6 +207,18 @@ CREATE TABLE "ymy_station" (
 	"station_code_grams" text[] GENERATED ALWAYS AS (app_grams("station_code")) STORED
 );
 --> statement-breakpoint
+CREATE TABLE "ymy_station_operator" (
+	"user_id" bigint PRIMARY KEY NOT NULL,
+	"factory_id" bigint NOT NULL,
+	"station_ids" varchar(2000) DEFAULT '' NOT NULL,
+	"create_time" timestamp with time zone DEFAULT now() NOT NULL,
+	"update_time" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "ix_deliver_time" ON "ymy_deliver" USING btree ("deliver_time","id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_deliver_customer" ON "ymy_deliver" USING btree ("customer_tenant_id","deliver_time") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_deliver_batch" ON "ymy_deliver" USING btree ("batch_id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_deliver_tracking_no_grams" ON "ymy_deliver" USING gin ("tracking_no_grams");--> statement-breakpoint
 CREATE UNIQUE INDEX "uq_device_column_key" ON "ymy_device_column" USING btree ("type_id","column_key") WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_device_column_time" ON "ymy_device_column" USING btree ("create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_device_column_label_grams" ON "ymy_device_column" USING gin ("label_grams");--> statement-breakpoint
@@ -222,7 +253,6 @@ CREATE INDEX "ix_factory_factory_name_grams" ON "ymy_factory" USING gin ("factor
 CREATE INDEX "ix_factory_factory_code_grams" ON "ymy_factory" USING gin ("factory_code_grams");--> statement-breakpoint
 CREATE UNIQUE INDEX "uq_factory_device_sn" ON "ymy_factory_device" USING btree ("sn");--> statement-breakpoint
 CREATE INDEX "ix_factory_device_batch" ON "ymy_factory_device" USING btree ("batch_id","sn");--> statement-breakpoint
-CREATE INDEX "ix_factory_device_sn_pattern" ON "ymy_factory_device" USING btree ("sn" text_pattern_ops);--> statement-breakpoint
 CREATE INDEX "ix_factory_device_product" ON "ymy_factory_device" USING btree ("product_id","sn");--> statement-breakpoint
 CREATE INDEX "ix_factory_device_burned" ON "ymy_factory_device" USING btree ("batch_id") WHERE burn_time is not null;--> statement-breakpoint
 CREATE INDEX "ix_factory_device_sn_grams" ON "ymy_factory_device" USING gin ("sn_grams");--> statement-breakpoint
@@ -233,4 +263,5 @@ CREATE UNIQUE INDEX "uq_station_code" ON "ymy_station" USING btree ("station_cod
 CREATE INDEX "ix_station_factory" ON "ymy_station" USING btree ("factory_id","create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_station_time" ON "ymy_station" USING btree ("create_time","id") WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_station_station_name_grams" ON "ymy_station" USING gin ("station_name_grams");--> statement-breakpoint
-CREATE INDEX "ix_station_station_code_grams" ON "ymy_station" USING gin ("station_code_grams");
+CREATE INDEX "ix_station_station_code_grams" ON "ymy_station" USING gin ("station_code_grams");--> statement-breakpoint
+CREATE INDEX "ix_station_operator_factory" ON "ymy_station_operator" USING btree ("factory_id");

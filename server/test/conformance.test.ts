@@ -44,6 +44,23 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
       newSn: ({ n }) => `RW${n.toString(36).toUpperCase().padStart(4, '0')}`,
     },
   },
+  // the customer is a tenant; a delivery from a batch must be of its product and within its quantity (product.test.ts)
+  deliver: {
+    values: {
+      productId: async ({ kit, n }) => {
+        const shipped = await kit.create({ def: batchResource, overrides: { quantity: 5 } });
+        deliveryBatches.set(n, String(shipped.id));
+        return String(shipped.productId);
+      },
+      batchId: ({ n }) => deliveryBatches.get(n) ?? null,
+      customerTenantId: ({ n }) => (n % 2 ? '541742' : '000000'),
+      quantity: ({ n }) => 1 + (n % 3),
+    },
+    skip: {
+      refs: 'a delivery names a batch of its own product (the kit\'s ref rows are of other products): references are tested in product.test.ts, "deliveries"',
+      search: 'the kit\'s second values (x-prefixed tenant ids, batches of other products) are refused by the delivery rules: the filters are tested in product.test.ts, "deliveries"',
+    },
+  },
   // a column key is a word (it names attributes.<key>)
   device_column: { values: { columnKey: ({ n }) => `k${n.toString(36)}` } },
   // a device row written by the kit is an SN of its own (add-batch writes them otherwise)
@@ -74,6 +91,9 @@ const grantProductTypes: ResourceOptions['onCreated'] = async (kit, def, row) =>
   if (def.code !== 'product_type') return;
   await h.server.ctx.db.execute(sql`insert into ymy_product_auth (id, tenant_id, type_id) values (${nextId()}, ${kit.other.tenantId}, ${String(row.id)}::bigint)`);
 };
+
+/** the batch each generated delivery ships from, by the row's n (its product is the batch's) */
+const deliveryBatches = new Map<number, string>();
 
 /** how a row of a resource is made wherever another refers to it (a batch needs a valid SN prefix) */
 const SHARED_REFS: ResourceOptions['refs'] = { batch: { values: batchValues } };

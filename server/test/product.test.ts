@@ -143,3 +143,42 @@ describe('product-type authorisation', () => {
     expect(tree.body.data.map((n) => n.id)).toEqual(expect.arrayContaining([lock.id, camera.id]));
   });
 });
+
+describe('deliveries', () => {
+  const DELIVER = '/api/ymy-product/deliver';
+  const IPC = '/sc/ymy-ipc/back';
+
+  it('ships from a batch at most what it made, of its product, to a tenant that exists; the tenant sees its own', async () => {
+    const type = await submit(TYPE, { typeName: '出货锁', typeCode: 'SHIP' });
+    const model = await submit(MODEL, { typeId: type.body.data.id, modelName: 'SH1', modelCode: 'SH1' });
+    const p1 = await submit(PRODUCT, { productName: 'SH1', productCode: 'SH1', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 1 });
+    const p2 = await submit(PRODUCT, { productName: 'SH2', productCode: 'SH2', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 1 });
+    const f = await h.call<Row>('POST', `${IPC}/add-factory`, { token: admin, body: { factoryName: '出货工厂', factoryCode: 'SHIP-F' } });
+    const b = await h.call<Row>('POST', `${IPC}/add-batch`, { token: admin, body: { batchNo: 'SHIP-B', factoryId: f.body.data.id, productId: p1.body.data.id, cloudVendor: 1, quantity: 10, snPrefix: 'SHIP' } });
+    const ship = (body: Record<string, unknown>, lang: 'zh' | 'en' = 'en') => h.call<Row>('POST', `${DELIVER}/submit`, { token: admin, body: { productId: p1.body.data.id, customerTenantId: '541742', deliverTime: '2026-11-20 10:00:00', ...body }, lang });
+
+    const first = await ship({ batchId: b.body.data.id, quantity: 6, trackingNo: 'SF1001' });
+    expect(first.status, first.body.msg).toBe(200);
+    const over = await ship({ batchId: b.body.data.id, quantity: 5 });
+    expect(over.status).toBe(400);
+    expect(over.body.data).toEqual({ quantity: 'The batch "SHIP-B" has 10 devices, 6 shipped: at most 4 more' });
+    const wrongProduct = await ship({ batchId: b.body.data.id, quantity: 1, productId: p2.body.data.id });
+    expect(wrongProduct.body.data).toEqual({ batchId: 'The batch "SHIP-B" is not of the product picked' });
+    const noTenant = await ship({ quantity: 1, customerTenantId: '999999' });
+    expect(noTenant.body.data).toEqual({ customerTenantId: 'No tenant 999999' });
+    // the edit of the first may keep its own quantity
+    expect((await h.call('POST', `${DELIVER}/submit`, { token: admin, body: { id: first.body.data.id, quantity: 10 } })).status).toBe(200);
+
+    const kit = new KitSupport(h);
+    const reader = await kit.userWithCodes(DEMO_ADMIN.tenantId, ['deliver']);
+    await h.call('POST', '/api/ymy-product/auth/save-auth-pt', { token: admin, body: { tenantId: DEMO_ADMIN.tenantId, typeIds: [type.body.data.id] } });
+    await ship({ quantity: 3, customerTenantId: '000000', trackingNo: 'SF-OTHER' });
+    const seen = await kit.call<Page<Row>>(reader, 'GET', `${DELIVER}/list`, { query: { size: 100 } });
+    expect(seen.body.data.records.map((r) => r.trackingNo)).toEqual(['SF1001']);
+    const list = async (query: Record<string, string>) => (await h.call<Page<Row>>('GET', `${DELIVER}/list`, { token: admin, query: { size: 100, ...query } })).body.data.records.map((r) => r.trackingNo);
+    expect(await list({ batchId: String(b.body.data.id) })).toEqual(['SF1001']);
+    expect(await list({ customerTenantId: '000000' })).toEqual(['SF-OTHER']);
+    expect(await list({ productId: String(p1.body.data.id), trackingNo: 'SF1' })).toEqual(['SF1001']);
+    expect(await list({ deliverTime_datege: '2026-11-20 00:00:00', deliverTime_datele: '2026-11-21 00:00:00', productId: String(p1.body.data.id) })).toHaveLength(2);
+  });
+});

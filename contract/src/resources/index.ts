@@ -18,7 +18,7 @@ import { ossResource } from './oss.js';
 import { smsResource } from './sms.js';
 import { citDictResource, citResource, rewriteSnResource } from './cit.js';
 import { batchResource, certResource, factoryDeviceResource, factoryResource, stationResource } from './production.js';
-import { brandResource, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
+import { brandResource, deliverResource, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
 export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
@@ -63,6 +63,7 @@ export const resources = {
   explain: explainResource,
   product_auth: productAuthResource,
   device_column: deviceColumnResource,
+  deliver: deliverResource,
   factory: factoryResource,
   station: stationResource,
   batch: batchResource,
@@ -72,7 +73,7 @@ export const resources = {
   cit: citResource,
   rewrite_sn: rewriteSnResource,
 } as const;
-export { brandResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
+export { brandResource, deliverResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 export { attachResource } from './attach.js';
 export { logApiResource } from './logApi.js';
 export { logErrorResource } from './logError.js';

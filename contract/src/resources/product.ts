@@ -259,3 +259,35 @@ export const deviceColumnResource = defineResource({
     sort: { type: 'int', label: { zh: '排序', en: 'Sort' }, min: 0, max: 100000, sortable: true, width: 80, defaultValue: 1 },
   },
 });
+
+/**
+ * Deliveries (domain.md "Deliver"): products shipped to a customer tenant, from a batch or not. A tenant other
+ * than the platform sees the deliveries made to it.
+ */
+export const deliverResource = defineResource({
+  code: 'deliver',
+  path: '/api/ymy-product/deliver',
+  title: { zh: '出货管理', en: 'Deliveries' },
+  scope: 'platform',
+  nameField: 'trackingNo',
+  defaultSort: { field: 'deliverTime', order: 'desc' },
+  menu: { parent: 'product', route: '/product/deliver', name: { zh: '出货管理', en: 'Deliveries' }, sort: 7, icon: 'iconfont iconicon_addresslist' },
+  fields: {
+    productId: {
+      type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, required: { zh: '请选择产品', en: 'Please select the product' },
+      search: 'equal', immutable: true, width: 150,
+    },
+    customerTenantId: {
+      type: 'string', label: { zh: '客户租户', en: 'Customer tenant' }, required: { zh: '请输入客户租户编号', en: 'Please enter the customer tenant ID' },
+      max: 12, search: 'equal', width: 120, help: { zh: '6 位租户编号', en: 'The 6-digit tenant ID' },
+    },
+    batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, search: 'equal', immutable: true, width: 140 },
+    quantity: { type: 'int', label: { zh: '数量', en: 'Quantity' }, required: { zh: '请输入数量', en: 'Please enter the quantity' }, min: 1, max: 10_000_000, sortable: true, width: 100 },
+    deliverTime: {
+      type: 'datetime', label: { zh: '出货时间', en: 'Shipped at' }, required: { zh: '请选择出货时间', en: 'Please pick the shipping time' },
+      search: 'dateRange', sortable: true,
+    },
+    trackingNo: { type: 'string', label: { zh: '物流单号', en: 'Tracking no.' }, max: 64, search: 'like', width: 170 },
+    remark: { type: 'text', label: { zh: '备注', en: 'Remark' }, max: 500 },
+  },
+});

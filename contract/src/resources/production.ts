@@ -203,7 +203,7 @@ export const factoryDeviceResource = defineResource({
   io: { export: { name: 'export-device-list', permission: 'batch_export' } },
   dynamicColumns: { path: `${IPC_PATH}/get-dynamic-columns`, field: 'attributes', by: ['batchId', 'productId'] },
   fields: {
-    sn: { type: 'string', label: { zh: 'SN', en: 'SN' }, max: 32, search: 'like', sortable: true, width: 180 },
+    sn: { type: 'string', label: { zh: 'SN', en: 'SN' }, max: 32, search: 'like', sortable: true, upperCase: true, width: 180 },
     batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, search: 'equal', width: 150 },
     productId: { type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, search: 'equal', width: 140 },
     mac: { type: 'string', format: 'mac', label: { zh: 'MAC', en: 'MAC' }, max: 17, search: 'equal', width: 150 },

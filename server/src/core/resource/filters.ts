@@ -168,7 +168,9 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
         ilike(col, `%${escapeLike(value)}`);
         break;
       case 'likeright':
-        ilike(col, `${escapeLike(value)}%`);
+        // a field kept in capitals: a case-sensitive prefix, which the column's btree (COLLATE "C") serves
+        if (f.upperCase) out.push(sql`${col} like ${`${escapeLike(value.trim().toUpperCase())}%`}`);
+        else ilike(col, `${escapeLike(value)}%`);
         break;
       case 'notlike':
         out.push(sql`${col} not ilike ${`%${escapeLike(value)}%`}`);

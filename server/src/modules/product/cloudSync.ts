@@ -1,6 +1,7 @@
 import { productResource } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { sdkErrorReason, splitEndpoint } from '../../core/cloudApi.js';
 import type { AppContext } from '../../core/context.js';
 import type { Config } from '../../core/config.js';
 import { AppError } from '../../core/errors.js';
@@ -18,15 +19,6 @@ const VENDOR_NAMES = { 1: { zh: '腾讯云 IoT Explorer', en: 'Tencent Cloud IoT
 /** pages fetched at most (a cloud account with more products than this is cut, and says so in the log) */
 const MAX_PAGES = 50;
 
-function endpointOf(url: string): { https: boolean; host: string } {
-  const m = /^(https?):\/\/([^/]+)\/?$/i.exec(url.trim());
-  return m ? { https: m[1]!.toLowerCase() === 'https', host: m[2]! } : { https: true, host: url.trim() };
-}
-
-const reasonOf = (e: unknown) => {
-  const err = e as { code?: string; message?: string; data?: { Message?: string } };
-  return String(err.data?.Message ?? err.message ?? err.code ?? e).slice(0, 300);
-};
 
 /** The setting a vendor lacks, named for the error, or undefined when it has what it needs. */
 export function missingSetting(vendor: 1 | 2, config: Config): string | undefined {
@@ -44,7 +36,7 @@ export function missingSetting(vendor: 1 | 2, config: Config): string | undefine
 async function tencentProducts(config: Config): Promise<CloudProduct[]> {
   const { AbstractClient } = await import('tencentcloud-sdk-nodejs-common');
   const c = config.iotClouds.tencent;
-  const endpoint = endpointOf(c.endpoint ?? 'https://iotexplorer.tencentcloudapi.com');
+  const endpoint = splitEndpoint(c.endpoint ?? 'https://iotexplorer.tencentcloudapi.com');
   const client = new AbstractClient(endpoint.host, '2019-04-23', {
     credential: { secretId: c.secretId!, secretKey: c.secretKey! },
     region: c.region,
@@ -66,7 +58,7 @@ async function alibabaProducts(config: Config): Promise<CloudProduct[]> {
   const [sdk, openapi] = await Promise.all([import('@alicloud/iot20180120'), import('@alicloud/openapi-client')]);
   const Client = ((sdk.default as unknown as { default?: unknown }).default ?? sdk.default) as typeof sdk.default;
   const c = config.iotClouds.alibaba;
-  const endpoint = endpointOf(c.endpoint ?? `https://iot.${c.region}.aliyuncs.com`);
+  const endpoint = splitEndpoint(c.endpoint ?? `https://iot.${c.region}.aliyuncs.com`);
   const client = new Client(new openapi.Config({
     accessKeyId: c.accessKeyId, accessKeySecret: c.accessKeySecret, regionId: c.region,
     endpoint: endpoint.host, protocol: endpoint.https ? 'https' : 'http', readTimeout: 15_000, connectTimeout: 5_000,
@@ -98,7 +90,7 @@ export function registerCloudSync(app: FastifyInstance, ctx: AppContext): void {
     try {
       found = vendor === 1 ? await tencentProducts(ctx.config) : await alibabaProducts(ctx.config);
     } catch (e) {
-      throw new AppError(502, 'cloudCallFailed', { vendor: vendorName, reason: reasonOf(e) });
+      throw new AppError(502, 'cloudCallFailed', { vendor: vendorName, reason: sdkErrorReason(e) });
     }
     let updated = 0;
     const unmatched: Array<{ cloudProductId: string; name: string }> = [];

@@ -171,3 +171,26 @@ export const deviceColumn = pgTable(
     searchGramsIndex('ix_device_column_label_grams', t.labelGrams),
   ],
 );
+
+/** Deliveries of products to customer tenants (a tenant reads those made to it). */
+export const deliver = pgTable(
+  'ymy_deliver',
+  {
+    id: id('id').primaryKey(),
+    productId: id('product_id').notNull(),
+    customerTenantId: varchar('customer_tenant_id', { length: 12 }).notNull(),
+    batchId: id('batch_id'),
+    quantity: integer('quantity').notNull(),
+    deliverTime: ts('deliver_time').notNull(),
+    trackingNo: varchar('tracking_no', { length: 64 }),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+    trackingNoGrams: searchGrams('tracking_no'),
+  },
+  (t) => [
+    index('ix_deliver_time').on(t.deliverTime, t.id).where(sql`is_deleted = 0`),
+    index('ix_deliver_customer').on(t.customerTenantId, t.deliverTime).where(sql`is_deleted = 0`),
+    index('ix_deliver_batch').on(t.batchId).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_deliver_tracking_no_grams', t.trackingNoGrams),
+  ],
+);

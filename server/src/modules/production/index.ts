@@ -1,4 +1,4 @@
-import { batchResource, certResource, citDictResource, citResource, rewriteSnResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
+import { batchResource, certResource, deliverResource, citDictResource, citResource, rewriteSnResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { rowsAffected, schema } from '../../core/db/index.js';
 import type { Executor } from '../../core/db/index.js';
@@ -10,10 +10,11 @@ import { formatDateTime } from '../../core/time.js';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
-import { deviceColumn, product } from '../product/tables.js';
+import { deliver, deviceColumn, product } from '../product/tables.js';
 import { authorisedTypeIds, byProductColumn, byTypeColumn } from '../product/typeAccess.js';
 import type { AuthUser } from '../../core/context.js';
 import { registerCatalogueActions } from './catalogue.js';
+import { deliverHooks } from './deliveries.js';
 import { certHooks, registerCertActions } from './certs.js';
 import { registerOperatorActions } from './operators.js';
 import { citDictHooks, citRecordHooks, registerCitActions, rewriteSnHooks } from './cit.js';
@@ -199,6 +200,8 @@ export const productionFeature: FeatureModule = {
     bind(citDictResource, citDict, citDictHooks),
     bind(citResource, citRecord, citRecordHooks),
     bind(rewriteSnResource, rewriteSn, rewriteSnHooks),
+    // shown in the product menu; bound here, beside the batches it ships from
+    bind(deliverResource, deliver, deliverHooks),
   ],
   routes: async (app, ctx) => {
     await routes(app, ctx);

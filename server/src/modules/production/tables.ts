@@ -121,9 +121,9 @@ export const factoryDevice = pgTable(
   },
   (t) => [
     uniqueIndex('uq_factory_device_sn').on(t.sn),
-    // a batch's devices in SN order; SN prefixes (`sn_likeright`) through text_pattern_ops
+    // a batch's devices in SN order; sn is COLLATE "C" (migration 0016): the unique index serves SN prefixes
+    // (`sn_likeright`, LIKE 'B6%') in SN order
     index('ix_factory_device_batch').on(t.batchId, t.sn),
-    index('ix_factory_device_sn_pattern').on(sql`${t.sn} text_pattern_ops`),
     index('ix_factory_device_product').on(t.productId, t.sn),
     index('ix_factory_device_burned').on(t.batchId).where(sql`burn_time is not null`),
     searchGramsIndex('ix_factory_device_sn_grams', t.snGrams),

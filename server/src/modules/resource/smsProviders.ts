@@ -1,4 +1,5 @@
 import type { Config } from '../../core/config.js';
+import { sdkErrorReason, splitEndpoint } from '../../core/cloudApi.js';
 
 /** One message to send: the configuration's provider account and template, the phones and the template's parameters. */
 export interface SmsMessage {
@@ -21,16 +22,6 @@ export interface SmsResult {
 /** A provider refused the message or could not be reached. */
 export class SmsError extends Error {}
 
-/** `https://host:port` → protocol and host as the SDKs take them (no scheme: https). */
-function splitEndpoint(url: string): { https: boolean; host: string } {
-  const m = /^(https?):\/\/([^/]+)\/?$/i.exec(url.trim());
-  return m ? { https: m[1]!.toLowerCase() === 'https', host: m[2]! } : { https: true, host: url.trim() };
-}
-
-function reason(e: unknown): string {
-  const err = e as { code?: string; message?: string; data?: { Message?: string } };
-  return String(err.data?.Message ?? err.message ?? err.code ?? e).slice(0, 300);
-}
 
 /**
  * Aliyun SMS through its official SDK (loaded on first use: it is large). Template parameters go as the
@@ -52,7 +43,7 @@ export async function sendAliyun(m: SmsMessage, config: Config): Promise<SmsResu
     if (body?.code !== 'OK') throw new SmsError(`${body?.code ?? 'unknown'} ${body?.message ?? ''}`.trim());
     return { success: true, code: body.code, msg: body.bizId ?? body.message ?? 'OK' };
   } catch (e) {
-    throw e instanceof SmsError ? e : new SmsError(reason(e));
+    throw e instanceof SmsError ? e : new SmsError(sdkErrorReason(e));
   }
 }
 
@@ -78,6 +69,6 @@ export async function sendTencent(m: SmsMessage, config: Config): Promise<SmsRes
     if (failed.length) throw new SmsError(failed.map((s) => `${s.PhoneNumber}: ${s.Code} ${s.Message}`).join('; '));
     return { success: true, code: 'OK', msg: res.RequestId ?? 'OK' };
   } catch (e) {
-    throw e instanceof SmsError ? e : new SmsError(reason(e));
+    throw e instanceof SmsError ? e : new SmsError(sdkErrorReason(e));
   }
 }
