@@ -117,6 +117,14 @@ export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Pr
   });
 }
 
+/**
+ * Lifts the statement time limit for the rest of this transaction: a bulk write the caller asked for (a batch of
+ * 100,000 devices), which must not be cut like an over-broad search.
+ */
+export async function allowLongStatements(tx: Executor, ms: number): Promise<void> {
+  await tx.execute(sql`select set_config('statement_timeout', ${`${ms}ms`}, true)`);
+}
+
 export { schema };
 
 /** How many rows a raw `execute` (insert, update, delete) touched: node-postgres says rowCount, PGlite affectedRows. */

@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
-import { rowsAffected, type Executor } from '../../core/db/index.js';
+import { allowLongStatements, rowsAffected, type Executor } from '../../core/db/index.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
@@ -85,6 +85,8 @@ export function registerCertActions(app: FastifyInstance, ctx: AppContext): void
       .where(and(eq(batch.id, input.batchId), eq(batch.isDeleted, 0)));
     if (!b) throw notFound();
     if (!b.productId) throw new AppError(400, 'batchProductNoCloud', { name: b.productName });
+    // a batch of 100,000 devices takes as many certificates in two statements
+    await allowLongStatements(tx, 300_000);
     const byName = await tx.execute(sql`
       with pairs as (
         select c.id as cert_id, d.id as device_id, d.sn

@@ -1,6 +1,6 @@
 import { batchResource, certResource, deliverResource, citDictResource, citResource, rewriteSnResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
-import { rowsAffected, schema } from '../../core/db/index.js';
+import { allowLongStatements, rowsAffected, schema } from '../../core/db/index.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { nextId, reserveIdBlock } from '../../core/ids.js';
@@ -68,6 +68,8 @@ async function generateDevices(tx: Executor, saved: Record<string, unknown>, lan
   if (last > SERIAL_LIMIT) {
     throw fieldError('snSerialExhausted', lang, 'quantity', { prefix, quantity, left: Math.max(0, SERIAL_LIMIT - first + 1) });
   }
+  // a million devices take tens of seconds: not the request limit of a search
+  await allowLongStatements(tx, 300_000);
   const block = reserveIdBlock(quantity);
   const i = sql`(g - ${first}::bigint)`;
   const sn = sql`${prefix}::text || lpad(g::text, ${SN_SERIAL_DIGITS}, '0')`;
@@ -111,6 +113,7 @@ const batchHooks = (): ResourceHooks => ({
     }
   },
   async afterRemove(tx, ids) {
+    await allowLongStatements(tx, 300_000);
     await tx.delete(factoryDevice).where(inArray(factoryDevice.batchId, ids));
   },
 });
