@@ -17,9 +17,11 @@ const codes = (nodes: Array<{ code: string; children?: unknown[] }>): string[] =
 describe('menus', () => {
   it('gives each role its menu tree with ancestors, names in the caller\'s language', async () => {
     const admin = await h.call<MenuRoute[]>('GET', '/api/blade-system/menu/routes', { token: platform });
-    expect(codes(admin.body.data).slice(0, 2)).toEqual(['desk', 'notice']);
+    // production first: the sidebar shows /production only as its first entry (spec section 2)
+    expect(codes(admin.body.data).slice(0, 2)).toEqual(['production', 'factory']);
+    expect(admin.body.data.map((m) => m.code).slice(0, 2)).toEqual(['production', 'desk']);
     expect(codes(admin.body.data)).toEqual(expect.arrayContaining(['system', 'param', 'tenant', 'user', 'authority', 'role']));
-    expect(admin.body.data[0]).toMatchObject({ name: '工作台', path: '/desk', i18n: { zh: '工作台', en: 'Workbench' } });
+    expect(admin.body.data[1]).toMatchObject({ name: '工作台', path: '/desk', i18n: { zh: '工作台', en: 'Workbench' } });
     const en = await h.call<MenuRoute[]>('GET', '/api/blade-system/menu/routes', { token: platform, lang: 'en' });
     const system = en.body.data.find((m) => m.code === 'system')!;
     expect(system.children!.find((m) => m.code === 'param')!.name).toBe('Parameters');
