@@ -1,9 +1,8 @@
 import { type Lang, type ResourceDef, t } from '@console/contract';
 import { ioRoutes } from '@console/contract/io';
 import { and, sql } from 'drizzle-orm';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance } from 'fastify';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
 import type { AppContext, AuthUser } from '../../context.js';
@@ -12,6 +11,7 @@ import { formatDateTime } from '../../time.js';
 import { buildFilters, buildOrder, type ColumnMap, unindexed } from '../filters.js';
 import type { MountedResource } from '../registry.js';
 import { exportColumns } from './cells.js';
+import { type XlsxValue, XlsxSheetWriter } from './xlsxWriter.js';
 import type { EngineRules, Row } from './index.js';
 
 /** An Excel sheet holds 1,048,576 rows; an export stops well before. */
@@ -19,33 +19,13 @@ export const EXPORT_MAX_ROWS = 1_000_000;
 /** rows read (and written) per chunk: one short statement each, so other requests run between them */
 export const EXPORT_CHUNK = 1000;
 
-/**
- * The stream the zip reads a streamed sheet's XML from: exceljs 4.4's WorksheetWriter writes into a
- * StreamBuf (`stream`) that archiver wrapped in a PassThrough (its `pipes[0]`). Undefined if that changes.
- */
-function zipEntryOf(sheet: unknown): Drainable | undefined {
-  const pipe = (sheet as { stream?: { pipes?: unknown[] } }).stream?.pipes?.[0] as Drainable | undefined;
-  return pipe && typeof pipe.on === 'function' && typeof pipe.off === 'function' ? pipe : undefined;
-}
-
-/** A writable stream of node or of the readable-stream package (archiver's), which lacks writableNeedDrain. */
-type Drainable = Pick<Writable, 'on' | 'off'> & { writableNeedDrain?: boolean; _writableState?: { needDrain?: boolean } };
-const needsDrain = (w: Drainable) => w.writableNeedDrain ?? w._writableState?.needDrain ?? false;
-
-/** Resolves once the stream wants more, or is gone. */
-function drained(s: Drainable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      s.off('drain', done);
-      s.off('close', done);
-      resolve();
-    };
-    s.on('drain', done);
-    s.on('close', done);
-  });
-}
-
 type ExportColumn = ReturnType<typeof exportColumns>[number];
+
+/** A presented value as a cell: text, numbers and flags as they are, anything else as its text. */
+function cellOf(v: unknown): XlsxValue {
+  if (v === null || v === undefined || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
 
 /** The dynamic columns (`def.dynamicColumns`) the list's filters name, as export columns of the json field's values. */
 async function dynamicExportColumns(spec: NonNullable<ResourceDef['dynamicColumns']>, rules: EngineRules, user: AuthUser, filters: Record<string, unknown>, lang: Lang): Promise<ExportColumn[]> {
@@ -119,9 +99,8 @@ export function mountExport(app: FastifyInstance, ctx: AppContext, mounted: Moun
     }
 
     const write = async () => {
-      const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
-      const sheet = book.addWorksheet(title.slice(0, 31) || 'Sheet1');
-      sheet.columns = cols.map((c) => ({ header: c.header, key: c.name, width: c.width }));
+      const sheet = new XlsxSheetWriter(out, title, cols.map((c) => ({ header: c.header, width: c.width })));
+      await sheet.addRows([cols.map((c) => c.header)]);
       const read = (chunk: string[]) => {
         const rows = rules.run(user, async (tx) =>
           // one array parameter, not 1,000: building a statement with 1,000 bound values cost more than running it
@@ -129,7 +108,7 @@ export function mountExport(app: FastifyInstance, ctx: AppContext, mounted: Moun
         rows.catch(() => undefined); // awaited below; a failure while the previous chunk is written is not unhandled
         return rows;
       };
-      // the next chunk is read while this one is written
+      // the next chunk is read while this one is written; the writer waits whenever the client reads slower
       let next = ids.length ? read(ids.slice(0, EXPORT_CHUNK)) : undefined;
       for (let at = 0; at < ids.length; at += EXPORT_CHUNK) {
         const chunk = ids.slice(at, at + EXPORT_CHUNK);
@@ -138,17 +117,11 @@ export function mountExport(app: FastifyInstance, ctx: AppContext, mounted: Moun
         const byId = new Map(rows.map((r) => [String(r.id), r]));
         const ordered = chunk.map((k) => byId.get(k)).filter((r): r is Row => r !== undefined); // deleted meanwhile: left out
         const records = await mounted.present(ordered, lang, user);
-        for (const rec of records) sheet.addRow(cols.map((c) => c.value(rec))).commit();
+        await sheet.addRows(records.map((rec) => cols.map((c) => cellOf(c.value(rec)))));
         if (out.destroyed) return;
-        // Wait while the compressor or the client is behind, so that about a chunk is held in memory at most.
-        // exceljs writes the sheet's XML into the zip entry's stream without regard to its buffer (a slow
-        // deflate, on a busy machine, let 40 MB of XML pile up there): that stream is waited for as well.
-        const entry = zipEntryOf(sheet);
-        if (entry && needsDrain(entry)) await drained(entry);
-        if (needsDrain(out)) await drained(out);
       }
-      sheet.commit();
-      await book.commit();
+      await sheet.finish();
+      out.end();
     };
     write().catch((e: unknown) => {
       if (out.destroyed) return; // the client went away
