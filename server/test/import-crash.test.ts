@@ -12,7 +12,7 @@ import { multipart } from './multipart.js';
  * when the server is killed (SIGKILL, no shutdown); after a restart on the same database nothing of the file is
  * there, and the same file imports whole. Runs the real server (src/main.ts) in a child process.
  */
-const ROWS = 30_000;
+const ROWS = 12_000;
 const serverDir = fileURLToPath(new URL('..', import.meta.url));
 let db: TestDb | undefined;
 const children: ChildProcess[] = [];
@@ -117,7 +117,7 @@ describe('an import whose server is killed while it writes', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(done).toMatchObject({ status: 'done', total: ROWS, succeeded: ROWS, failed: 0 });
-    // past 10,000 rows a list's total is an estimate: the first and the last row are there
+    // a list's total may be an estimate on a large table: the first and the last row are there
     for (const name of ['CR00000001', `CR${String(ROWS).padStart(8, '0')}`]) {
       const found = await call<Page<{ deviceName: string }>>(server.url, `/sc/ymy-ipc/back/get-cert-list?deviceName=${name}`, { token });
       expect(found.data.records.map((r) => r.deviceName)).toEqual([name]);
