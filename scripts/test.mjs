@@ -18,9 +18,9 @@ function run(label, cmd, args, opts = {}) {
   return res.status === 0;
 }
 
-function vitest(label, project, report) {
+function vitest(label, project, report, files = []) {
   const out = join(reports, `${report}.json`);
-  const ok = run(label, 'npx', ['vitest', 'run', '--root', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`]);
+  const ok = run(label, 'npx', ['vitest', 'run', '--root', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...files]);
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     passed += r.numPassedTests;
@@ -32,9 +32,12 @@ function vitest(label, project, report) {
   }
 }
 
-// TEST_DATABASE_ONLY=1 (the CI's second pass, on PostgreSQL and Redis): only the suites that touch a database,
-// the server's and the browser's; the type checks and the web unit tests ran in the first pass on the same code
+// TEST_DATABASE_ONLY=1 (the CI's second pass, on PostgreSQL and Redis): the server's suites, and the browser
+// suites whose flows lean on what the database and Redis keep (sessions, grants, tenants, read state, imports and
+// exports, every screen's first list); the type checks, the web unit tests and the browser's look-and-feel suites
+// ran in the first pass on the same code
 const databaseOnly = process.env.TEST_DATABASE_ONLY === '1';
+const DATABASE_BROWSER_SUITES = ['tests/session.test.ts', 'tests/users-roles.test.ts', 'tests/tenants.test.ts', 'tests/notice-bell.test.ts', 'tests/production.test.ts', 'tests/every-page.test.ts'];
 
 const typecheck = databaseOnly || run('type check', 'npx', ['tsc', '-p', 'contract']) && run('type check server', 'npx', ['tsc', '-p', 'server'])
   && (!existsSync(join(root, 'web/tsconfig.json')) || run('type check web', 'npx', ['tsc', '-p', 'web']))
@@ -51,7 +54,7 @@ if (databaseOnly) console.log('\n▶ web unit tests: skipped (TEST_DATABASE_ONLY
 else vitest('web unit tests', 'web', 'web');
 
 if (existsSync(join(root, 'e2e/vitest.config.ts'))) {
-  if (run('build', 'npm', ['run', 'build'])) vitest('browser tests', 'e2e', 'e2e');
+  if (run('build', 'npm', ['run', 'build'])) vitest('browser tests', 'e2e', 'e2e', databaseOnly ? DATABASE_BROWSER_SUITES : []);
   else {
     failed += 1;
     failures.push('build');
