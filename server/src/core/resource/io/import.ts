@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { type FieldDef, type Lang, msg, t } from '@console/contract';
 import { type ImportProgress, importProgressSchema, ioRoutes } from '@console/contract/io';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
 import type { AppContext, AuthUser } from '../../context.js';
+import { BULK_CHUNK, inList, insertRows } from '../../db/bulk.js';
 import type { Executor } from '../../db/index.js';
 import { rowColumns } from '../../db/columns.js';
 import { envelopeOf, ok } from '../../envelope.js';
@@ -127,7 +128,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
           const col = columns[name]!;
           const values = [...new Set(chunk.map((c) => c.values[name]).filter((v) => v !== undefined && v !== null))];
           if (values.length === 0) continue;
-          const hits = await tx.select({ id: idCol, value: col }).from(table).where(and(...rules.visible(user), inArray(col, values)));
+          const hits = await tx.select({ id: idCol, value: col }).from(table).where(and(...rules.visible(user), inList(col, values)));
           const owner = new Map(hits.map((h) => [String(h.value), String(h.id)]));
           const label = t(def.fields[name]!.label, lang);
           for (const c of chunk) {
@@ -261,8 +262,10 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
     let current = 0;
     try {
       await rules.run(user, async (tx: Executor) => {
-        for (let at = 0; at < good.length; at += INSERT_CHUNK) {
-          const chunk = good.slice(at, at + INSERT_CHUNK);
+        // rows are written in one statement per chunk, unless each saved row goes back to a hook
+        const step = rules.hooks.afterSave ? INSERT_CHUNK : BULK_CHUNK;
+        for (let at = 0; at < good.length; at += step) {
+          const chunk = good.slice(at, at + step);
           const fresh: Row[] = [];
           for (const c of chunk) {
             current = c.row;
@@ -275,13 +278,11 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
             }
           }
           current = 0;
-          if (fresh.length) {
-            const insert = tx.insert(table).values(fresh.map((r) => rules.columnValues(r)) as never);
-            if (rules.hooks.afterSave) {
-              for (const saved of await insert.returning() as Row[]) await rules.hooks.afterSave(tx, saved, { ...base, mode: 'create' });
-            } else {
-              await insert;
-            }
+          if (fresh.length && rules.hooks.afterSave) {
+            const saved = await tx.insert(table).values(fresh.map((r) => rules.columnValues(r)) as never).returning() as Row[];
+            for (const row of saved) await rules.hooks.afterSave(tx, row, { ...base, mode: 'create' });
+          } else if (fresh.length) {
+            await insertRows(tx, table, fresh);
           }
           state.succeeded += chunk.length;
           app.log.debug({ job: state.id, resource: def.code, written: state.succeeded, total: good.length }, 'import writing');
