@@ -85,6 +85,8 @@ export const messages = {
   uploadBroken: { zh: '上传的数据不完整或格式错误, 请重新上传', en: 'The upload was cut short or malformed; please upload the file again' },
   fileEmpty: { zh: '文件内容为空', en: 'The file is empty' },
   avatarType: { zh: '头像只能是 jpg 或 png 格式', en: 'The avatar must be a jpg or png image' },
+  imageType: { zh: '只能上传图片（jpg、png、gif 或 webp）', en: 'Only an image can be uploaded (jpg, png, gif or webp)' },
+  uploadFieldUnknown: { zh: '上传的文件 {field} 不对应任何字段', en: 'The uploaded file {field} matches no field' },
   fileNotMultipart: { zh: '请以 multipart/form-data 上传文件, 字段名 file', en: 'Upload the file as multipart/form-data in the field "file"' },
   tooManyRequests: { zh: '请求过于频繁, 请 {seconds} 秒后再试', en: 'Too many requests; try again in {seconds} seconds' },
   tenantUnknown: { zh: '租户不存在或已停用', en: 'The tenant does not exist or is disabled' },

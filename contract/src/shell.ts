@@ -99,6 +99,8 @@ export interface UploadedFile {
 
 /** Avatar limits (spec 9), checked on the server by content, not by name. */
 export const AVATAR_MAX_BYTES = 500 * 1024;
+/** an image field's upload (product, model, brand pictures): any image format, by content */
+export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Spec 5 "Phone helper": what is wrong with a mobile number, or null. The form and the server both ask it. */
 export type PhoneProblem = 'empty' | 'length' | 'format';

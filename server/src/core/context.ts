@@ -13,6 +13,7 @@ import type { Kv } from './kv.js';
 import type { Logs } from './logs.js';
 import type { FieldLabels } from './validation.js';
 import type { ResourceRegistry } from './resource/registry.js';
+import type { UploadService } from './uploads.js';
 
 /** The server's shared services, created once at start and handed to every module. */
 export interface AppContext {
@@ -39,6 +40,8 @@ export interface AppContext {
   version: string;
   /** every resource the engine mounted, by code (references resolve through it) */
   resources: ResourceRegistry;
+  /** file uploads (put-file, and the multipart submit of resources with file fields); set by the resource module */
+  uploads?: UploadService;
 }
 
 /** The signed-in caller, from a verified access token. */

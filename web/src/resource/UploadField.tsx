@@ -43,7 +43,8 @@ export function UploadField({ value, onChange, image = false, disabled, id }: Up
     body.append('file', file as Blob);
     setUploading(true);
     try {
-      const uploaded = await request<UploadedFile>(API.putFile, { method: 'POST', multipart: body });
+      // an image field's upload is checked as an image by its content on the server too
+      const uploaded = await request<UploadedFile>(API.putFile, { method: 'POST', query: { kind: image ? 'image' : 'file' }, multipart: body });
       onChange?.(uploaded.link);
       void message.success(t('resource.uploaded'));
       onSuccess?.(uploaded);

@@ -2,8 +2,10 @@ import {
   crudPaths, dictNameKey, type DynamicColumn, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
   recordSchema, type ResourceDef, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
 } from '@console/contract';
+import type { UploadedFile } from '@console/contract';
 import { and, asc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { isPlatformAdmin, requireUser } from '../access.js';
@@ -27,6 +29,7 @@ import { addReferenceNames, checkReferences, TREE_ROOT } from './refs.js';
 import type { MountedResource } from './registry.js';
 import { MAX_TREE_ROWS, TreeRules } from './tree.js';
 import { mountImportExport } from './io/index.js';
+import { multipartSubmit } from './uploads.js';
 
 export type { MountedResource } from './registry.js';
 
@@ -449,6 +452,11 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   });
 
   // ---- submit ----
+  const uploads = multipartSubmit(ctx, def, async (user, body) => {
+    // a file is stored only for a caller who may save a record (the id may come after the file in the body)
+    if (body.id !== undefined && body.id !== '') return requireCode(user, codes.edit);
+    await requireCode(user, codes.add).catch(() => requireCode(user, codes.edit));
+  });
   const fieldError = (name: string, text: string) => new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
   const fromInput = (input: Row, mode: 'create' | 'update', lang: Lang): Row => {
     const values: Row = {};
@@ -548,18 +556,22 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   /** only the keys that are columns of the table reach the database (write-only fields are the hooks' to use) */
   const columnValues = (values: Row): Row => Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(columns, k)));
 
-  if (!def.readOnly) app.post(paths.submit, { ...withAliases,
+  const submitOptions = { ...withAliases,
     config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform', ...adminOnly }, fieldLabels: labels, title: `${def.title.zh}: submit` },
     schema: {
       tags: [tag],
-      summary: `${def.title.en}: create (no id) or update (with id)`,
-      description: `Needs ${codes.add} to create and ${codes.edit} to update.`,
-      body: z.record(z.string(), z.unknown()),
+      summary: `${def.title.en}: create (no id) or update (with id)${uploads.fields.length ? '; JSON, or multipart/form-data with the files beside the fields' : ''}`,
+      description: `Needs ${codes.add} to create and ${codes.edit} to update.${uploads.fields.length
+        ? ` A multipart body carries the fields as text parts and a file for ${uploads.fields.map(([n]) => n).join(', ')} (or as "file"/"image"); an update without a file keeps the stored one.`
+        : ''}`,
+      // a multipart body is read by the handler (the parser leaves none)
+      body: uploads.fields.length ? z.record(z.string(), z.unknown()).optional() : z.record(z.string(), z.unknown()),
       response: { 200: envelopeOf(submitAnswer) },
     },
-  }, async (req) => {
+  };
+  const submit = async (req: FastifyRequest, uploaded: UploadedFile[]) => {
     const user = requireUser(req);
-    const body = req.body as Row;
+    const body = uploads.fields.length && req.isMultipart() ? await uploads.read(req, user, uploaded) : (req.body ?? {}) as Row;
     const mode = body.id === undefined || body.id === null || body.id === '' ? 'create' : 'update';
     if (mode === 'update' && def.createOnly) throw new AppError(400, 'recordNotEditable');
     await requireCode(user, mode === 'create' ? codes.add : codes.edit);
@@ -619,7 +631,24 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
       }
       throw e;
     }
-  });
+  };
+  if (!def.readOnly && uploads.fields.length) {
+    void app.register(async (scoped) => {
+      await scoped.register(multipart, { limits: uploads.limits });
+      scoped.post(paths.submit, submitOptions, async (req) => {
+        const uploaded: UploadedFile[] = [];
+        try {
+          return await submit(req, uploaded);
+        } catch (e) {
+          // a refused record keeps none of the files sent with it
+          for (const file of uploaded) await ctx.uploads?.discard(requireUser(req), file).catch(() => undefined);
+          throw e;
+        }
+      });
+    });
+  } else if (!def.readOnly) {
+    app.post(paths.submit, submitOptions, (req) => submit(req, []));
+  }
 
   // ---- remove ----
   if (removable) app.post(paths.remove, { ...withAliases,

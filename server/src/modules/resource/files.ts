@@ -1,7 +1,8 @@
 import multipart from '@fastify/multipart';
-import { API, msg, AVATAR_MAX_BYTES, AVATAR_TYPES, Code, type UploadedFile } from '@console/contract';
+import { API, msg, AVATAR_TYPES, Code, type UploadedFile } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { UPLOAD_MAX_BYTES, type UploadKind, type UploadService } from '../../core/uploads.js';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
@@ -17,9 +18,10 @@ import { StorageError } from './s3.js';
 import type { OssStorages } from './storages.js';
 
 /** Upload limits per purpose; the type is decided by the content, never by the name or the browser's claim. */
-const KINDS = {
-  avatar: { maxBytes: AVATAR_MAX_BYTES, accepts: (t: Sniffed | null) => t !== null && (AVATAR_TYPES as readonly string[]).includes(t.contentType), refusal: 'avatarType' as const },
-  file: { maxBytes: 50 * 1024 * 1024, accepts: () => true, refusal: 'badRequest' as const },
+const KINDS: Record<UploadKind, { maxBytes: number; accepts: (t: Sniffed | null) => boolean; refusal: 'avatarType' | 'imageType' | 'badRequest' }> = {
+  avatar: { maxBytes: UPLOAD_MAX_BYTES.avatar, accepts: (t) => t !== null && (AVATAR_TYPES as readonly string[]).includes(t.contentType), refusal: 'avatarType' },
+  image: { maxBytes: UPLOAD_MAX_BYTES.image, accepts: (t) => t !== null && t.contentType.startsWith('image/'), refusal: 'imageType' },
+  file: { maxBytes: UPLOAD_MAX_BYTES.file, accepts: () => true, refusal: 'badRequest' },
 };
 
 const FILES_PREFIX = '/files/';
@@ -73,6 +75,23 @@ async function peek(source: Readable, n: number): Promise<{ head: Buffer; whole:
   return { head: Buffer.concat(taken).subarray(0, n), whole: Readable.from(all()) };
 }
 
+/** The source's bytes up to `cap`; past it the rest is read and dropped (the multipart body goes on) and `over` is set. */
+function capped(source: Readable, cap: number, state: { over: boolean }): Readable {
+  async function* upTo() {
+    let size = 0;
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      if (state.over) continue;
+      if (size + chunk.length > cap) {
+        state.over = true;
+        continue;
+      }
+      size += chunk.length;
+      yield chunk;
+    }
+  }
+  return Readable.from(upTo());
+}
+
 /** A safe extension from the original name for files whose content we do not recognise. */
 function extensionOf(name: string): string {
   const ext = /\.([0-9A-Za-z]{1,8})$/.exec(name)?.[1]?.toLowerCase();
@@ -92,71 +111,60 @@ async function fileOf(req: FastifyRequest, maxBytes: number) {
   if (!req.isMultipart()) throw badRequest('fileNotMultipart');
   const part = await req.file({ limits: { fileSize: maxBytes, files: 1, fields: 5 }, throwFileSizeLimit: false }).catch(brokenUpload);
   if (!part || part.fieldname !== 'file') throw badRequest('fileNotMultipart');
-  // the name is stored as text: a NUL in it is refused like a NUL in any other field (input.ts)
-  if (part.filename.includes('\u0000')) {
-    part.file.resume();
-    throw badRequest('nulByte', { field: 'file' }, { file: msg('nulByte', req.lang, { field: 'file' }) });
-  }
   return part;
 }
 
 /**
  * Bounded uploads. Per user, a budget of files and of bytes per window in the kv store (shared through
- * Redis): the file is spent before any byte is read, the bytes once they are stored. Per tenant, a storage
+ * Redis): the file is spent before any byte is stored, the bytes once they are stored. Per tenant, a storage
  * quota on the live attachments: a first check before the bytes (refuse at once when full, and stop the
  * stream where the quota would be passed), and the decisive one inside the insert transaction, under a
  * per-tenant advisory lock, so that parallel uploads are counted one after the other and cannot together
  * pass the quota. A refused upload leaves neither a file nor a row.
  */
-export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, storages: OssStorages): Promise<void> {
+export function createUploadService(ctx: AppContext, storages: OssStorages): UploadService {
   const limits = ctx.config.uploads;
   const fileRule = { name: 'upload-files', max: limits.userFiles, windowSeconds: limits.userWindowSeconds };
   const byteBudget = amountBudget(ctx, { name: 'upload-bytes', max: limits.userBytes, windowSeconds: limits.userWindowSeconds, unit: 1024 * 1024 });
   // the tenant row may carry its own quota one day; until then every tenant has the configured one (0: none)
   const quotaOf = (_tenantId: string) => limits.tenantQuotaBytes;
 
-  const tooManyUploads = (reply: FastifyReply, seconds: number) => {
-    void reply.header('retry-after', String(seconds));
+  const tooManyUploads = (seconds: number, retryAfter?: (seconds: number) => void) => {
+    retryAfter?.(seconds);
     return new AppError(Code.TOO_MANY, 'uploadsTooMany', {
       files: limits.userFiles, size: sizeText(limits.userBytes), minutes: Math.round(limits.userWindowSeconds / 60), seconds,
     });
   };
 
-  await app.register(async (scoped) => {
-    await scoped.register(multipart, { limits: { fileSize: KINDS.file.maxBytes, files: 1, fields: 5, parts: 6 } });
-
-    scoped.post(API.putFile, {
-      config: { access: { permission: null }, title: 'upload a file' },
-      schema: {
-        tags: ['blade-resource'],
-        summary: 'Upload one file (multipart field "file"); kind=avatar accepts jpg/png up to 500 KB, checked by content',
-        querystring: z.object({ kind: z.enum(['avatar', 'file']).default('file') }).strict(),
-      },
-    }, async (req, reply) => {
-      const user = requireUser(req);
+  return {
+    async store(user, part, kindName, lang, retryAfter) {
+      const kind = KINDS[kindName];
       const owner: BudgetOwner = { tenantId: user.tenantId, userId: user.userId };
-      const kind = KINDS[(req.query as { kind: keyof typeof KINDS }).kind];
-      if (!req.isMultipart()) throw badRequest('fileNotMultipart');
-
+      const refuse = (e: AppError): never => {
+        part.file.resume();
+        throw e;
+      };
+      // the name is stored as text: a NUL in it is refused like a NUL in any other field (input.ts)
+      if (part.filename.includes('\u0000')) refuse(badRequest('nulByte', { field: 'file' }, { file: msg('nulByte', lang, { field: 'file' }) }));
       const files = await spendByUser(ctx, owner, fileRule);
-      if (!files.allowed) throw tooManyUploads(reply, files.resetSeconds);
+      if (!files.allowed) refuse(tooManyUploads(files.resetSeconds, retryAfter));
       const bytes = await byteBudget.left(owner);
-      if (bytes.left <= 0) throw tooManyUploads(reply, bytes.resetSeconds);
+      if (bytes.left <= 0) refuse(tooManyUploads(bytes.resetSeconds, retryAfter));
       const quota = quotaOf(user.tenantId);
       let room = Number.POSITIVE_INFINITY;
       if (quota > 0) {
         const used = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => usedBytes(tx, user.tenantId));
-        if (used >= quota) throw quotaExceeded(used, quota);
+        if (used >= quota) refuse(quotaExceeded(used, quota));
         room = quota - used;
       }
 
       // The stream stops at the tightest limit: the kind's size, the room left in the quota, the user's bytes.
       const cap = Math.min(kind.maxBytes, room, bytes.left);
-      const part = await fileOf(req, cap);
-      const { head, whole } = await peek(part.file, SNIFF_BYTES).catch(brokenUpload);
+      const over = { over: false };
+      const { head, whole } = await peek(capped(part.file, cap, over), SNIFF_BYTES).catch(brokenUpload);
       const type = sniff(head);
       if (!kind.accepts(type)) {
-        part.file.resume();
+        whole.resume();
         throw badRequest(kind.refusal);
       }
       const extension = type?.extension ?? extensionOf(part.filename);
@@ -165,12 +173,13 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, 
       const target = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => storages.forUpload(tx, user.tenantId));
       const storage = target.storage;
       const stored = await storage.put(key, whole).catch(brokenUpload);
-      await byteBudget.spend(owner, stored.size);
-      if (part.file.truncated) {
+      // a file cut at the limit spends the bytes up to it, as if they had been kept
+      await byteBudget.spend(owner, over.over ? cap : stored.size);
+      if (over.over || part.file.truncated) {
         await storage.remove(key);
-        if (cap === kind.maxBytes) throw new AppError(413, 'fileTooLarge', { max: humanSize(kind.maxBytes) });
+        if (cap === kind.maxBytes || part.file.truncated) throw new AppError(413, 'fileTooLarge', { max: humanSize(kind.maxBytes) });
         if (cap === room) throw quotaExceeded(quota - room, quota);
-        throw tooManyUploads(reply, bytes.resetSeconds);
+        throw tooManyUploads(bytes.resetSeconds, retryAfter);
       }
       if (stored.size === 0) {
         await storage.remove(key);
@@ -198,7 +207,34 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, 
         await storage.remove(key).catch(() => undefined);
         throw e;
       }
-      const body: UploadedFile = { link, domain: '', name: key, originalName, attachId: id };
+      return { link, domain: '', name: key, originalName, attachId: id };
+    },
+
+    async discard(user, uploaded) {
+      const [row] = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) =>
+        tx.delete(schema.attach).where(and(eq(schema.attach.id, uploaded.attachId), eq(schema.attach.tenantId, user.tenantId))).returning());
+      if (row) await (await storages.forFile(ctx.db, row.ossId)).remove(row.name).catch(() => undefined);
+    },
+  };
+}
+
+/** `put-file`: one file (multipart field "file") through the upload service. */
+export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, uploads: UploadService, storages: OssStorages): Promise<void> {
+  await app.register(async (scoped) => {
+    await scoped.register(multipart, { limits: { fileSize: KINDS.file.maxBytes, files: 1, fields: 5, parts: 6 } });
+
+    scoped.post(API.putFile, {
+      config: { access: { permission: null }, title: 'upload a file' },
+      schema: {
+        tags: ['blade-resource'],
+        summary: 'Upload one file (multipart field "file"); kind=avatar accepts jpg/png up to 500 KB, kind=image any image up to 5 MB, checked by content',
+        querystring: z.object({ kind: z.enum(['avatar', 'image', 'file']).default('file') }).strict(),
+      },
+    }, async (req, reply) => {
+      const user = requireUser(req);
+      const kind = (req.query as { kind: UploadKind }).kind;
+      const part = await fileOf(req, UPLOAD_MAX_BYTES[kind]);
+      const body: UploadedFile = await uploads.store(user, part, kind, req.lang, (seconds) => void reply.header('retry-after', String(seconds)));
       return ok(body, req.lang);
     });
   });

@@ -7,7 +7,7 @@ import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
 import { attachHooks, registerAttachRoutes } from './attach.js';
 import { mountEnable, ossHooks, smsHooks } from './configs.js';
-import { registerFileRoutes } from './files.js';
+import { createUploadService, registerFileRoutes } from './files.js';
 import { registerSmsRoutes } from './sms.js';
 import { OssStorages } from './storages.js';
 import { oss, sms } from './tables.js';
@@ -45,7 +45,8 @@ export const resourceFeature: FeatureModule = {
   async routes(app: FastifyInstance, ctx: AppContext) {
     const s = storages(ctx);
     app.addHook('onClose', async () => s.close());
-    await registerFileRoutes(app, ctx, s);
+    ctx.uploads = createUploadService(ctx, s);
+    await registerFileRoutes(app, ctx, ctx.uploads, s);
     registerAttachRoutes(app, ctx, s);
     mountEnable(app, ctx, ossResource.actions.enable, oss);
     registerSmsRoutes(app, ctx);

@@ -1,0 +1,26 @@
+import { AVATAR_MAX_BYTES, IMAGE_MAX_BYTES, type Lang, type UploadedFile } from '@console/contract';
+import type { Readable } from 'node:stream';
+import type { AuthUser } from './context.js';
+
+/** What an upload may be, decided by its content: an avatar (jpg/png), any image, or any file; each with its size limit. */
+export type UploadKind = 'avatar' | 'image' | 'file';
+
+/** the largest upload of each kind */
+export const UPLOAD_MAX_BYTES: Record<UploadKind, number> = { avatar: AVATAR_MAX_BYTES, image: IMAGE_MAX_BYTES, file: 50 * 1024 * 1024 };
+
+/** One file of a multipart body as @fastify/multipart gives it (the stream is read once). */
+export interface UploadPart {
+  file: Readable & { truncated?: boolean };
+  filename: string;
+}
+
+/**
+ * Stores uploaded files through the tenant's enabled object storage and registers them as attachments, within
+ * the user's upload budget and the tenant's quota (the resource module provides it: `ctx.uploads`).
+ */
+export interface UploadService {
+  /** stores the part (all of it or nothing) and answers its link; a refused upload throws an AppError */
+  store(user: AuthUser, part: UploadPart, kind: UploadKind, lang: Lang, retryAfter?: (seconds: number) => void): Promise<UploadedFile>;
+  /** takes back a stored upload whose record was then refused (its object and its attachment row) */
+  discard(user: AuthUser, uploaded: UploadedFile): Promise<void>;
+}
