@@ -7,6 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { secretBox } from '../src/core/secrets.js';
+import { productDirectory } from '../src/modules/product/directory.js';
+import { KitSupport } from './conformance/support.js';
 import { BASIC, useServer } from './harness.js';
 import { multipart } from './multipart.js';
 
@@ -156,5 +158,47 @@ describe('certificate allocation', () => {
     expect(certs.body.data.records.find((c) => c.deviceName === 'ALC00000002')?.deviceSn).toBe('ALC00000002');
     const again = await h.call<{ allocated: number; missing: number }>('POST', `${IPC}/allocate-cert`, { token: admin, query: { batchId: b.body.data.id } });
     expect(again.body.data).toEqual({ allocated: 0, missing: 0 });
+  });
+});
+
+describe('the product cache (product/clear-cache)', () => {
+  const csv = (productId: string, name: string) => `cloudVendor,cloudProductId,deviceName,deviceSecret\n1,${productId},${name},c2VjcmV0\n`;
+  const cached = () => productDirectory(h.server.ctx).size;
+
+  it('knows a product registered after an import found it unknown, and forgets one whose cloud id changed', async () => {
+    const unknown = await finished((await upload(csv('LATEPROD', 'SNLATE0001'), 'late.csv', 'en')).body.data!.id, 'en');
+    expect(unknown.status).toBe('failed');
+    expect(unknown.errors[0]!.message).toContain('LATEPROD');
+    expect(cached()).toBeGreaterThan(0); // the unknown identity is held too
+
+    const type = await h.call<Row>('POST', '/api/ymy-product/type/submit', { token: admin, body: { typeName: '缓存锁', typeCode: 'CACHE-LOCK' } });
+    const model = await h.call<Row>('POST', '/api/ymy-product/model/submit', { token: admin, body: { typeId: type.body.data.id, modelName: 'L1', modelCode: 'L1' } });
+    const late = await h.call<Row>('POST', '/api/ymy-product/product/submit', {
+      token: admin, body: { productName: 'L1', productCode: 'L1', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 1, cloudProductId: 'LATEPROD' },
+    });
+    expect(late.status).toBe(200);
+    expect(cached()).toBe(0);
+    expect(await finished((await upload(csv('LATEPROD', 'SNLATE0001'), 'late.csv')).body.data!.id)).toMatchObject({ status: 'done', succeeded: 1 });
+
+    await h.call('POST', '/api/ymy-product/product/submit', { token: admin, body: { id: late.body.data.id, cloudProductId: 'LATEPROD2' } });
+    const moved = await finished((await upload(csv('LATEPROD', 'SNLATE0002'), 'late.csv')).body.data!.id);
+    expect(moved.status).toBe('failed');
+  });
+
+  it('is cleared on every instance by who holds product_clear_cache on the platform, and by no one else', async () => {
+    await finished((await upload(csv('TCPROD01', 'SNCACHE001'), 'c.csv')).body.data!.id);
+    const held = cached();
+    expect(held).toBeGreaterThan(0);
+    const cleared = await h.call<{ cleared: number }>('POST', '/api/ymy-product/product/clear-cache', { token: admin });
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data).toEqual({ cleared: held });
+    expect(cached()).toBe(0);
+
+    const kit = new KitSupport(h);
+    const editor = await kit.userWithCodes('000000', ['product_info', 'product_info_edit']);
+    expect((await kit.call(editor, 'POST', '/api/ymy-product/product/clear-cache')).status).toBe(403);
+    const tenantAdmin = (await h.login('541742', 'admin', 'admin')).access_token;
+    expect((await h.call('POST', '/api/ymy-product/product/clear-cache', { token: tenantAdmin })).status).toBe(403);
+    expect((await h.call('POST', '/api/ymy-product/product/clear-cache')).status).toBe(401);
   });
 });

@@ -112,7 +112,10 @@ export const productResource = defineResource({
   scope: 'platform',
   nameField: 'productName',
   page: 'custom',
-  menu: { parent: 'product', route: '/product/info', name: { zh: '产品信息', en: 'Products' }, sort: 4, icon: 'iconfont iconicon_mobilephone' },
+  menu: {
+    parent: 'product', route: '/product/info', name: { zh: '产品信息', en: 'Products' }, sort: 4, icon: 'iconfont iconicon_mobilephone',
+    buttons: [{ code: 'product_clear_cache', name: { zh: '清除缓存', en: 'Clear cache' }, alias: 'clear', placement: 'toolbar', action: 'clearCache' }],
+  },
   fields: {
     productName: {
       type: 'string', label: { zh: '产品名称', en: 'Product name' }, required: { zh: '请输入产品名称', en: 'Please enter the product name' },
@@ -140,19 +143,30 @@ export const productResource = defineResource({
     image: { type: 'image', label: { zh: '产品图片', en: 'Image' }, max: 1000, list: false },
     description: { type: 'text', label: { zh: '产品描述', en: 'Description' }, max: 2000, list: false },
   },
-  actions: defineActions('/sc/ymy-ipc/back', {
-    syncFromCloud: {
-      segment: 'sync-product-info', method: 'POST', permission: 'product_info_edit', platform: 'write',
-      title: { zh: '从云平台同步产品', en: 'Products: sync from the IoT cloud' },
-      input: z.object({ cloudVendor: z.coerce.number().int().min(1).max(2) }),
-      output: z.object({
-        fetched: z.number().int(),
-        updated: z.number().int(),
-        /** cloud products no product here names (by cloud product id): register them to use them */
-        unmatched: z.array(z.object({ cloudProductId: z.string(), name: z.string() })),
-      }),
-    },
-  }),
+  actions: {
+    ...defineActions('/api/ymy-product/product', {
+      /** forgets the products every instance holds in memory (looked up by their cloud identity) */
+      clearCache: {
+        segment: 'clear-cache', method: 'POST', permission: 'product_clear_cache', platform: 'write',
+        title: { zh: '产品信息：清除缓存', en: 'Products: clear the cache' },
+        input: z.object({}),
+        output: z.object({ cleared: z.number().int() }),
+      },
+    }),
+    ...defineActions('/sc/ymy-ipc/back', {
+      syncFromCloud: {
+        segment: 'sync-product-info', method: 'POST', permission: 'product_info_edit', platform: 'write',
+        title: { zh: '从云平台同步产品', en: 'Products: sync from the IoT cloud' },
+        input: z.object({ cloudVendor: z.coerce.number().int().min(1).max(2) }),
+        output: z.object({
+          fetched: z.number().int(),
+          updated: z.number().int(),
+          /** cloud products no product here names (by cloud product id): register them to use them */
+          unmatched: z.array(z.object({ cloudProductId: z.string(), name: z.string() })),
+        }),
+      },
+    }),
+  },
 });
 
 export const explainResource = defineResource({

@@ -9,6 +9,8 @@ import { conflict, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { brand, deviceColumn, explain, product, productAuth, productModel, productType, project } from './tables.js';
 import { byProductColumn, byTypeColumn } from './typeAccess.js';
+import { productDirectory } from './directory.js';
+import { mountAction } from '../../core/resource/actions.js';
 
 const PRODUCT_DICTS: DictSeed[] = [
   { code: 'cloud_vendor', name: '云平台', nameEn: 'IoT cloud', items: [['1', '腾讯云 IoT Explorer', 'Tencent Cloud IoT Explorer'], ['2', '阿里云物联网平台', 'Alibaba Cloud IoT Platform']] },
@@ -51,13 +53,24 @@ export const productFeature: FeatureModule = {
     bind(productTypeResource, productType, () => ({ scope: byTypeColumn(productType.id) })),
     bind(productModelResource, productModel, () => ({ scope: byTypeColumn(productModel.typeId) })),
     bind(projectResource, project),
-    bind(productResource, product, () => ({ scope: byTypeColumn(product.typeId) })),
+    bind(productResource, product, (ctx) => {
+      const directory = productDirectory(ctx);
+      return {
+        scope: byTypeColumn(product.typeId),
+        // once the change is committed, no instance answers the product as it was
+        afterSave: async (_tx, _saved, c) => c.afterCommit(() => directory.clear().then(() => undefined)),
+        beforeRemove: async (_tx, _rows, c) => c.afterCommit(() => directory.clear().then(() => undefined)),
+      };
+    }),
     bind(brandResource, brand),
     bind(explainResource, explain, () => ({ scope: byProductColumn(explain.productId) })),
     bind(productAuthResource, productAuth),
     bind(deviceColumnResource, deviceColumn, deviceColumnHooks),
   ],
-  routes: (app, ctx) => {
+  routes: async (app, ctx) => {
+    const directory = productDirectory(ctx);
+    await directory.start();
+    mountAction(app, ctx, productResource.actions.clearCache, async () => ({ cleared: await directory.clear() }));
     registerProductAuthActions(app, ctx);
     registerCloudSync(app, ctx);
   },

@@ -1,5 +1,5 @@
 import { certResource, type Lang, msg, t } from '@console/contract';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { AppContext } from '../../core/context.js';
@@ -8,6 +8,7 @@ import { AppError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
+import { type ProductDirectory, productDirectory, productKey } from '../product/directory.js';
 import { product } from '../product/tables.js';
 import { batch } from './tables.js';
 
@@ -54,23 +55,18 @@ export function inspectCredentials(input: Row, lang: Lang, now = new Date()): { 
 }
 
 /** Every certificate names a product registered for its cloud (vendor and cloud product id), checked for a chunk at once. */
-async function checkProducts(tx: Executor, rows: Row[], lang: Lang): Promise<Array<Record<string, string> | undefined>> {
-  const pairs = [...new Set(rows.map((r) => `${Number(r.cloudVendor)}\u0000${String(r.cloudProductId)}`))];
-  const known = new Set<string>();
-  if (pairs.length) {
-    const found = await tx.select({ vendor: product.cloudVendor, productId: product.cloudProductId }).from(product)
-      .where(and(eq(product.isDeleted, 0), inArray(product.cloudProductId, [...new Set(rows.map((r) => String(r.cloudProductId)))])));
-    for (const f of found) known.add(`${f.vendor}\u0000${f.productId}`);
-  }
+async function checkProducts(directory: ProductDirectory, tx: Executor, rows: Row[], lang: Lang): Promise<Array<Record<string, string> | undefined>> {
+  const keys = rows.map((r) => ({ vendor: Number(r.cloudVendor), cloudProductId: String(r.cloudProductId) }));
+  const known = await directory.byCloud(tx, keys);
   const vendorName = (v: number) => t(v === ALIBABA ? { zh: '阿里云物联网平台', en: 'Alibaba Cloud IoT Platform' } : { zh: '腾讯云 IoT Explorer', en: 'Tencent Cloud IoT Explorer' }, lang);
-  return rows.map((r) => (known.has(`${Number(r.cloudVendor)}\u0000${String(r.cloudProductId)}`)
+  return keys.map((k) => (known.has(productKey(k.vendor, k.cloudProductId))
     ? undefined
-    : { cloudProductId: msg('certUnknownProduct', lang, { vendor: vendorName(Number(r.cloudVendor)), productId: String(r.cloudProductId) }) }));
+    : { cloudProductId: msg('certUnknownProduct', lang, { vendor: vendorName(k.vendor), productId: k.cloudProductId }) }));
 }
 
-export const certHooks = (): ResourceHooks => ({
+export const certHooks = (ctx: AppContext): ResourceHooks => ({
   inspect: (input, c) => inspectCredentials(input, c.lang),
-  checkRows: checkProducts,
+  checkRows: (tx, rows, lang) => checkProducts(productDirectory(ctx), tx, rows, lang),
 });
 
 /**
