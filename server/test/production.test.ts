@@ -185,6 +185,28 @@ describe('batches', () => {
     expect(rows[1]!.slice(-2)).toEqual(['860000000000001', '2.8mm']);
   });
 
+  it('exports past one chunk of rows with each device\'s own batch named, in the list\'s order', async () => {
+    const f = await factory();
+    const first = await addBatch({ factoryId: f.id, quantity: 3000, snPrefix: 'XPA' });
+    const second = await addBatch({ factoryId: f.id, quantity: 3000, snPrefix: 'XPB' });
+    const file = await h.server.app.inject({
+      method: 'GET', url: `${IPC}/export-device-list`, query: { sn_likeright: 'XP', ascs: 'sn' }, headers: { authorization: BASIC, 'blade-auth': `bearer ${admin}` },
+    });
+    expect(file.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const rows: unknown[][] = [];
+    book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    const header = rows[0]!;
+    const batchColumn = header.indexOf('批次');
+    expect(batchColumn).toBeGreaterThan(0);
+    expect(rows).toHaveLength(6001);
+    expect(rows[1]![0]).toBe('XPA00000001');
+    expect(rows[6000]![0]).toBe('XPB00003000');
+    const wrong = rows.slice(1).filter((r) => r[batchColumn] !== (String(r[0]).startsWith('XPA') ? first.body.data.batchNo : second.body.data.batchNo));
+    expect(wrong).toEqual([]);
+  });
+
   it('is the platform\'s: a tenant without the screens is refused', async () => {
     const tenant = (await h.login('541742', 'admin', 'admin')).access_token;
     expect((await get('batch-list', {}, tenant)).status).toBe(403);

@@ -25,7 +25,7 @@ import { scopeList } from './count.js';
 import { buildFilters, buildOrder, checkSearchGrams, type ColumnMap, unindexed } from './filters.js';
 import { dataScopeCondition } from './dataScope.js';
 import { fieldRange } from './ranges.js';
-import { addReferenceNames, checkReferences, TREE_ROOT } from './refs.js';
+import { checkReferences, loadReferenceNames, type ReferenceNames, TREE_ROOT, unnamedReferences, writeReferenceNames } from './refs.js';
 import type { MountedResource } from './registry.js';
 import { MAX_TREE_ROWS, TreeRules } from './tree.js';
 import { mountImportExport } from './io/index.js';
@@ -164,12 +164,13 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
    * the request's transaction: dictionary labels and reference names are read on their own (PGlite has
    * one connection, so a read beside an open transaction would wait for it forever).
    */
-  const present = async (rows: Row[], lang: Lang, user?: AuthUser): Promise<Row[]> => {
+  // the fields a record answers (tenantId only where it belongs; never a write-only one)
+  const answered = Object.entries(allFields).filter(([name, f]) => !((name === 'tenantId' && !tenantScoped && !Object.hasOwn(def.fields, name)) || f.writeOnly));
+  const present = async (rows: Row[], lang: Lang, user?: AuthUser, names?: ReferenceNames): Promise<Row[]> => {
     const dictLabels = await Promise.all(dictFields.map(([, code]) => ctx.dicts.labels(code, lang)));
     const out = rows.map((row) => {
       const one: Row = {};
-      for (const [name, f] of Object.entries(allFields)) {
-        if ((name === 'tenantId' && !tenantScoped && !Object.hasOwn(def.fields, name)) || f.writeOnly) continue;
+      for (const [name, f] of answered) {
         const v = row[name];
         if (f.secret) one[name] = v === undefined || v === null || v === '' ? null : SECRET_MASK;
         else one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
@@ -183,7 +184,11 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     });
     if (hasRefs && rows.length) {
       if (!user) throw new Error(`resource ${def.code}: references are named for a caller`);
-      await run(user, (tx) => addReferenceNames(tx, ctx.resources, def, rows, out, user));
+      // one query per reference field, none for the ids an export's earlier chunks named
+      const known: ReferenceNames = names ?? new Map();
+      const missing = unnamedReferences(def, rows, known);
+      if (missing.size) await run(user, (tx) => loadReferenceNames(tx, ctx.resources, def, missing, user, known));
+      writeReferenceNames(def, rows, out, known);
     }
     return out;
   };

@@ -12,7 +12,8 @@ export const TREE_ROOT = '0';
 
 function idsOf(field: string, value: unknown, def: ResourceDef): string[] {
   if (value === null || value === undefined || value === '') return [];
-  const ids = String(value).split(',').filter(Boolean);
+  const text = String(value);
+  const ids = text.includes(',') ? text.split(',').filter(Boolean) : [text];
   return def.tree?.parentField === field ? ids.filter((id) => id !== TREE_ROOT) : ids;
 }
 
@@ -41,15 +42,63 @@ export async function checkReferences(tx: Executor, registry: ResourceRegistry, 
   if (Object.keys(fields).length) throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
 }
 
-/** Adds `<field>Name` to answered rows for each reference field: one query per field, not per row. */
-export async function addReferenceNames(tx: Executor, registry: ResourceRegistry, def: ResourceDef, rows: Row[], out: Row[], user: AuthUser): Promise<void> {
+/** Display names of referenced rows by field and id (null: no live row), kept across calls by an export. */
+export type ReferenceNames = Map<string, Map<string, unknown>>;
+
+const single = (def: ResourceDef, field: string, text: string) => !text.includes(',') && !(def.tree?.parentField === field && text === TREE_ROOT);
+
+/** the reference ids of `rows` not yet in `names`, by field (empty: the names can be written without the database) */
+export function unnamedReferences(def: ResourceDef, rows: Row[], names: ReferenceNames): Map<string, string[]> {
+  const out = new Map<string, string[]>();
   for (const [name, f] of Object.entries(def.fields)) {
     if (!f.ref || f.writeOnly) continue;
-    const ids = [...new Set(rows.flatMap((r) => idsOf(name, r[name], def)))];
-    const found = await liveIds(tx, registry, f.ref, ids, user);
+    const known = names.get(name);
+    const missing = new Set<string>();
+    for (const row of rows) {
+      const v = row[name];
+      if (v === null || v === undefined || v === '') continue;
+      const text = String(v);
+      if (single(def, name, text)) {
+        if (!known?.has(text)) missing.add(text);
+      } else {
+        for (const id of idsOf(name, text, def)) if (!known?.has(id)) missing.add(id);
+      }
+    }
+    if (missing.size) out.set(name, [...missing]);
+  }
+  return out;
+}
+
+/** Reads the display names of the `missing` ids (one query per field) into `names`. */
+export async function loadReferenceNames(
+  tx: Executor, registry: ResourceRegistry, def: ResourceDef, missing: Map<string, string[]>, user: AuthUser, names: ReferenceNames,
+): Promise<void> {
+  for (const [name, ids] of missing) {
+    const found = await liveIds(tx, registry, def.fields[name]!.ref!, ids, user);
+    let known = names.get(name);
+    if (!known) names.set(name, (known = new Map()));
+    for (const id of ids) known.set(id, found.get(id)?.name ?? null);
+  }
+}
+
+/** Adds `<field>Name` to answered rows for each reference field, from `names` (which holds every id by now). */
+export function writeReferenceNames(def: ResourceDef, rows: Row[], out: Row[], names: ReferenceNames): void {
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (!f.ref || f.writeOnly) continue;
+    const known = names.get(name);
+    const key = dictNameKey(name);
     rows.forEach((row, i) => {
-      const names = idsOf(name, row[name], def).map((id) => found.get(id)?.name).filter((n) => n !== undefined && n !== null);
-      out[i]![dictNameKey(name)] = names.length ? names.join(',') : null;
+      const v = row[name];
+      let answer: unknown = null;
+      if (v !== null && v !== undefined && v !== '') {
+        const text = String(v);
+        if (single(def, name, text)) answer = known?.get(text) ?? null;
+        else {
+          const found = idsOf(name, text, def).map((id) => known?.get(id)).filter((n) => n !== undefined && n !== null);
+          answer = found.length ? found.join(',') : null;
+        }
+      }
+      out[i]![key] = answer;
     });
   }
 }

@@ -1,6 +1,7 @@
 import type { Lang, ResourceDef } from '@console/contract';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../context.js';
+import type { ReferenceNames } from './refs.js';
 
 type Row = Record<string, unknown>;
 
@@ -13,7 +14,8 @@ export interface MountedResource {
    * rows as the API answers them: wire formats, `<field>Name` beside dictionary codes and (given the
    * caller) references; called outside any open transaction
    */
-  present(rows: Row[], lang: Lang, user?: AuthUser): Promise<Row[]>;
+  /** records as the API answers them; `names` keeps reference names across calls (an export's chunks) */
+  present(rows: Row[], lang: Lang, user?: AuthUser, names?: ReferenceNames): Promise<Row[]>;
 }
 
 /** Every mounted resource by code: references between resources resolve through it at request time. */

@@ -6,17 +6,21 @@ export const CELL_MAX = 32_767;
 
 /** The columns of an export: the answered fields, headed by their labels in the caller's language. */
 export function exportColumns(def: ResourceDef, lang: Lang): Array<{ name: string; header: string; width: number; value: (rec: Record<string, unknown>) => unknown }> {
-  return Object.entries(def.fields).filter(([, f]) => !f.writeOnly && f.type !== 'json').map(([name, f]) => ({
-    name,
-    header: t(f.label, lang),
-    width: Math.max(10, Math.min(60, Math.round((f.width ?? (f.type === 'datetime' ? 170 : 140)) / 7))),
-    value: (rec) => {
-      const v = hasDisplayName(f) ? rec[dictNameKey(name)] ?? rec[name] : rec[name];
-      if (v === null || v === undefined) return null;
-      if (typeof v === 'string' && v.length > CELL_MAX) return v.slice(0, CELL_MAX);
-      return v;
-    },
-  }));
+  return Object.entries(def.fields).filter(([, f]) => !f.writeOnly && f.type !== 'json').map(([name, f]) => {
+    // a dictionary code or a reference is written as its display value
+    const shown = hasDisplayName(f) ? dictNameKey(name) : name;
+    return {
+      name,
+      header: t(f.label, lang),
+      width: Math.max(10, Math.min(60, Math.round((f.width ?? (f.type === 'datetime' ? 170 : 140)) / 7))),
+      value: (rec: Record<string, unknown>) => {
+        const v = rec[shown] ?? rec[name];
+        if (v === null || v === undefined) return null;
+        if (typeof v === 'string' && v.length > CELL_MAX) return v.slice(0, CELL_MAX);
+        return v;
+      },
+    };
+  });
 }
 
 /** The fields an import reads: those a form offers, and every required one. */
