@@ -26,7 +26,7 @@ import { buildFilters, buildOrder, checkSearchGrams, type ColumnMap, unindexed }
 import { dataScopeCondition } from './dataScope.js';
 import { fieldRange } from './ranges.js';
 import { checkReferences, loadReferenceNames, type ReferenceNames, TREE_ROOT, unnamedReferences, writeReferenceNames } from './refs.js';
-import type { MountedResource } from './registry.js';
+import type { MountedResource, PresentOptions } from './registry.js';
 import { MAX_TREE_ROWS, TreeRules } from './tree.js';
 import { mountImportExport } from './io/index.js';
 import { multipartSubmit } from './uploads.js';
@@ -166,16 +166,19 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
    */
   // the fields a record answers (tenantId only where it belongs; never a write-only one)
   const answered = Object.entries(allFields).filter(([name, f]) => !((name === 'tenantId' && !tenantScoped && !Object.hasOwn(def.fields, name)) || f.writeOnly));
-  const present = async (rows: Row[], lang: Lang, user?: AuthUser, names?: ReferenceNames): Promise<Row[]> => {
-    const dictLabels = await Promise.all(dictFields.map(([, code]) => ctx.dicts.labels(code, lang)));
+  const present = async (rows: Row[], lang: Lang, user?: AuthUser, opts: PresentOptions = {}): Promise<Row[]> => {
+    const { only } = opts;
+    const fields = only ? answered.filter(([name]) => only.has(name)) : answered;
+    const dicts = only ? dictFields.filter(([name]) => only.has(name)) : dictFields;
+    const dictLabels = await Promise.all(dicts.map(([, code]) => ctx.dicts.labels(code, lang)));
     const out = rows.map((row) => {
       const one: Row = {};
-      for (const [name, f] of answered) {
+      for (const [name, f] of fields) {
         const v = row[name];
         if (f.secret) one[name] = v === undefined || v === null || v === '' ? null : SECRET_MASK;
         else one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
       }
-      dictFields.forEach(([name], i) => {
+      dicts.forEach(([name], i) => {
         const v = row[name];
         one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(String(v)) ?? null;
       });
@@ -185,10 +188,10 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     if (hasRefs && rows.length) {
       if (!user) throw new Error(`resource ${def.code}: references are named for a caller`);
       // one query per reference field, none for the ids an export's earlier chunks named
-      const known: ReferenceNames = names ?? new Map();
-      const missing = unnamedReferences(def, rows, known);
+      const known: ReferenceNames = opts.names ?? new Map();
+      const missing = unnamedReferences(def, rows, known, only);
       if (missing.size) await run(user, (tx) => loadReferenceNames(tx, ctx.resources, def, missing, user, known));
-      writeReferenceNames(def, rows, out, known);
+      writeReferenceNames(def, rows, out, known, only);
     }
     return out;
   };

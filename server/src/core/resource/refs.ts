@@ -48,10 +48,10 @@ export type ReferenceNames = Map<string, Map<string, unknown>>;
 const single = (def: ResourceDef, field: string, text: string) => !text.includes(',') && !(def.tree?.parentField === field && text === TREE_ROOT);
 
 /** the reference ids of `rows` not yet in `names`, by field (empty: the names can be written without the database) */
-export function unnamedReferences(def: ResourceDef, rows: Row[], names: ReferenceNames): Map<string, string[]> {
+export function unnamedReferences(def: ResourceDef, rows: Row[], names: ReferenceNames, only?: ReadonlySet<string>): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const [name, f] of Object.entries(def.fields)) {
-    if (!f.ref || f.writeOnly) continue;
+    if (!f.ref || f.writeOnly || (only && !only.has(name))) continue;
     const known = names.get(name);
     const missing = new Set<string>();
     for (const row of rows) {
@@ -82,9 +82,9 @@ export async function loadReferenceNames(
 }
 
 /** Adds `<field>Name` to answered rows for each reference field, from `names` (which holds every id by now). */
-export function writeReferenceNames(def: ResourceDef, rows: Row[], out: Row[], names: ReferenceNames): void {
+export function writeReferenceNames(def: ResourceDef, rows: Row[], out: Row[], names: ReferenceNames, only?: ReadonlySet<string>): void {
   for (const [name, f] of Object.entries(def.fields)) {
-    if (!f.ref || f.writeOnly) continue;
+    if (!f.ref || f.writeOnly || (only && !only.has(name))) continue;
     const known = names.get(name);
     const key = dictNameKey(name);
     rows.forEach((row, i) => {

@@ -5,6 +5,13 @@ import type { ReferenceNames } from './refs.js';
 
 type Row = Record<string, unknown>;
 
+export interface PresentOptions {
+  /** reference names kept across calls (an export's chunks) */
+  names?: ReferenceNames;
+  /** only these fields (with their display names): what an export writes */
+  only?: ReadonlySet<string>;
+}
+
 /** A resource the engine mounted: what other resources need of it (reference checks and names). */
 export interface MountedResource {
   def: ResourceDef;
@@ -14,8 +21,8 @@ export interface MountedResource {
    * rows as the API answers them: wire formats, `<field>Name` beside dictionary codes and (given the
    * caller) references; called outside any open transaction
    */
-  /** records as the API answers them; `names` keeps reference names across calls (an export's chunks) */
-  present(rows: Row[], lang: Lang, user?: AuthUser, names?: ReferenceNames): Promise<Row[]>;
+  /** records as the API answers them */
+  present(rows: Row[], lang: Lang, user?: AuthUser, opts?: PresentOptions): Promise<Row[]>;
 }
 
 /** Every mounted resource by code: references between resources resolve through it at request time. */
