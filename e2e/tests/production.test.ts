@@ -5,6 +5,11 @@ import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
 import { openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
 
+const TINY_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 /**
  * The IPC back office in the browser (issue 10): a factory and its station, a batch with its devices, a
  * certificate import with a bad row and its report, the batch's devices exported.
@@ -122,5 +127,24 @@ describe('production', () => {
     await b.page.keyboard.press('Escape');
     await waitFor(b.page, 'two certificates', async () => (await tableRows(b.page).filter({ hasText: 'E2E0000000' }).count()) === 2);
     expect(await b.page.locator('body').innerText()).not.toContain('cHNrLTE=');
+  });
+
+  it('gives a product its picture (checked as an image) and clears the product cache', async () => {
+    await b.page.goto(`${b.baseUrl}/product/info`);
+    await b.page.getByTestId('resource-page').waitFor();
+    const row = tableRows(b.page).filter({ hasText: 'E2E-P1' });
+    await row.getByTestId('resource-row-edit').click();
+    const upload = b.page.locator('.ant-modal').getByTestId('resource-upload');
+    // a text file named .png is refused by its content, on the server
+    await upload.locator('input[type=file]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });
+    await toast(b.page, '只能上传图片');
+    expect(await upload.getAttribute('data-value')).toBe('');
+    await upload.locator('input[type=file]').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: TINY_PNG });
+    await waitFor(b.page, 'the picture\'s link in the form', async () => /^\/files\/.+\.png$/.test((await upload.getAttribute('data-value')) ?? ''));
+    await submitForm('更新成功');
+
+    await b.page.getByTestId('product-clear-cache').click();
+    await b.page.getByTestId('confirm-ok').click();
+    await toast(b.page, /清除完毕/);
   });
 });

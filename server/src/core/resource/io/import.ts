@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
 import type { AppContext, AuthUser } from '../../context.js';
-import { BULK_CHUNK, inList, insertRows } from '../../db/bulk.js';
+import { inList, insertRows } from '../../db/bulk.js';
 import type { Executor } from '../../db/index.js';
 import { rowColumns } from '../../db/columns.js';
 import { envelopeOf, ok } from '../../envelope.js';
@@ -31,9 +31,9 @@ export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 100_000;
 /** the job's state is written to the kv store every this many rows */
 export const PROGRESS_EVERY = 500;
-/** rows checked against the table (uniqueness, references) per statement */
-const CHECK_CHUNK = 1000;
-/** rows per INSERT */
+/** rows checked against the table (uniqueness, references) per statement, and written together */
+const CHECK_CHUNK = 2000;
+/** rows per INSERT … RETURNING, for a hook that reads each saved row */
 const INSERT_CHUNK = 500;
 /** errors kept in the report (the count of failed rows is always exact) */
 export const MAX_REPORTED_ERRORS = 1000;
@@ -106,6 +106,12 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
 
   // ---- the job ----
   interface Checked { row: number; values: Row; target?: string; prepared?: unknown }
+  /** thrown out of the job's transaction to take back what it wrote once a row turned out bad */
+  const ROLLBACK = Symbol('import rolled back');
+  /** a write the database refused (a race on a unique value, a hook's refusal): reported as the row being written */
+  class WriteFailure {
+    constructor(readonly error: unknown) {}
+  }
 
   const runJob = async (state: JobState, rows: AsyncGenerator<SheetRow>, header: Map<number, string>, user: AuthUser, lang: Lang, covering: boolean, bundle?: ImportBundle) => {
     const save = () => ctx.kv.set(jobKey(state.id), JSON.stringify(state), JOB_TTL_SECONDS);
@@ -115,143 +121,6 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
     };
     const dicts = await dictValues();
     const seen = new Map(uniqueFields.map((n) => [n, new Map<string, number>()]));
-    const good: Checked[] = [];
-    let pending: Checked[] = [];
-
-    /** uniqueness against the table and references, for a chunk of rows, one statement per field */
-    const checkChunk = async (chunk: Checked[]) => {
-      if (chunk.length === 0) return;
-      const bad = new Map<number, string[]>();
-      const flag = (c: Checked, text: string) => bad.set(c.row, [...(bad.get(c.row) ?? []), text]);
-      await rules.run(user, async (tx) => {
-        for (const name of uniqueFields) {
-          const col = columns[name]!;
-          const values = [...new Set(chunk.map((c) => c.values[name]).filter((v) => v !== undefined && v !== null))];
-          if (values.length === 0) continue;
-          const hits = await tx.select({ id: idCol, value: col }).from(table).where(and(...rules.visible(user), inList(col, values)));
-          const owner = new Map(hits.map((h) => [String(h.value), String(h.id)]));
-          const label = t(def.fields[name]!.label, lang);
-          for (const c of chunk) {
-            const v = c.values[name];
-            const hit = v === undefined || v === null ? undefined : owner.get(String(v));
-            if (!hit) continue;
-            if (covering && name === coverField) c.target = hit;
-            else if (hit !== c.target) flag(c, msg('duplicate', lang, { field: label, value: String(v) }));
-          }
-        }
-        if (rules.hooks.checkRows) {
-          const verdicts = await rules.hooks.checkRows(tx, chunk.map((c) => c.values), lang);
-          chunk.forEach((c, i) => {
-            const errors = verdicts[i];
-            if (errors) for (const text of Object.values(errors)) flag(c, text);
-          });
-        }
-        if (refFields.length) {
-          const merged: Row = {};
-          for (const name of refFields) {
-            const ids = new Set(chunk.flatMap((c) => (c.values[name] === undefined || c.values[name] === null ? [] : String(c.values[name]).split(','))).filter(Boolean));
-            if (ids.size) merged[name] = [...ids].join(',');
-          }
-          const allFound = await rules.checkReferences(tx, merged, user, lang).then(() => true, (e: unknown) => { refusalText(e, lang); return false; });
-          if (!allFound) {
-            for (const c of chunk) {
-              const own = Object.fromEntries(refFields.filter((n) => n in c.values).map((n) => [n, c.values[n]]));
-              await rules.checkReferences(tx, own, user, lang).catch((e: unknown) => flag(c, refusalText(e, lang)));
-            }
-          }
-        }
-      });
-      for (const c of chunk) {
-        const errors = bad.get(c.row);
-        if (errors) addError(c.row, errors.join('; '));
-        else good.push(c);
-      }
-      state.processed += chunk.length;
-    };
-
-    for await (const { row, cells } of rows) {
-      if (cells.every(isEmptyCell)) continue;
-      state.total++;
-      if (state.total > IMPORT_MAX_ROWS) {
-        state.total--;
-        state.failed = 1;
-        state.errors = [{ row, message: msg('importTooManyRows', lang, { max: IMPORT_MAX_ROWS }) }];
-        break;
-      }
-      const body: Row = {};
-      const messages: string[] = [];
-      const wrongDict = new Set<string>();
-      for (const [index, name] of header) {
-        const f = def.fields[name]!;
-        let text = cellText(cells[index], f);
-        if (text === undefined) continue;
-        // a cell of a .zip's sheet may name a file of the zip: its text is the value
-        if (bundle && (f.type === 'string' || f.type === 'text')) {
-          try {
-            text = (await bundle.resolve(text))?.trim() ?? text;
-          } catch (e) {
-            messages.push(refusalText(e, lang));
-            continue;
-          }
-        }
-        const dict = dicts.get(name);
-        if (dict) {
-          const key = dict.get(text.toLowerCase());
-          if (key === undefined) {
-            messages.push(msg('importUnknownValue', lang, { field: t(f.label, lang), value: text }));
-            wrongDict.add(name);
-            continue;
-          }
-          body[name] = key;
-        } else {
-          body[name] = text;
-        }
-      }
-      let values: Row | undefined;
-      try {
-        values = rules.validateSubmit(body, 'create', lang).values;
-      } catch (e) {
-        const text = refusalText(e, lang, wrongDict);
-        if (text) messages.push(text);
-      }
-      if (values) {
-        for (const name of uniqueFields) {
-          const v = values[name];
-          if (v === undefined || v === null) continue;
-          const first = seen.get(name)!.get(String(v));
-          if (first !== undefined) messages.push(msg('importDuplicateInFile', lang, { field: t(def.fields[name]!.label, lang), value: String(v), row: first }));
-          else seen.get(name)!.set(String(v), row);
-        }
-      }
-      if (messages.length || !values) {
-        addError(row, messages.join('; '));
-        state.processed++;
-      } else {
-        pending.push({ row, values });
-        if (pending.length >= CHECK_CHUNK) {
-          await checkChunk(pending);
-          pending = [];
-        }
-      }
-      if (state.total % PROGRESS_EVERY === 0) await save();
-    }
-    await checkChunk(pending);
-    pending = [];
-    if (state.total === 0) addError(1, msg('importNoRows', lang));
-    state.errors.sort((a, b) => a.row - b.row);
-    if (state.failed > 0) {
-      if (state.failed > state.errors.length) state.errors.push({ row: 0, message: msg('importTooManyErrors', lang, { max: MAX_REPORTED_ERRORS }) });
-      state.status = 'failed';
-      await save();
-      return;
-    }
-    await save();
-
-    // ---- all rows are good: the hooks' slow work (hashing a password) before the transaction opens ----
-    if (rules.hooks.prepare) {
-      for (const c of good) c.prepared = await rules.hooks.prepare(c.values, { mode: c.target ? 'update' : 'create', user, lang });
-    }
-    // ---- then write them in one transaction ----
     const now = new Date();
     const later: Array<() => Promise<void> | void> = [];
     const base = {
@@ -259,37 +128,214 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       // an import answers no record: nothing is revealed
       reveal: () => undefined,
     };
+    /** the spreadsheet row being written (0: a statement of many rows) */
     let current = 0;
-    try {
-      await rules.run(user, async (tx: Executor) => {
-        // rows are written in one statement per chunk, unless each saved row goes back to a hook
-        const step = rules.hooks.afterSave ? INSERT_CHUNK : BULK_CHUNK;
-        for (let at = 0; at < good.length; at += step) {
-          const chunk = good.slice(at, at + step);
-          const fresh: Row[] = [];
+
+    /** uniqueness against the table and references, for a chunk of rows, one statement per field: answers the good rows */
+    const checkChunk = async (tx: Executor, chunk: Checked[]): Promise<Checked[]> => {
+      if (chunk.length === 0) return [];
+      const bad = new Map<number, string[]>();
+      const flag = (c: Checked, text: string) => bad.set(c.row, [...(bad.get(c.row) ?? []), text]);
+      for (const name of uniqueFields) {
+        const col = columns[name]!;
+        const values = [...new Set(chunk.map((c) => c.values[name]).filter((v) => v !== undefined && v !== null))];
+        if (values.length === 0) continue;
+        const hits = await tx.select({ id: idCol, value: col }).from(table).where(and(...rules.visible(user), inList(col, values)));
+        const owner = new Map(hits.map((h) => [String(h.value), String(h.id)]));
+        const label = t(def.fields[name]!.label, lang);
+        for (const c of chunk) {
+          const v = c.values[name];
+          const hit = v === undefined || v === null ? undefined : owner.get(String(v));
+          if (!hit) continue;
+          if (covering && name === coverField) c.target = hit;
+          else if (hit !== c.target) flag(c, msg('duplicate', lang, { field: label, value: String(v) }));
+        }
+      }
+      if (rules.hooks.checkRows) {
+        const verdicts = await rules.hooks.checkRows(tx, chunk.map((c) => c.values), lang);
+        chunk.forEach((c, i) => {
+          const errors = verdicts[i];
+          if (errors) for (const text of Object.values(errors)) flag(c, text);
+        });
+      }
+      if (refFields.length) {
+        const merged: Row = {};
+        for (const name of refFields) {
+          const ids = new Set(chunk.flatMap((c) => (c.values[name] === undefined || c.values[name] === null ? [] : String(c.values[name]).split(','))).filter(Boolean));
+          if (ids.size) merged[name] = [...ids].join(',');
+        }
+        const allFound = await rules.checkReferences(tx, merged, user, lang).then(() => true, (e: unknown) => { refusalText(e, lang); return false; });
+        if (!allFound) {
           for (const c of chunk) {
-            current = c.row;
-            if (c.target) await coverRow(tx, c, base, now);
-            else {
-              const row = rules.newRow(c.values, user, now);
-              if (rules.tree) await rules.tree.onCreate(tx, rules.visible(user), row, lang);
-              await rules.hooks.beforeSave?.(tx, row, { ...base, mode: 'create', prepared: c.prepared });
-              fresh.push(row);
+            const own = Object.fromEntries(refFields.filter((n) => n in c.values).map((n) => [n, c.values[n]]));
+            await rules.checkReferences(tx, own, user, lang).catch((e: unknown) => flag(c, refusalText(e, lang)));
+          }
+        }
+      }
+      const good: Checked[] = [];
+      for (const c of chunk) {
+        const errors = bad.get(c.row);
+        if (errors) addError(c.row, errors.join('; '));
+        else good.push(c);
+      }
+      state.processed += chunk.length;
+      return good;
+    };
+
+    /** writes checked rows: new ones in one statement (or, for a hook that reads each saved row, a multi-row insert), covered ones one by one */
+    const writeChunk = async (tx: Executor, chunk: Checked[]) => {
+      const fresh: Row[] = [];
+      for (const c of chunk) {
+        current = c.row;
+        if (c.target) await coverRow(tx, c, base, now);
+        else {
+          const row = rules.newRow(c.values, user, now);
+          if (rules.tree) await rules.tree.onCreate(tx, rules.visible(user), row, lang);
+          await rules.hooks.beforeSave?.(tx, row, { ...base, mode: 'create', prepared: c.prepared });
+          fresh.push(row);
+        }
+      }
+      current = 0;
+      if (fresh.length && rules.hooks.afterSave) {
+        for (let at = 0; at < fresh.length; at += INSERT_CHUNK) {
+          const saved = await tx.insert(table).values(fresh.slice(at, at + INSERT_CHUNK).map((r) => rules.columnValues(r)) as never).returning() as Row[];
+          for (const row of saved) await rules.hooks.afterSave(tx, row, { ...base, mode: 'create' });
+        }
+      } else if (fresh.length) {
+        await insertRows(tx, table, fresh);
+      }
+      state.succeeded += chunk.length;
+      app.log.debug({ job: state.id, resource: def.code, written: state.succeeded }, 'import writing');
+      await save();
+    };
+
+    /** reads the file, each row checked on its own (submit's rules); every `CHECK_CHUNK` good rows go to `flush` */
+    const readRows = async (flush: (chunk: Checked[]) => Promise<void>) => {
+      let pending: Checked[] = [];
+      for await (const { row, cells } of rows) {
+        if (cells.every(isEmptyCell)) continue;
+        state.total++;
+        if (state.total > IMPORT_MAX_ROWS) {
+          state.total--;
+          state.failed = 1;
+          state.errors = [{ row, message: msg('importTooManyRows', lang, { max: IMPORT_MAX_ROWS }) }];
+          return;
+        }
+        const body: Row = {};
+        const messages: string[] = [];
+        const wrongDict = new Set<string>();
+        for (const [index, name] of header) {
+          const f = def.fields[name]!;
+          let text = cellText(cells[index], f);
+          if (text === undefined) continue;
+          // a cell of a .zip's sheet may name a file of the zip: its text is the value
+          if (bundle && (f.type === 'string' || f.type === 'text')) {
+            try {
+              text = (await bundle.resolve(text))?.trim() ?? text;
+            } catch (e) {
+              messages.push(refusalText(e, lang));
+              continue;
             }
           }
-          current = 0;
-          if (fresh.length && rules.hooks.afterSave) {
-            const saved = await tx.insert(table).values(fresh.map((r) => rules.columnValues(r)) as never).returning() as Row[];
-            for (const row of saved) await rules.hooks.afterSave(tx, row, { ...base, mode: 'create' });
-          } else if (fresh.length) {
-            await insertRows(tx, table, fresh);
+          const dict = dicts.get(name);
+          if (dict) {
+            const key = dict.get(text.toLowerCase());
+            if (key === undefined) {
+              messages.push(msg('importUnknownValue', lang, { field: t(f.label, lang), value: text }));
+              wrongDict.add(name);
+              continue;
+            }
+            body[name] = key;
+          } else {
+            body[name] = text;
           }
-          state.succeeded += chunk.length;
-          app.log.debug({ job: state.id, resource: def.code, written: state.succeeded, total: good.length }, 'import writing');
-          await save();
         }
-      });
-    } catch (e) {
+        let values: Row | undefined;
+        try {
+          values = rules.validateSubmit(body, 'create', lang).values;
+        } catch (e) {
+          const text = refusalText(e, lang, wrongDict);
+          if (text) messages.push(text);
+        }
+        if (values) {
+          for (const name of uniqueFields) {
+            const v = values[name];
+            if (v === undefined || v === null) continue;
+            const first = seen.get(name)!.get(String(v));
+            if (first !== undefined) messages.push(msg('importDuplicateInFile', lang, { field: t(def.fields[name]!.label, lang), value: String(v), row: first }));
+            else seen.get(name)!.set(String(v), row);
+          }
+        }
+        if (messages.length || !values) {
+          addError(row, messages.join('; '));
+          state.processed++;
+        } else {
+          pending.push({ row, values });
+          if (pending.length >= CHECK_CHUNK) {
+            await flush(pending);
+            pending = [];
+          }
+        }
+        if (state.total % PROGRESS_EVERY === 0) await save();
+      }
+      await flush(pending);
+    };
+
+    /** after reading: a file without rows or with bad ones is reported (true), nothing written */
+    const reportFailures = async (): Promise<boolean> => {
+      if (state.total === 0) addError(1, msg('importNoRows', lang));
+      if (state.failed === 0) return false;
+      state.errors.sort((a, b) => a.row - b.row);
+      if (state.failed > state.errors.length) state.errors.push({ row: 0, message: msg('importTooManyErrors', lang, { max: MAX_REPORTED_ERRORS }) });
+      state.status = 'failed';
+      state.succeeded = 0;
+      await save();
+      return true;
+    };
+
+    try {
+      if (rules.hooks.prepare) {
+        // the hook's slow work (hashing a password) holds no transaction: every row is checked in short
+        // transactions first, prepared outside any, then all are written in one
+        const good: Checked[] = [];
+        await readRows(async (chunk) => {
+          good.push(...await rules.run(user, (tx) => checkChunk(tx, chunk)));
+        });
+        if (await reportFailures()) return;
+        await save();
+        for (const c of good) c.prepared = await rules.hooks.prepare(c.values, { mode: c.target ? 'update' : 'create', user, lang });
+        await rules.run(user, async (tx) => {
+          for (let at = 0; at < good.length; at += CHECK_CHUNK) await writeChunk(tx, good.slice(at, at + CHECK_CHUNK));
+        }).catch((e: unknown) => {
+          throw new WriteFailure(e);
+        });
+      } else {
+        // one transaction: each chunk is checked, then written while the next one is read; a bad row stops
+        // the writing (the rest is still checked, for the report) and everything written is taken back
+        let failure: WriteFailure | undefined;
+        await rules.run(user, async (tx) => {
+          let writing: Promise<void> = Promise.resolve();
+          await readRows(async (chunk) => {
+            await writing; // the transaction runs one statement at a time
+            const good = await checkChunk(tx, chunk);
+            if (state.failed === 0 && !failure && good.length) {
+              writing = writeChunk(tx, good).catch((e: unknown) => {
+                failure = new WriteFailure(e);
+              });
+            }
+          });
+          await writing;
+          if (failure) throw failure;
+          if (state.failed > 0 || state.total === 0) throw ROLLBACK;
+        }).catch((e: unknown) => {
+          if (e !== ROLLBACK) throw e;
+        });
+        if (await reportFailures()) return;
+      }
+    } catch (thrown) {
+      // anything but a refused write (an unreadable file) is the job's failure (runJob's caller)
+      if (!(thrown instanceof WriteFailure)) throw thrown;
+      const e = thrown.error;
       const detail = e instanceof AppError ? (Object.values(e.data ?? {}).join('; ') || e.message_(lang)) : msg('valueInvalid', lang);
       if (!(e instanceof AppError)) app.log.warn({ err: e }, `import into ${def.code} failed`);
       state.status = 'failed';
@@ -301,7 +347,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
     }
     for (const fn of later) await fn();
     state.status = 'done';
-    state.succeeded = good.length;
+    state.succeeded = state.total;
     await save();
   };
 
