@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
 import { createReadStream } from 'node:fs';
+import { xlsxRows } from './xlsxReader.js';
 
 /** One row of a sheet: its number as the spreadsheet shows it (1 is the header) and its cells from column A. */
 export interface SheetRow {
@@ -9,19 +9,6 @@ export interface SheetRow {
 }
 
 export type SheetKind = 'xlsx' | 'csv';
-
-/** The first sheet of an .xlsx, row by row, read as a stream (cell values: text, number, Date, boolean, rich text…). */
-async function* xlsxRows(path: string): AsyncGenerator<SheetRow> {
-  // styles are read so that a date typed in Excel comes as a Date, not as a serial number
-  const book = new ExcelJS.stream.xlsx.WorkbookReader(path, { worksheets: 'emit', sharedStrings: 'cache', hyperlinks: 'ignore', styles: 'cache', entries: 'ignore' });
-  for await (const sheet of book) {
-    for await (const row of sheet) {
-      const values = Array.isArray(row.values) ? row.values.slice(1) : [];
-      yield { row: row.number, cells: values };
-    }
-    return; // the first sheet only
-  }
-}
 
 /** A UTF-8 .csv (a BOM is dropped), record by record; the row number counts records (1 is the header). */
 async function* csvRows(path: string): AsyncGenerator<SheetRow> {
