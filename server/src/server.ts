@@ -8,6 +8,7 @@ import { buildApp } from './core/app.js';
 import type { Config } from './core/config.js';
 import type { AppContext } from './core/context.js';
 import { openDatabase, setStatementTimeout } from './core/db/index.js';
+import { TableUpkeep } from './core/db/upkeep.js';
 import { setWorkerId } from './core/ids.js';
 import { type Kv, memoryKv, redisKv } from './core/kv.js';
 import { Logs } from './core/logs.js';
@@ -75,6 +76,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       signIns: new SignInGuard(kv), hashing: new Semaphore(Math.max(1, availableParallelism() - 1), 500, 15_000, HASHING_REST_RATIO),
       heavyQueries: new Semaphore(config.limits.heavyQueries, 200, 5_000),
       storage: defaultStorage(config.dataDir), version: readVersion(), resources: new ResourceRegistry(),
+      upkeep: new TableUpkeep(database.db, database.kind, (e) => app?.log.warn({ err: e }, 'table upkeep failed')),
     };
     app = await buildApp(ctx, {
       version: ctx.version,
@@ -84,12 +86,14 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       },
     });
     await app.ready();
+    ctx.upkeep.start();
     const kvRef = kv;
     return {
       app,
       ctx,
       async close() {
         await app.close();
+        await ctx.upkeep.close();
         await logs.flush();
         await kvRef.close();
         await database.close();

@@ -14,6 +14,7 @@ import type { Logs } from './logs.js';
 import type { FieldLabels } from './validation.js';
 import type { ResourceRegistry } from './resource/registry.js';
 import type { UploadService } from './uploads.js';
+import type { TableUpkeep } from './db/upkeep.js';
 
 /** The server's shared services, created once at start and handed to every module. */
 export interface AppContext {
@@ -40,6 +41,8 @@ export interface AppContext {
   version: string;
   /** every resource the engine mounted, by code (references resolve through it) */
   resources: ResourceRegistry;
+  /** the planner's statistics (and, embedded, dead rows) tended after bulk writes */
+  upkeep: TableUpkeep;
   /** file uploads (put-file, and the multipart submit of resources with file fields); set by the resource module */
   uploads?: UploadService;
 }

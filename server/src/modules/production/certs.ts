@@ -117,6 +117,10 @@ export function registerCertActions(app: FastifyInstance, ctx: AppContext): void
       update ymy_cert c set state = 2, batch_id = ${b.id}::bigint, device_sn = p.sn, update_user = ${user.userId}::bigint, update_time = now()
       from pairs p where c.id = p.cert_id`);
     const [left] = (await tx.execute(sql`select count(*)::int as n from ymy_factory_device where batch_id = ${b.id}::bigint and certificate_id is null`) as unknown as { rows: Array<{ n: number }> }).rows;
-    return { allocated: rowsAffected(byName) + rowsAffected(inOrder), missing: left?.n ?? 0 };
+    const allocated = rowsAffected(byName) + rowsAffected(inOrder);
+    // tended a moment after this commits
+    ctx.upkeep.changed('ymy_cert', allocated);
+    ctx.upkeep.changed('ymy_factory_device', allocated);
+    return { allocated, missing: left?.n ?? 0 };
   });
 }

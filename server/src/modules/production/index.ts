@@ -12,7 +12,7 @@ import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
 import { deliver, deviceColumn, product } from '../product/tables.js';
 import { authorisedTypeIds, byProductColumn, byTypeColumn } from '../product/typeAccess.js';
-import type { AuthUser } from '../../core/context.js';
+import type { AppContext, AuthUser } from '../../core/context.js';
 import { registerCatalogueActions } from './catalogue.js';
 import { deliverHooks } from './deliveries.js';
 import { certHooks, registerCertActions } from './certs.js';
@@ -92,7 +92,7 @@ async function generateDevices(tx: Executor, saved: Record<string, unknown>, lan
   saved.snEnd = snOf(last);
 }
 
-const batchHooks = (): ResourceHooks => ({
+const batchHooks = (ctx: AppContext): ResourceHooks => ({
   scope: byProductColumn(batch.productId),
   async beforeSave(_tx, values, c) {
     if (c.mode !== 'create') return;
@@ -101,10 +101,14 @@ const batchHooks = (): ResourceHooks => ({
     if (!SN_PREFIX_PATTERN.test(prefix)) throw fieldError('snPrefixInvalid', c.lang, 'snPrefix');
   },
   async afterSave(tx, saved, c) {
-    if (c.mode === 'create') await generateDevices(tx, saved, c.lang);
+    if (c.mode !== 'create') return;
+    await generateDevices(tx, saved, c.lang);
+    c.afterCommit(() => ctx.upkeep.changed('ymy_factory_device', Number(saved.quantity)));
   },
-  async beforeRemove(tx, rows) {
+  async beforeRemove(tx, rows, c) {
     const ids = rows.map((r) => String(r.id));
+    const devices = rows.reduce((n, r) => n + Number(r.quantity ?? 0), 0);
+    c.afterCommit(() => ctx.upkeep.changed('ymy_factory_device', devices));
     const [burned] = await tx.select({ batchId: factoryDevice.batchId, sn: factoryDevice.sn }).from(factoryDevice)
       .where(and(inArray(factoryDevice.batchId, ids), isNotNull(factoryDevice.burnTime))).limit(1);
     if (burned) {

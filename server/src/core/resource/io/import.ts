@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { type FieldDef, type Lang, msg, t } from '@console/contract';
 import { type ImportProgress, importProgressSchema, ioRoutes } from '@console/contract/io';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableName } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -346,6 +346,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       return;
     }
     for (const fn of later) await fn();
+    ctx.upkeep.changed(getTableName(table), state.total);
     state.status = 'done';
     state.succeeded = state.total;
     await save();
