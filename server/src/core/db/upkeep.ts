@@ -7,13 +7,13 @@ export const UPKEEP_MIN_ROWS = 1000;
 const DELAY_MS = 2000;
 
 /**
- * Keeps the planner's statistics true after bulk writes (a batch of 100,000 devices, an import, a batch
- * removed). PostgreSQL's autovacuum would analyze such a table within a minute or so; until then a new batch's
- * devices are estimated at 0.5 % of the table and listed by a sort of the whole batch (280 ms instead of
- * 10). The embedded PGlite runs no autovacuum at all: without this, its tables are never analyzed and their
- * dead rows never reclaimed. So: `changed(table, rows)` after the commit; a moment later the table is
- * analyzed (PostgreSQL) or vacuumed and analyzed (PGlite). At start, PGlite's tables that hold rows and were
- * never analyzed are.
+ * Keeps the planner's statistics and the visibility map true after bulk writes (a batch of 100,000 devices,
+ * an import, a batch removed). PostgreSQL's autovacuum would get to such a table within a minute or so; until
+ * then a new batch's devices are estimated at 0.5 % of the table and listed by a sort of the whole batch
+ * (280 ms instead of 10), and counting them visits every row (100 ms instead of 10). The embedded PGlite runs
+ * no autovacuum at all: without this, its tables are never analyzed and their dead rows never reclaimed.
+ * So: `changed(table, rows)` after the commit; a moment later the table is vacuumed and analyzed. At start,
+ * PGlite's tables that hold rows and were never analyzed are.
  */
 export class TableUpkeep {
   private readonly pending = new Map<string, number>();
@@ -73,8 +73,9 @@ export class TableUpkeep {
     for (const name of tables) {
       if (this.closed) return;
       this.pending.delete(name);
-      // VACUUM cannot run in a transaction: each is a statement of its own
-      await this.db.execute(this.kind === 'pglite' ? sql`vacuum (analyze) ${sql.identifier(name)}` : sql`analyze ${sql.identifier(name)}`);
+      // VACUUM cannot run in a transaction: each is a statement of its own. It also marks the new pages
+      // all-visible, which lets a count or a page of ids come from the index alone (100 ms → 10 for a batch)
+      await this.db.execute(sql`vacuum (analyze) ${sql.identifier(name)}`);
     }
   }
 
