@@ -37,6 +37,15 @@ export class DictLabels {
     return new Map([...items].map(([key, v]) => [key, v[lang]]));
   }
 
+  /**
+   * The labels this instance holds already (however old), without reading the database: for code inside a
+   * transaction, which on PGlite holds the one connection. Undefined when the dictionary was not read yet.
+   */
+  async held(code: string, lang: Lang): Promise<Map<string, string> | undefined> {
+    const items = await this.cache.get(code)?.items.catch(() => undefined);
+    return items ? new Map([...items].map(([key, v]) => [key, v[lang]])) : undefined;
+  }
+
   private async load(code: string): Promise<Map<string, { zh: string; en: string }>> {
     const rows = await this.db.select({ key: schema.dict.dictKey, zh: schema.dict.dictValue, en: schema.dict.dictValueEn })
       .from(schema.dict)

@@ -1,4 +1,4 @@
-import { certResource, type Lang, msg, t } from '@console/contract';
+import { certResource, type Lang, msg } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
@@ -8,7 +8,7 @@ import { AppError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
-import { type ProductDirectory, productDirectory, productKey } from '../product/directory.js';
+import { productDirectory, productKey } from '../product/directory.js';
 import { product } from '../product/tables.js';
 import { batch } from './tables.js';
 
@@ -55,10 +55,12 @@ export function inspectCredentials(input: Row, lang: Lang, now = new Date()): { 
 }
 
 /** Every certificate names a product registered for its cloud (vendor and cloud product id), checked for a chunk at once. */
-async function checkProducts(directory: ProductDirectory, tx: Executor, rows: Row[], lang: Lang): Promise<Array<Record<string, string> | undefined>> {
+async function checkProducts(ctx: AppContext, tx: Executor, rows: Row[], lang: Lang): Promise<Array<Record<string, string> | undefined>> {
   const keys = rows.map((r) => ({ vendor: Number(r.cloudVendor), cloudProductId: String(r.cloudProductId) }));
-  const known = await directory.byCloud(tx, keys);
-  const vendorName = (v: number) => t(v === ALIBABA ? { zh: '阿里云物联网平台', en: 'Alibaba Cloud IoT Platform' } : { zh: '腾讯云 IoT Explorer', en: 'Tencent Cloud IoT Explorer' }, lang);
+  const known = await productDirectory(ctx).byCloud(tx, keys);
+  // the clouds' names as the cloud_vendor dictionary gives them: the import read it before its transaction
+  const names = await ctx.dicts.held('cloud_vendor', lang);
+  const vendorName = (v: number) => names?.get(String(v)) ?? String(v);
   return keys.map((k) => (known.has(productKey(k.vendor, k.cloudProductId))
     ? undefined
     : { cloudProductId: msg('certUnknownProduct', lang, { vendor: vendorName(k.vendor), productId: k.cloudProductId }) }));
@@ -66,7 +68,7 @@ async function checkProducts(directory: ProductDirectory, tx: Executor, rows: Ro
 
 export const certHooks = (ctx: AppContext): ResourceHooks => ({
   inspect: (input, c) => inspectCredentials(input, c.lang),
-  checkRows: (tx, rows, lang) => checkProducts(productDirectory(ctx), tx, rows, lang),
+  checkRows: (tx, rows, lang) => checkProducts(ctx, tx, rows, lang),
 });
 
 /**
