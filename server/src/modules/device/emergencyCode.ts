@@ -90,7 +90,7 @@ export function verifyCode(secret: Buffer, typed: string, now: Date, used: Reado
     const later = startHour + 1000;
     return { ok: false, reason: timingSafeEqualText(macOf(secret, kind, later, hours), typed.slice(4)) ? 'notYet' : 'invalid' };
   }
-  const from = startHour * HOUR_MS;
+  // the start is never after now (plus the tolerance): it was chosen so
   const to = (startHour + hours) * HOUR_MS;
   if (t - CLOCK_TOLERANCE_MS >= to) return { ok: false, reason: 'expired' };
   if (kind === 1) {
