@@ -2,6 +2,7 @@ import type { Page } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
+import { makeProduct } from './catalogue-fixture.js';
 import { BASIC, md5, useServer } from './harness.js';
 
 /**
@@ -30,13 +31,7 @@ const addBatch = (over: Record<string, unknown>, lang: 'zh' | 'en' = 'zh') =>
 
 beforeAll(async () => {
   admin = (await h.login('000000', 'admin', 'admin')).access_token;
-  const type = await h.call<Row>('POST', '/api/ymy-product/type/submit', { token: admin, body: { typeName: '门锁', typeCode: 'LOCK' } });
-  const model = await h.call<Row>('POST', '/api/ymy-product/model/submit', { token: admin, body: { typeId: type.body.data.id, modelName: 'K1', modelCode: 'K1' } });
-  const product = await h.call<Row>('POST', '/api/ymy-product/product/submit', {
-    token: admin, body: { productName: 'K1 锁', productCode: 'K1-LOCK', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 1 },
-  });
-  productId = product.body.data.id;
-  typeId = type.body.data.id;
+  ({ productId, typeId } = await makeProduct(h, admin, { typeName: '门锁', typeCode: 'LOCK', modelCode: 'K1', productName: 'K1 锁', productCode: 'K1-LOCK' }));
 });
 
 describe('factories and stations', () => {

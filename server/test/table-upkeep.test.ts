@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TableUpkeep } from '../src/core/db/upkeep.js';
+import { makeProduct } from './catalogue-fixture.js';
 import { useServer } from './harness.js';
 
 /**
@@ -21,12 +22,7 @@ const estimate = async (table: string) => {
 
 beforeAll(async () => {
   admin = (await h.login('000000', 'admin', 'admin')).access_token;
-  const type = await h.call<Row>('POST', '/api/ymy-product/type/submit', { token: admin, body: { typeName: '统计锁', typeCode: 'STAT' } });
-  const model = await h.call<Row>('POST', '/api/ymy-product/model/submit', { token: admin, body: { typeId: type.body.data.id, modelName: 'S1', modelCode: 'S1' } });
-  const product = await h.call<Row>('POST', '/api/ymy-product/product/submit', {
-    token: admin, body: { productName: 'S1', productCode: 'S1', typeId: type.body.data.id, modelId: model.body.data.id, cloudVendor: 1 },
-  });
-  productId = product.body.data.id;
+  ({ productId } = await makeProduct(h, admin, { typeName: '统计锁', typeCode: 'STAT', modelCode: 'S1', productName: 'S1', productCode: 'S1' }));
   factoryId = (await h.call<Row>('POST', `${IPC}/add-factory`, { token: admin, body: { factoryName: '统计工厂', factoryCode: 'STAT-F' } })).body.data.id;
 });
 

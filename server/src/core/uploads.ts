@@ -1,6 +1,7 @@
 import { AVATAR_MAX_BYTES, IMAGE_MAX_BYTES, type Lang, type UploadedFile } from '@console/contract';
 import type { Readable } from 'node:stream';
 import type { AuthUser } from './context.js';
+import { AppError, badRequest } from './errors.js';
 
 /** What an upload may be, decided by its content: an avatar (jpg/png), any image, or any file; each with its size limit. */
 export type UploadKind = 'avatar' | 'image' | 'file';
@@ -23,4 +24,11 @@ export interface UploadService {
   store(user: AuthUser, part: UploadPart, kind: UploadKind, lang: Lang, retryAfter?: (seconds: number) => void): Promise<UploadedFile>;
   /** takes back a stored upload whose record was then refused (its object and its attachment row) */
   discard(user: AuthUser, uploaded: UploadedFile): Promise<void>;
+}
+
+/** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400 (a 413 stays one). */
+export function brokenMultipart(e: unknown): never {
+  if (e instanceof AppError) throw e;
+  if ((e as { statusCode?: number }).statusCode === 413) throw e;
+  throw badRequest('uploadBroken');
 }

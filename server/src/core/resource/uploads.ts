@@ -1,20 +1,13 @@
 import { type FieldDef, type ResourceDef, type UploadedFile } from '@console/contract';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, AuthUser } from '../context.js';
-import { AppError, badRequest } from '../errors.js';
-import { UPLOAD_MAX_BYTES, type UploadKind } from '../uploads.js';
+import { badRequest } from '../errors.js';
+import { brokenMultipart, UPLOAD_MAX_BYTES, type UploadKind } from '../uploads.js';
 
 type Row = Record<string, unknown>;
 
 /** text parts a multipart submit may carry (a record's fields and the Avue form's display copies) */
 const MAX_TEXT_PARTS = 200;
-
-/** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400. */
-function brokenBody(e: unknown): never {
-  if (e instanceof AppError) throw e;
-  if ((e as { statusCode?: number }).statusCode === 413) throw e;
-  throw badRequest('uploadBroken');
-}
 
 /**
  * The multipart submit of a resource with file or image fields (api.md §2: products, models, explain
@@ -69,7 +62,7 @@ export function multipartSubmit(ctx: AppContext, def: ResourceDef, mayUpload: (u
           body[name] = file.link;
         }
       } catch (e) {
-        brokenBody(e);
+        brokenMultipart(e);
       }
       return body;
     },

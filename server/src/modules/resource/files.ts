@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import { API, msg, AVATAR_TYPES, Code, type UploadedFile } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { UPLOAD_MAX_BYTES, type UploadKind, type UploadService } from '../../core/uploads.js';
+import { brokenMultipart, UPLOAD_MAX_BYTES, type UploadKind, type UploadService } from '../../core/uploads.js';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
@@ -100,11 +100,8 @@ function extensionOf(name: string): string {
 
 /** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400. */
 function brokenUpload(e: unknown): never {
-  if (e instanceof AppError) throw e;
   if (e instanceof StorageError) throw badRequest('storageUnavailable', { detail: e.detail });
-  const status = (e as { statusCode?: number }).statusCode;
-  if (status === 413) throw e;
-  throw badRequest('uploadBroken');
+  brokenMultipart(e);
 }
 
 async function fileOf(req: FastifyRequest, maxBytes: number) {

@@ -9,6 +9,7 @@ import type { AppContext, AuthUser } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { formatDateTime } from '../../time.js';
 import { buildFilters, buildOrder, type ColumnMap, unindexed } from '../filters.js';
+import { inList } from '../../db/bulk.js';
 import type { MountedResource } from '../registry.js';
 import type { ReferenceNames } from '../refs.js';
 import { exportColumns } from './cells.js';
@@ -129,8 +130,7 @@ export function mountExport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       await sheet.addRows([cols.map((c) => c.header)]);
       const read = (chunk: string[]) => {
         const rows = rules.run(user, async (tx) =>
-          // one array parameter, not 1,000: building a statement with 1,000 bound values cost more than running it
-          tx.select(wanted).from(table).where(and(sql`${id} = any(${`{${chunk.join(',')}}`}::bigint[])`, ...(await rules.visibleTo(tx, user)))) as Promise<Row[]>);
+          tx.select(wanted).from(table).where(and(inList(id, chunk), ...(await rules.visibleTo(tx, user)))) as Promise<Row[]>);
         rows.catch(() => undefined); // awaited below; a failure while the previous chunk is written is not unhandled
         return rows;
       };

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import { requireUser } from '../../access.js';
 import type { AppContext, AuthUser } from '../../context.js';
 import { inList, insertRows } from '../../db/bulk.js';
+import { brokenMultipart } from '../../uploads.js';
 import type { Executor } from '../../db/index.js';
 import { rowColumns } from '../../db/columns.js';
 import { envelopeOf, ok } from '../../envelope.js';
@@ -50,11 +51,6 @@ const jobKey = (id: string) => `io-job:${id}`;
 /** Imports run one after another in a process: each holds its rows in memory and writes in one transaction. */
 let queue: Promise<void> = Promise.resolve();
 
-/** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400. */
-function brokenUpload(e: unknown): never {
-  if (e instanceof AppError) throw e;
-  throw badRequest('uploadBroken');
-}
 
 const isEmptyCell = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
 
@@ -387,7 +383,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       const user = requireUser(req);
       const lang = req.lang;
       if (!req.isMultipart()) throw badRequest('fileNotMultipart');
-      const part = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: false }).catch(brokenUpload);
+      const part = await req.file({ limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5 }, throwFileSizeLimit: false }).catch(brokenMultipart);
       if (!part || part.fieldname !== 'file') {
         part?.file.resume();
         throw badRequest('fileNotMultipart');
@@ -403,7 +399,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       const extra: string[] = [];
       let handedOver = false;
       try {
-        await pipeline(part.file, createWriteStream(path, { flags: 'wx' })).catch(brokenUpload);
+        await pipeline(part.file, createWriteStream(path, { flags: 'wx' })).catch(brokenMultipart);
         if (part.file.truncated) throw new AppError(413, 'importFileTooLarge', { max: `${IMPORT_MAX_BYTES / 1024 / 1024} MB` });
         let kind = await kindOf(path, part.filename, part.mimetype);
         let sheetPath = path;
