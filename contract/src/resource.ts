@@ -193,7 +193,7 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
    * have the update and soft-delete columns (`updateTime`, `isDeleted`) then
    */
   readOnly?: boolean;
-  /** with `readOnly`: `remove` is still mounted (the attachment register) */
+  /** with `readOnly` or `createOnly`: `remove` is still mounted (the attachment register, a pending device command) */
   removable?: boolean;
   /**
    * records written once and kept as they are (an audit of SN rewrites): `submit` creates, an update is
@@ -216,6 +216,11 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
    * devices): see `WithinDef`
    */
   within?: WithinDef;
+  /**
+   * permission codes other than the code's own (a resource worked on in another's screen without being its
+   * child: the OTA tasks on the 升级进度 screen, menu code `ota_progress`, added with `ota_task_add`)
+   */
+  codes?: Partial<PermissionCodes>;
 }
 
 export type CrudCall = 'list' | 'detail' | 'submit' | 'remove';
@@ -266,10 +271,10 @@ export interface PermissionCodes {
   view: string;
 }
 
-export function permissionCodes(def: Pick<ResourceDef, 'code' | 'within'>): PermissionCodes {
-  const own = def.within?.codes ?? {};
+export function permissionCodes(def: Pick<ResourceDef, 'code' | 'within' | 'codes'>): PermissionCodes {
+  const own = { ...def.within?.codes, ...def.codes };
   return {
-    menu: def.within?.parent ?? def.code,
+    menu: def.codes?.menu ?? def.within?.parent ?? def.code,
     add: own.add ?? `${def.code}_add`,
     edit: own.edit ?? `${def.code}_edit`,
     delete: own.delete ?? `${def.code}_delete`,

@@ -20,6 +20,7 @@ import { defaultStorage } from './core/storage/index.js';
 import { ResourceRegistry } from './core/resource/registry.js';
 import { setTimeZone } from './core/time.js';
 import { moduleDataSteps, moduleResources, mountModules, type ResourceBinding } from './modules/index.js';
+import { startDeviceRuntime } from './modules/device/runtime.js';
 import { syncResourceMenus } from './seed/resourceMenus.js';
 import { runDataSteps } from './seed/runner.js';
 import { DATA_STEPS } from './seed/steps.js';
@@ -87,11 +88,13 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     });
     await app.ready();
     ctx.upkeep.start();
+    const devices = startDeviceRuntime(ctx, (e) => app?.log.error({ err: e }, 'device runtime failed'));
     const kvRef = kv;
     return {
       app,
       ctx,
       async close() {
+        await devices.close();
         await app.close();
         await ctx.upkeep.close();
         await logs.flush();

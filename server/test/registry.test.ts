@@ -105,6 +105,16 @@ describe('resource registry', () => {
       const used = def.readOnly ? [codes.menu, codes.view] : [codes.menu, codes.add, codes.edit, codes.delete, codes.view];
       for (const c of used) expect(known.has(c) && menus.some((m) => m.code === c), `${code}: ${c} is a code of ${parent!.code}'s screen`).toBe(true);
     });
+    else if (def.codes?.menu && def.codes.menu !== code) it(`is worked on in the screen of ${def.codes.menu}, guarded by its menu and buttons`, () => {
+      const screen = defs.find((d) => d.code === def.codes!.menu);
+      expect(screen?.menu, `${code}: ${def.codes!.menu} has a screen`).toBeDefined();
+      expect(def.menu, `${code} is shown in ${def.codes!.menu}'s screen: no menu of its own`).toBeUndefined();
+      const screenCodes = permissionCodes(screen!);
+      const known = new Set([screenCodes.menu, screenCodes.add, screenCodes.edit, screenCodes.delete, screenCodes.view, ...(screen!.menu!.buttons ?? []).map((b) => b.code)]);
+      const codes = permissionCodes(def);
+      const used = def.readOnly ? [codes.menu, codes.view] : [codes.menu, codes.add, codes.edit, codes.delete, codes.view];
+      for (const c of used) expect(known.has(c) && menus.some((m) => m.code === c), `${code}: ${c} is a code of ${screen!.code}'s screen`).toBe(true);
+    });
     else it('has a menu under a declared directory, seeded with its buttons', () => {
       expect(def.menu, `${code} has no menu`).toBeDefined();
       const menu = def.menu!;
@@ -129,7 +139,8 @@ describe('resource registry', () => {
 
     it('guards every action and export/import with the menu code, a standard button or one of its extra buttons', () => {
       const codes = permissionCodes(def);
-      const screen = def.within ? defs.find((d) => d.code === def.within!.parent) : def;
+      const screenCode = def.within?.parent ?? def.codes?.menu ?? code;
+      const screen = defs.find((d) => d.code === screenCode);
       const allowed = new Set([codes.menu, codes.add, codes.edit, codes.delete, codes.view, ...(screen?.menu?.buttons ?? []).map((b) => b.code)]);
       for (const [key, action] of Object.entries(def.actions ?? {})) {
         // null: any signed-in user (an action on one's own data); otherwise a code roles can be granted

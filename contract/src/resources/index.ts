@@ -18,6 +18,7 @@ import { ossResource } from './oss.js';
 import { smsResource } from './sms.js';
 import { citDictResource, citResource, rewriteSnResource } from './cit.js';
 import { batchResource, certResource, factoryDeviceResource, factoryResource, stationResource } from './production.js';
+import { appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource, emergencyCodeResource, emergencyUnlockResource, faceLogResource, firmwareResource, otaLogResource, otaProgressResource, otaTaskResource } from './device.js';
 import { brandResource, deliverResource, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
@@ -72,7 +73,20 @@ export const resources = {
   cit_dict: citDictResource,
   cit: citResource,
   rewrite_sn: rewriteSnResource,
+  firmware: firmwareResource,
+  ota_task: otaTaskResource,
+  ota_progress: otaProgressResource,
+  ota_log: otaLogResource,
+  app_version: appVersionResource,
+  app_log: appLogResource,
+  face_log: faceLogResource,
+  device_control: deviceControlResource,
+  device_notice: deviceNoticeResource,
+  device_info: deviceInfoResource,
+  emergency_unlock: emergencyUnlockResource,
+  emergency_code: emergencyCodeResource,
 } as const;
+export * from './device.js';
 export { brandResource, deliverResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 export { attachResource } from './attach.js';
 export { logApiResource } from './logApi.js';

@@ -41,6 +41,8 @@ const BODY_LIMIT = 5 * 1024 * 1024;
 const URL_ALIASES: ReadonlyArray<{ from: string; to: string; own?: string[] }> = [
   { from: '/api/blade-user/', to: '/api/blade-system/user/', own: ['/api/blade-user/register-guest'] },
   { from: '/tc/ymy-ipc/', to: '/sc/ymy-ipc/' },
+  // the sale console's device control is the tenant console's
+  { from: '/api/ymy-sale/device-control/', to: '/tc/omc-device/control/' },
 ];
 
 export function rewriteAlias(url: string): string {

@@ -21,6 +21,11 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   /** folder of the built console served at / (absent: API only) */
   webDir?: string;
+  /**
+   * the address devices and browsers reach this server at (PUBLIC_URL, default http://127.0.0.1:PORT): firmware
+   * download links sent to devices are made from it
+   */
+  publicUrl: string;
   logLevel: string;
   /** where the request log goes (default stdout); tests read it */
   logStream?: { write(line: string): void };
@@ -106,6 +111,12 @@ function wholeNumber(raw: string | undefined, fallback: number, name: string): n
   return n;
 }
 
+function publicUrl(raw: string | undefined, port: number): string {
+  if (raw === undefined || raw === '') return `http://127.0.0.1:${port}`;
+  if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(raw)) throw new Error(`PUBLIC_URL must be an http(s) address, got ${raw}`);
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
@@ -127,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     timeZone: env.TZ_DISPLAY ?? 'Asia/Shanghai',
     env: nodeEnv,
     webDir: env.WEB_DIR,
+    publicUrl: publicUrl(env.PUBLIC_URL, port),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     workerId: Number(env.WORKER_ID ?? Math.floor(Math.random() * 1024)) % 1024,
     trustProxy: env.TRUST_PROXY === 'true',

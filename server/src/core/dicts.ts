@@ -1,6 +1,6 @@
 import type { Lang } from '@console/contract';
-import { and, eq, ne } from 'drizzle-orm';
-import { type Db, schema } from './db/index.js';
+import { and, asc, eq, ne } from 'drizzle-orm';
+import { type Db, type Executor, schema } from './db/index.js';
 import type { Kv } from './kv.js';
 
 const CHANNEL = 'dicts-changed';
@@ -26,10 +26,11 @@ export class DictLabels {
     await this.kv.subscribe(CHANNEL, () => this.cache.clear());
   }
 
-  async labels(code: string, lang: Lang): Promise<Map<string, string>> {
+  /** key → label in the dictionary's order; `tx`: read through this transaction (PGlite's one connection) */
+  async labels(code: string, lang: Lang, tx?: Executor): Promise<Map<string, string>> {
     let entry = this.cache.get(code);
     if (!entry || Date.now() - entry.at > TTL_MS) {
-      entry = { at: Date.now(), items: this.load(code) };
+      entry = { at: Date.now(), items: this.load(code, tx ?? this.db) };
       entry.items.catch(() => this.cache.delete(code));
       this.cache.set(code, entry);
     }
@@ -46,10 +47,11 @@ export class DictLabels {
     return items ? new Map([...items].map(([key, v]) => [key, v[lang]])) : undefined;
   }
 
-  private async load(code: string): Promise<Map<string, { zh: string; en: string }>> {
-    const rows = await this.db.select({ key: schema.dict.dictKey, zh: schema.dict.dictValue, en: schema.dict.dictValueEn })
+  private async load(code: string, db: Executor): Promise<Map<string, { zh: string; en: string }>> {
+    const rows = await db.select({ key: schema.dict.dictKey, zh: schema.dict.dictValue, en: schema.dict.dictValueEn })
       .from(schema.dict)
-      .where(and(eq(schema.dict.code, code), ne(schema.dict.parentId, '0'), eq(schema.dict.isDeleted, 0)));
+      .where(and(eq(schema.dict.code, code), ne(schema.dict.parentId, '0'), eq(schema.dict.isDeleted, 0)))
+      .orderBy(asc(schema.dict.sort), asc(schema.dict.id));
     return new Map(rows.map((r) => [r.key, { zh: r.zh, en: r.en || r.zh }]));
   }
 

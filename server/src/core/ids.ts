@@ -1,3 +1,4 @@
+import { type SQL, sql } from 'drizzle-orm';
 /**
  * Snowflake ids: 41 bits of milliseconds since 2020-01-01, 10 bits of worker id, 12 bits of sequence.
  * Sortable by creation time and unique across instances with distinct worker ids.
@@ -51,4 +52,13 @@ export function reserveIdBlock(n: number): IdBlock {
   lastMs = now + span - 1n;
   seq = 4095n;
   return { ms: now - EPOCH, worker: workerId };
+}
+
+/**
+ * The ids of an INSERT … SELECT of at most `n` rows: a reserved block (`reserveIdBlock`), the i-th row's id
+ * computed in SQL from its 0-based index (`row_number() over () - 1`, by default).
+ */
+export function idBlockSql(n: number, index: SQL = sql`(row_number() over () - 1)`): SQL {
+  const block = reserveIdBlock(n);
+  return sql`(((${block.ms}::bigint + ${index} / 4096) << 22) | (${block.worker}::bigint << 12) | (${index} % 4096))`;
 }

@@ -9,6 +9,7 @@ import { deskFeature } from './desk/index.js';
 import { logFeature } from './log/index.js';
 import { productFeature } from './product/index.js';
 import { productionFeature } from './production/index.js';
+import { deviceFeature } from './device/index.js';
 import { resourceFeature } from './resource/index.js';
 import { systemFeature } from './system/index.js';
 import type { FeatureModule, ResourceBinding } from './feature.js';
@@ -26,6 +27,7 @@ export const MODULES: readonly FeatureModule[] = [
   logFeature,
   productFeature,
   productionFeature,
+  deviceFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {

@@ -13,7 +13,7 @@ export const TENANT_ADMIN_ROLE = 'admin';
 /** The menu seed of a resource's screen: its standard buttons (those the screen has) and its extra ones. */
 export function resourceMenuSeed(def: ResourceDef): MenuSeed {
   const menu = def.menu!;
-  const except = (['add', 'edit', 'delete', 'view'] as const).filter((b) => def.buttons?.[b] === false || (def.createOnly && (b === 'edit' || b === 'delete')));
+  const except = (['add', 'edit', 'delete', 'view'] as const).filter((b) => def.buttons?.[b] === false || (def.createOnly && (b === 'edit' || (b === 'delete' && !def.removable))));
   const extra: ButtonSeed[] = (menu.buttons ?? []).map((b) => ({
     code: b.code, name: b.name.zh, nameEn: b.name.en, alias: b.alias, action: PLACEMENT[b.placement],
     path: b.action ? def.actions?.[b.action]?.path ?? '' : '', source: BUTTON_ICONS[b.alias],

@@ -320,6 +320,7 @@ export const attach = pgTable(
     contentType: varchar('content_type', { length: 100 }).notNull(),
     attachSize: bigint('attach_size', { mode: 'number' }).notNull(),
     sha256: varchar('sha256', { length: 64 }).notNull(),
+    md5: varchar('md5', { length: 32 }),
     /** the object storage configuration (blade_oss) holding the bytes; null: the local disk */
     ossId: id('oss_id'),
     ...auditColumns(),

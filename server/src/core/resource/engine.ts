@@ -135,7 +135,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   const writable = !def.readOnly || def.removable === true;
   for (const name of ['id', 'createTime', ...(writable ? ['updateTime', 'isDeleted'] : [])]) col(name);
   // records written once (an audit): created by submit, never updated nor removed
-  const removable = writable && !def.createOnly;
+  const removable = writable && (!def.createOnly || def.removable === true);
   if (tenantScoped) col('tenantId');
   checkSearchGrams(def, columns);
   const softDeleted = Object.hasOwn(columns, 'isDeleted');

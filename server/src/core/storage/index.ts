@@ -9,6 +9,8 @@ import { Transform } from 'node:stream';
 export interface StoredObject {
   size: number;
   sha256: string;
+  /** firmware is published with both digests (devices and IoT clouds check MD5) */
+  md5: string;
   /** the first bytes, for content sniffing */
   head: Buffer;
 }
@@ -38,17 +40,19 @@ export function newStorageKey(tenantId: string, extension: string, now = new Dat
 /** Hashes and measures what flows through, keeping the first `headBytes`. */
 function meter(headBytes: number) {
   const hash = createHash('sha256');
+  const md5 = createHash('md5');
   let size = 0;
   let head = Buffer.alloc(0);
   const stream = new Transform({
     transform(chunk: Buffer, _enc, done) {
       hash.update(chunk);
+      md5.update(chunk);
       size += chunk.length;
       if (head.length < headBytes) head = Buffer.concat([head, chunk.subarray(0, headBytes - head.length)]);
       done(null, chunk);
     },
   });
-  return { stream, result: (): StoredObject => ({ size, sha256: hash.digest('hex'), head }) };
+  return { stream, result: (): StoredObject => ({ size, sha256: hash.digest('hex'), md5: md5.digest('hex'), head }) };
 }
 
 export function localDiskStorage(root: string): FileStorage {

@@ -196,7 +196,7 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
           }
           await tx.insert(schema.attach).values({
             id, tenantId: user.tenantId, link, name: key, originalName, extension,
-            contentType: type?.contentType ?? 'application/octet-stream', attachSize: stored.size, sha256: stored.sha256,
+            contentType: type?.contentType ?? 'application/octet-stream', attachSize: stored.size, sha256: stored.sha256, md5: stored.md5,
             ossId: target.ossId, createUser: user.userId, createDept: user.deptId || null, updateUser: user.userId,
           });
         });

@@ -1,0 +1,99 @@
+import { deviceControlResource, msg } from '@console/contract';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext, AuthUser } from '../../core/context.js';
+import { inTenant, rowsAffected } from '../../core/db/index.js';
+import type { Executor } from '../../core/db/index.js';
+import { fieldError } from '../../core/errors.js';
+import { mountAction } from '../../core/resource/actions.js';
+import type { ResourceHooks } from '../../core/resource/engine.js';
+import { cert, factoryDevice } from '../production/tables.js';
+import { byProductColumn } from '../product/typeAccess.js';
+import type { Uplink } from './gateway/types.js';
+import { deviceControl } from './tables.js';
+
+type Row = Record<string, unknown>;
+
+/** The command word a device receives for each control action (docs/device-protocol.md). */
+const COMMANDS: Readonly<Record<string, string>> = { disable: 'disable', enable: 'enable', unbind: 'unbind', factory_reset: 'factory_reset', lock_firmware: 'lock_firmware' };
+
+/** The devices (visible to the caller) and their IoT identities, by SN. */
+async function identities(tx: Executor, user: AuthUser, sns: readonly string[]) {
+  if (sns.length === 0) return new Map<string, { cloudProductId: string; deviceName: string } | null>();
+  const scope = await byProductColumn(factoryDevice.productId)!(tx, user);
+  const rows = await tx.select({ sn: factoryDevice.sn, cloudProductId: cert.cloudProductId, deviceName: cert.deviceName })
+    .from(factoryDevice).leftJoin(cert, and(eq(cert.id, factoryDevice.certificateId), eq(cert.isDeleted, 0)))
+    .where(and(sql`${factoryDevice.sn} = any(${`{${sns.join(',')}}`}::text[])`, ...(scope ? [scope] : [])));
+  return new Map(rows.map((r) => [r.sn, r.cloudProductId && r.deviceName ? { cloudProductId: r.cloudProductId, deviceName: r.deviceName } : null]));
+}
+
+/**
+ * Sends the commands of these control rows to their devices (after the rows committed); each row keeps the
+ * command's client token, so the device's `action_reply` (on any instance) finds it.
+ */
+async function sendCommands(ctx: AppContext, user: AuthUser, rows: readonly Row[]): Promise<{ sent: number; offline: number }> {
+  const gw = ctx.gateway;
+  let sent = 0;
+  let offline = 0;
+  const ids = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => identities(tx, user, rows.map((r) => String(r.deviceSn))));
+  for (const row of rows) {
+    const device = ids.get(String(row.deviceSn));
+    const token = device && gw && gw.mode !== 'off'
+      ? await gw.send(device, 'action', { method: 'action', actionId: COMMANDS[String(row.action)] ?? 'get_status', params: { reason: row.reason ?? '' } }).catch(() => false as const)
+      : false;
+    if (token) sent += 1;
+    else offline += 1;
+    await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.update(deviceControl).set(token
+      ? { clientToken: token, syncTime: new Date() }
+      : { result: device ? 'the device gateway is not running' : 'the device has no IoT credentials', syncTime: new Date() })
+      .where(eq(deviceControl.id, String(row.id))));
+  }
+  return { sent, offline };
+}
+
+export const deviceControlHooks = (ctx: AppContext): ResourceHooks => ({
+  async beforeSave(tx, values, c) {
+    for (const name of ['state', 'result', 'syncTime', 'clientToken']) delete values[name];
+    if (c.mode !== 'create') return;
+    const sn = String(values.deviceSn);
+    const known = await identities(tx, c.user, [sn]);
+    if (!known.has(sn)) throw fieldError('deviceUnknown', c.lang, 'deviceSn', { sn });
+    values.state = 'pending';
+  },
+  async afterSave(_tx, saved, c) {
+    if (c.mode === 'create') c.afterCommit(() => sendCommands(ctx, c.user, [saved]).then(() => undefined));
+  },
+  async checkRows(tx, rows, lang) {
+    // an imported SN list: every SN must be a device the importer sees (the import runs as them)
+    const sns = [...new Set(rows.map((r) => String(r.deviceSn ?? '')))];
+    const found = await tx.select({ sn: factoryDevice.sn }).from(factoryDevice).where(sql`${factoryDevice.sn} = any(${`{${sns.join(',')}}`}::text[])`);
+    const known = new Set(found.map((f) => f.sn));
+    return rows.map((r) => (known.has(String(r.deviceSn)) ? undefined : { deviceSn: msg('deviceUnknown', lang, { sn: String(r.deviceSn) }) }));
+  },
+});
+
+/** A device's answer to a control command: applied (code 0) or failed, on the row that sent it. */
+export async function foldControlReplies(tx: Executor, replies: readonly Uplink[]): Promise<number> {
+  const records = replies
+    .filter((u) => u.method === 'action_reply' && typeof u.params.replyTo === 'string')
+    .map((u) => ({ token: String(u.params.replyTo), sn: u.device.sn, ok: Number(u.params.code ?? 0) === 0, result: String(u.params.result ?? u.params.message ?? '').slice(0, 255), at: new Date(u.timestamp).toISOString() }));
+  if (records.length === 0) return 0;
+  const res = await tx.execute(sql`
+    update ymy_device_control c set state = case when r.ok then 'applied' else 'failed' end, result = r.result, sync_time = r.at
+    from json_to_recordset(${JSON.stringify(records)}::json) as r(token text, sn text, ok boolean, result text, at timestamptz)
+    where c.client_token = r.token and c.device_sn = r.sn`);
+  return rowsAffected(res);
+}
+
+export function registerControlActions(app: FastifyInstance, ctx: AppContext): void {
+  mountAction(app, ctx, deviceControlResource.actions.syncStatus, async ({ ids }, { tx, user, afterCommit }) => {
+    const rows = await tx.select().from(deviceControl).where(and(sql`${deviceControl.id} = any(${`{${ids.join(',')}}`}::bigint[])`, eq(deviceControl.isDeleted, 0)));
+    const answer = { sent: 0, offline: 0 };
+    // the commands go out once the call's transaction is done (their rows are updated on their own); the answer
+    // is written after that
+    afterCommit(async () => {
+      Object.assign(answer, await sendCommands(ctx, user, rows.map((r) => ({ ...r, action: r.state === 'pending' ? r.action : 'get_status' }))));
+    });
+    return answer;
+  });
+}

@@ -1,0 +1,29 @@
+import { PLATFORM_TENANT } from '@console/contract';
+import type { AppContext } from '../../core/context.js';
+import { inTenant } from '../../core/db/index.js';
+import { foldControlReplies } from './control.js';
+import { OtaRunner, foldOtaReports } from './ota.js';
+import { foldDeviceReports, foldPresence } from './status.js';
+
+/**
+ * What runs beside the API for devices: the gateway's reports folded into the device tables, and the OTA
+ * scheduler. Started once the gateway (if any) is up; `close` stops the scheduler.
+ */
+export function startDeviceRuntime(ctx: AppContext, onError: (e: unknown) => void): { close(): Promise<void> } {
+  const platform = <T>(fn: Parameters<typeof inTenant<T>>[2]) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT }, fn);
+  const gw = ctx.gateway;
+  if (gw) {
+    gw.onUplink(['ota'], (batch) => platform((tx) => foldOtaReports(tx, batch)).then(() => undefined));
+    gw.onUplink(['property', 'location', 'ota'], async (batch) => {
+      const relevant = batch.filter((u) => u.kind !== 'ota' || u.method === 'report_version');
+      if (relevant.length) await platform((tx) => foldDeviceReports(tx, relevant));
+    });
+    gw.onPresence((batch) => platform((tx) => foldPresence(tx, batch)));
+    // control rows belong to tenants: the replies are matched across them by their command's token
+    gw.onUplink(['action'], (batch) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => foldControlReplies(tx, batch)).then(() => undefined));
+  }
+  const runner = new OtaRunner(ctx, () => ctx.gateway, onError);
+  runner.start();
+  ctx.ota = runner;
+  return { close: () => runner.close() };
+}
