@@ -1,4 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/core/config.js';
+import { memoryKv } from '../src/core/kv.js';
+import { createGateway } from '../src/modules/device/gateway/gateway.js';
 import {
   aliyunCredentials, aliyunVerify, canonicalJson, parseTencentUsername, sessionKey, signDownlink, signMessage, signUplink,
   tencentCredentials, tencentVerify, verifyDownlink,
@@ -133,5 +139,47 @@ describe('ingest', () => {
     await ingest.drained();
     expect(ingest.full).toBe(false);
     await ingest.close();
+  });
+});
+
+describe('gateway config and start', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-config-'));
+  const load = (env: Record<string, string>) => loadConfig({ JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'a'.repeat(64), ...env }, { dataDir });
+
+  it('reads MQTT_*: off in tests unless asked, 1883 elsewhere, clear errors', () => {
+    expect(load({ NODE_ENV: 'test' }).mqtt).toMatchObject({ port: 'off', topicRoot: 'dev', host: '0.0.0.0' });
+    expect(load({ NODE_ENV: 'test', MQTT_PORT: '0' }).mqtt.port).toBe(0);
+    expect(load({ NODE_ENV: 'test', MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqtt).toMatchObject({ url: 'mqtt://127.0.0.1:1883' });
+    expect(load({ NODE_ENV: 'production' }).mqtt.port).toBe(1883);
+    expect(load({ NODE_ENV: 'production', MQTT_PORT: 'off' }).mqtt.port).toBe('off');
+    expect(load({ NODE_ENV: 'production' }).deviceSimulator).toBe(false);
+    expect(load({ NODE_ENV: 'development' }).deviceSimulator).toBe(true);
+    expect(() => load({ MQTT_PORT: 'abc' })).toThrow(/MQTT_PORT must be a port number/);
+    expect(() => load({ MQTT_PORT: '70000' })).toThrow(/MQTT_PORT/);
+    expect(() => load({ MQTT_TOPIC_ROOT: '$thing' })).toThrow(/MQTT_TOPIC_ROOT/);
+    expect(() => load({ MQTT_URL: 'http://x' })).toThrow(/MQTT_URL/);
+    expect(() => load({ MQTT_URL: 'nonsense://user:secret@x' })).not.toThrow(/secret/);
+  });
+
+  it('fails to start on a taken port with a message naming MQTT_PORT and MQTT_URL; off sends nothing', async () => {
+    const base = load({ NODE_ENV: 'test' });
+    const kv = memoryKv();
+    // the machine's Mosquitto holds 127.0.0.1:1883; take a port ourselves so the test never depends on it
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const gw = createGateway({ config: { ...base, mqtt: { ...base.mqtt, port, host: '127.0.0.1' } }, kv, db: undefined as never });
+      await expect(gw.start()).rejects.toThrow(/MQTT port \d+ .*in use.*MQTT_PORT.*MQTT_URL/);
+      await gw.close();
+    } finally {
+      holder.close();
+    }
+    const off = createGateway({ config: base, kv, db: undefined as never });
+    expect(off.mode).toBe('off');
+    await off.start();
+    expect(await off.send({ cloudProductId: 'P', deviceName: 'd' }, 'action', {})).toBe(false);
+    await off.close();
   });
 });
