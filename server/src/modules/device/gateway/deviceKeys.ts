@@ -71,6 +71,8 @@ export interface DeviceKeysOptions {
   ttlMs?: number;
   negativeTtlMs?: number;
   maxEntries?: number;
+  /** told when certificates cannot be read (the devices concerned are answered "unknown", not cached) */
+  onError?: (err: unknown) => void;
 }
 
 /**
@@ -86,6 +88,7 @@ export class DeviceKeys {
   private readonly ttlMs: number;
   private readonly negativeTtlMs: number;
   private readonly maxEntries: number;
+  private readonly onError?: (err: unknown) => void;
   /** generation: a clear during a read keeps that read's answer out of the cache */
   private generation = 0;
 
@@ -94,6 +97,7 @@ export class DeviceKeys {
     this.ttlMs = opts.ttlMs ?? 60_000;
     this.negativeTtlMs = opts.negativeTtlMs ?? 5_000;
     this.maxEntries = opts.maxEntries ?? 100_000;
+    this.onError = opts.onError;
   }
 
   async start(onClear?: () => void): Promise<void> {
@@ -178,8 +182,9 @@ export class DeviceKeys {
         const rows = await inTenant(this.ctx.db, { tenantId: PLATFORM_TENANT }, (tx) => certsByName(tx, [...new Set(chunk.map(([, d]) => d))]));
         for (const r of rows) found.set(`${r.cloudProductId}\n${r.deviceName}`, toDeviceKey(r, this.box));
       }
-    } catch {
+    } catch (err) {
       // a failed read answers "unknown" without caching it: the device retries
+      this.onError?.(err);
       for (const resolvers of queued.values()) for (const r of resolvers) r(null);
       return;
     }
