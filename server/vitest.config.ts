@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// the workspace contract of this checkout (a git worktree may share another checkout's node_modules)
+const contract = fileURLToPath(new URL('../contract/src/', import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^@console\/contract$/, replacement: `${contract}index.ts` },
+      { find: /^@console\/contract\/(.*)$/, replacement: `${contract}$1.ts` },
+    ],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

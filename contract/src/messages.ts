@@ -126,6 +126,8 @@ export const messages = {
   citStandardInvalid: { zh: '{field}须是期望值 (如 PASS) 或闭区间 (如 3.0~3.6, 下限不大于上限)', en: '{field} must be the expected value (such as PASS) or an inclusive range (such as 3.0~3.6, low to high)' },
   citItemsUnknown: { zh: '没有这些 CIT 测试项 (或它们是分组): {codes}', en: 'No such CIT items (or they are groups): {codes}' },
   stationUnknown: { zh: '工位 {code} 不存在', en: 'No station {code}' },
+  simulatorDisabled: { zh: '设备模拟器未开启: 请在服务器上设置 DEVICE_SIMULATOR=true', en: 'The device simulator is off: set DEVICE_SIMULATOR=true on the server' },
+  simulatorInput: { zh: '请给出 SN (sns, 逗号分隔, 至多 {max} 个) 或批次号 (batchNo)', en: 'Give SNs (sns, comma separated, at most {max}) or a batch number (batchNo)' },
   snUnknown: { zh: '没有 SN 为 {sn} 的设备', en: 'No device has the SN {sn}' },
   snInvalid: { zh: 'SN 须是 4–32 位字母或数字', en: 'An SN is 4–32 letters or digits' },
   snUnchanged: { zh: '新 SN 与原 SN 相同', en: 'The new SN is the old one' },

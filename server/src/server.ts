@@ -19,6 +19,8 @@ import { availableParallelism } from 'node:os';
 import { defaultStorage } from './core/storage/index.js';
 import { ResourceRegistry } from './core/resource/registry.js';
 import { setTimeZone } from './core/time.js';
+import { createGateway } from './modules/device/gateway/gateway.js';
+import type { GatewayLogger } from './modules/device/gateway/log.js';
 import { moduleDataSteps, moduleResources, mountModules, type ResourceBinding } from './modules/index.js';
 import { startDeviceRuntime } from './modules/device/runtime.js';
 import { syncResourceMenus } from './seed/resourceMenus.js';
@@ -79,6 +81,12 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       storage: defaultStorage(config.dataDir), version: readVersion(), resources: new ResourceRegistry(),
       upkeep: new TableUpkeep(database.db, database.kind, (e) => app?.log.warn({ err: e }, 'table upkeep failed')),
     };
+    // created before the modules mount (they register their handlers), started once the app is ready
+    const gatewayLog: GatewayLogger = {
+      info: (o, m) => app?.log.info(o, m), warn: (o, m) => app?.log.warn(o, m), error: (o, m) => app?.log.error(o, m),
+    };
+    const gateway = createGateway(ctx, { log: gatewayLog });
+    ctx.gateway = gateway;
     app = await buildApp(ctx, {
       version: ctx.version,
       routes: async (a, c, extras) => {
@@ -87,8 +95,17 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       },
     });
     await app.ready();
-    ctx.upkeep.start();
+    // the device tables' handlers are registered before the first device can connect
     const devices = startDeviceRuntime(ctx, (e) => app?.log.error({ err: e }, 'device runtime failed'));
+    try {
+      await gateway.start();
+    } catch (e) {
+      await devices.close();
+      await gateway.close();
+      await app.close();
+      throw e;
+    }
+    ctx.upkeep.start();
     const kvRef = kv;
     return {
       app,
@@ -96,6 +113,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       async close() {
         await devices.close();
         await app.close();
+        await gateway.close();
         await ctx.upkeep.close();
         await logs.flush();
         await kvRef.close();

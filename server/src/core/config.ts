@@ -62,6 +62,14 @@ export interface Config {
     tencent: { secretId?: string; secretKey?: string; region: string; projectId?: string; endpoint?: string };
     alibaba: { accessKeyId?: string; accessKeySecret?: string; region: string; instanceId?: string; endpoint?: string };
   };
+  /**
+   * the device gateway (docs/device-protocol.md): MQTT_URL uses that broker (mqtt.js, shared subscription);
+   * otherwise an embedded broker listens on MQTT_HOST:MQTT_PORT (0 = any free port, `off` = no gateway).
+   * MQTT_PUBLIC_URL is the address handed to devices (simulator sessions) when it differs from the default.
+   */
+  mqtt: { url?: string; port: number | 'off'; host: string; username?: string; password?: string; topicRoot: string; publicUrl?: string };
+  /** `simulator/sessions` hands out device sessions (DEVICE_SIMULATOR; default on in test and development) */
+  deviceSimulator: boolean;
 }
 
 interface Secrets {
@@ -115,6 +123,25 @@ function publicUrl(raw: string | undefined, port: number): string {
   if (raw === undefined || raw === '') return `http://127.0.0.1:${port}`;
   if (!/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(raw)) throw new Error(`PUBLIC_URL must be an http(s) address, got ${raw}`);
   return raw.replace(/\/+$/, '');
+}
+
+function mqttConfig(env: NodeJS.ProcessEnv, nodeEnv: Config['env']): Config['mqtt'] {
+  const url = env.MQTT_URL || undefined;
+  if (url && !/^(mqtts?|wss?|tcp|ssl):\/\/[^\s]+$/.test(url)) throw new Error("MQTT_URL must be a broker address like mqtt://host:1883 (mqtt, mqtts, ws, wss)");
+  const publicUrl = env.MQTT_PUBLIC_URL || undefined;
+  if (publicUrl && !/^(mqtts?|wss?|tcp|ssl):\/\/[^\s]+$/.test(publicUrl)) throw new Error(`MQTT_PUBLIC_URL must be a broker address like mqtt://host:1883, got ${publicUrl}`);
+  // tests start no gateway unless they ask for one
+  const rawPort = env.MQTT_PORT || (nodeEnv === 'test' && !url ? 'off' : '1883');
+  let port: number | 'off' = 'off';
+  if (rawPort !== 'off') {
+    port = Number(rawPort);
+    if (!/^\d+$/.test(rawPort) || port > 65535) throw new Error(`MQTT_PORT must be a port number (0 = any free port) or off, got ${rawPort}`);
+  }
+  const topicRoot = env.MQTT_TOPIC_ROOT || 'dev';
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(topicRoot)) throw new Error(`MQTT_TOPIC_ROOT must be 1–64 letters, digits, _ or - (no $ nor /), got ${topicRoot}`);
+  return {
+    url, port, host: env.MQTT_HOST || '0.0.0.0', username: env.MQTT_USERNAME || undefined, password: env.MQTT_PASSWORD || undefined, topicRoot, publicUrl,
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -174,6 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
         region: env.ALIBABA_IOT_REGION || 'cn-shanghai', instanceId: env.ALIBABA_IOT_INSTANCE_ID || undefined, endpoint: env.ALIBABA_IOT_ENDPOINT || undefined,
       },
     },
+    mqtt: mqttConfig(env, nodeEnv),
+    deviceSimulator: flag(env.DEVICE_SIMULATOR, nodeEnv !== 'production', 'DEVICE_SIMULATOR'),
     ...overrides,
   };
 }

@@ -15,7 +15,7 @@ import type { FieldLabels } from './validation.js';
 import type { ResourceRegistry } from './resource/registry.js';
 import type { UploadService } from './uploads.js';
 import type { TableUpkeep } from './db/upkeep.js';
-import type { Gateway } from '../modules/device/gateway/types.js';
+import type { DeviceGateway } from '../modules/device/gateway/gateway.js';
 
 /** The server's shared services, created once at start and handed to every module. */
 export interface AppContext {
@@ -46,8 +46,11 @@ export interface AppContext {
   upkeep: TableUpkeep;
   /** file uploads (put-file, and the multipart submit of resources with file fields); set by the resource module */
   uploads?: UploadService;
-  /** the device gateway (MQTT), when the server runs one */
-  gateway?: Gateway;
+  /**
+   * the device gateway (MQTT): modules register their handlers at mount (`ctx.gateway.onUplink(['ota'], …)`);
+   * it starts once the app is ready. Mode `off` when MQTT_PORT=off (and in tests unless asked for).
+   */
+  gateway?: DeviceGateway;
   /** the OTA scheduler: `wake()` runs it now (a task was made) */
   ota?: { wake(): void };
 }

@@ -6,6 +6,7 @@ import { appModule } from './app/index.js';
 import { authModule } from './auth/index.js';
 import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
+import { deviceGatewayFeature } from './device/gateway/index.js';
 import { logFeature } from './log/index.js';
 import { productFeature } from './product/index.js';
 import { productionFeature } from './production/index.js';
@@ -28,6 +29,7 @@ export const MODULES: readonly FeatureModule[] = [
   productFeature,
   productionFeature,
   deviceFeature,
+  deviceGatewayFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {

@@ -66,6 +66,28 @@ export interface Gateway {
    * when it has none, and the server's signature (docs/device-protocol.md), and is answered with that token.
    */
   send(device: Pick<DeviceIdentity, 'cloudProductId' | 'deviceName'>, kind: DownlinkKind, payload: Record<string, unknown>): Promise<string | false>;
+  /** hands everything buffered to the handlers now and waits for them (tests, benches, shutdown) */
+  flush(): Promise<void>;
+  /** counters for benches, tests and health checks */
+  stats(): GatewayStats;
   start(): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface GatewayStats {
+  mode: Gateway['mode'];
+  /** messages received from the broker, accepted into the buffer, and handed to handlers */
+  received: number;
+  accepted: number;
+  flushed: number;
+  /** refused messages by reason (bad_sign, unsigned, clock, duplicate, unknown_device, not_json…) */
+  rejected: Record<string, number>;
+  /** lost after acceptance: a failing handler's batch, or a buffer overflow */
+  dropped: number;
+  presence: number;
+  handlerErrors: number;
+  /** messages waiting in the buffer */
+  buffered: number;
+  /** devices connected to this instance's embedded broker (embedded mode only) */
+  connected?: number;
 }

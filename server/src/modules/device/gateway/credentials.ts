@@ -1,0 +1,209 @@
+import { createHash, createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Device credentials (docs/device-protocol.md §Credentials) and the signed envelope of messages.
+ * Pure functions, no server imports: the simulator and tests use them too.
+ *
+ * The device key is the base64-decoded PSK (Tencent) or the utf-8 DeviceSecret (Alibaba).
+ */
+
+const ALNUM = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+export const DEFAULT_SDK_APP_ID = '12010126';
+/** |now − timestamp| of a signed message */
+export const CLOCK_TOLERANCE_MS = 5 * 60_000;
+
+function equalHex(gotHex: string, want: Buffer): boolean {
+  if (!/^[0-9a-fA-F]+$/.test(gotHex) || gotHex.length !== want.length * 2) return false;
+  return timingSafeEqual(Buffer.from(gotHex, 'hex'), want);
+}
+
+// ---------------------------------------------------------------- Tencent (PSK)
+
+export interface TencentUsername {
+  clientId: string;
+  sdkAppId: string;
+  connId: string;
+  /** seconds since epoch; Infinity for LONG_MAX-style "never" */
+  expiry: number;
+}
+
+/** `{clientId};{sdkappid};{connid};{expiry}`; null when malformed */
+export function parseTencentUsername(username: string): TencentUsername | null {
+  if (typeof username !== 'string' || username.length > 300) return null;
+  const parts = username.split(';');
+  if (parts.length !== 4) return null;
+  const [clientId, sdkAppId, connId, expiryText] = parts as [string, string, string, string];
+  if (!clientId || !/^\d{1,19}$/.test(expiryText)) return null;
+  const expiry = Number(expiryText);
+  return { clientId, sdkAppId, connId, expiry: Number.isSafeInteger(expiry) ? expiry : Infinity };
+}
+
+export interface TencentOptions {
+  sdkAppId?: string;
+  ttlSec?: number;
+  alg?: 'sha256' | 'sha1';
+  now?: number;
+  connId?: string;
+}
+
+/** Connect credentials of Tencent's key authentication: clientId = productId + deviceName. */
+export function tencentCredentials(cloudProductId: string, deviceName: string, deviceKey: Buffer, opts: TencentOptions = {}) {
+  const { sdkAppId = DEFAULT_SDK_APP_ID, ttlSec = 600, alg = 'sha256', now = Date.now() } = opts;
+  const clientId = cloudProductId + deviceName;
+  const connId = opts.connId ?? Array.from({ length: 5 }, () => ALNUM[randomInt(ALNUM.length)]).join('');
+  const username = `${clientId};${sdkAppId};${connId};${Math.floor(now / 1000) + ttlSec}`;
+  const sig = createHmac(alg, deviceKey).update(username).digest('hex');
+  return { clientId, username, password: `${sig};hmac${alg}` };
+}
+
+/** Checks a Tencent connect: clientId matches the username, not expired, HMAC (sha256 or sha1) right. */
+export function tencentVerify(clientId: string, username: string, password: string, deviceKey: Buffer, now = Date.now()): boolean {
+  const u = parseTencentUsername(username);
+  if (!u || u.clientId !== clientId || u.expiry * 1000 < now) return false;
+  const m = /^([0-9a-fA-F]{40}|[0-9a-fA-F]{64});hmac(sha1|sha256)$/.exec(password);
+  if (!m) return false;
+  return equalHex(m[1]!, createHmac(m[2]!, deviceKey).update(username).digest());
+}
+
+// ---------------------------------------------------------------- Alibaba (one device, one secret)
+
+export type AliyunSignMethod = 'hmacmd5' | 'hmacsha1' | 'hmacsha256';
+const ALIYUN_ALGS: Record<AliyunSignMethod, string> = { hmacmd5: 'md5', hmacsha1: 'sha1', hmacsha256: 'sha256' };
+
+export interface AliyunClientId {
+  clientId: string;
+  signmethod: AliyunSignMethod;
+  securemode?: string;
+  timestamp?: string;
+}
+
+/** `{clientId}|securemode=3,signmethod=hmacsha1,timestamp=789|`; null when malformed */
+export function parseAliyunClientId(mqttClientId: string): AliyunClientId | null {
+  const m = /^([^|]*)\|([^|]*)\|$/.exec(mqttClientId);
+  if (!m) return null;
+  const params = new Map<string, string>();
+  for (const kv of m[2]!.split(',')) {
+    const i = kv.indexOf('=');
+    if (i > 0) params.set(kv.slice(0, i).trim(), kv.slice(i + 1).trim());
+  }
+  const signmethod = (params.get('signmethod') ?? '').toLowerCase();
+  if (!(signmethod in ALIYUN_ALGS)) return null;
+  return { clientId: m[1]!, signmethod: signmethod as AliyunSignMethod, securemode: params.get('securemode'), timestamp: params.get('timestamp') };
+}
+
+/** `{deviceName}&{productKey}` */
+export function parseAliyunUsername(username: string): { deviceName: string; productKey: string } | null {
+  const i = typeof username === 'string' ? username.indexOf('&') : -1;
+  if (i <= 0 || i === username.length - 1 || username.indexOf('&', i + 1) >= 0) return null;
+  return { deviceName: username.slice(0, i), productKey: username.slice(i + 1) };
+}
+
+function aliyunContent(productKey: string, deviceName: string, clientId: string | undefined, timestamp: string | undefined): string {
+  // parameters sorted by name, concatenated as name + value; clientId and timestamp only when given
+  return `${clientId ? `clientId${clientId}` : ''}deviceName${deviceName}productKey${productKey}${timestamp ? `timestamp${timestamp}` : ''}`;
+}
+
+export interface AliyunOptions {
+  clientId?: string;
+  timestamp?: string;
+  signmethod?: AliyunSignMethod;
+  securemode?: number;
+}
+
+export function aliyunCredentials(productKey: string, deviceName: string, deviceSecret: string, opts: AliyunOptions = {}) {
+  const { clientId = `${productKey}.${deviceName}`, timestamp = String(Date.now()), signmethod = 'hmacsha256', securemode = 2 } = opts;
+  const content = aliyunContent(productKey, deviceName, clientId, timestamp);
+  return {
+    clientId: `${clientId}|securemode=${securemode},signmethod=${signmethod},timestamp=${timestamp}|`,
+    username: `${deviceName}&${productKey}`,
+    password: createHmac(ALIYUN_ALGS[signmethod], deviceSecret).update(content).digest('hex'),
+  };
+}
+
+/** Checks an Alibaba connect against the device key (the DeviceSecret's utf-8 bytes); hex compared case-insensitively. */
+export function aliyunVerify(mqttClientId: string, username: string, password: string, deviceKey: Buffer): boolean {
+  const c = parseAliyunClientId(mqttClientId);
+  const u = parseAliyunUsername(username);
+  if (!c || !u) return false;
+  const content = aliyunContent(u.productKey, u.deviceName, c.clientId || undefined, c.timestamp || undefined);
+  return equalHex(password, createHmac(ALIYUN_ALGS[c.signmethod], deviceKey).update(content).digest());
+}
+
+// ---------------------------------------------------------------- the signed envelope
+
+/** JSON with object keys sorted at every level, no spaces: what both sides hash. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') {
+    const s = JSON.stringify(value);
+    return s === undefined ? 'null' : s;
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+export const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The session key a device signs uplinks with: HMAC-SHA256(deviceKey, 'session\n' + username). */
+export function sessionKey(deviceKey: Buffer, username: string): Buffer {
+  return createHmac('sha256', deviceKey).update(`session\n${username}`).digest();
+}
+
+/** hex HMAC-SHA256(key, topic \n timestamp \n clientToken \n sha256hex(canonicalJson(body))) */
+export function signMessage(key: Buffer, topic: string, timestamp: number, clientToken: string, body: unknown): string {
+  return createHmac('sha256', key).update(`${topic}\n${timestamp}\n${clientToken}\n${sha256Hex(canonicalJson(body ?? {}))}`).digest('hex');
+}
+
+export function verifyMessage(key: Buffer, topic: string, timestamp: number, clientToken: string, body: unknown, sign: string): boolean {
+  return typeof sign === 'string' && sign.length === 64
+    && equalHex(sign, createHmac('sha256', key).update(`${topic}\n${timestamp}\n${clientToken}\n${sha256Hex(canonicalJson(body ?? {}))}`).digest());
+}
+
+/** Timestamps in ms; a device sending seconds (below 10^11) is read as seconds. */
+export function timestampMs(ts: number): number {
+  return ts < 1e11 ? ts * 1000 : ts;
+}
+
+export interface UplinkEnvelope {
+  method?: string;
+  type?: string;
+  clientToken: string;
+  timestamp: number;
+  params?: Record<string, unknown>;
+  report?: Record<string, unknown>;
+  /** the device's Tencent-style connect username, from which the server derives the session key */
+  conn?: string;
+  sign?: string;
+}
+
+/**
+ * Signs a device's uplink with its session key: `params` (or, for OTA, `report`) are what is hashed.
+ * Answers the envelope with `conn` and `sign` set.
+ */
+export function signUplink(session: Buffer, conn: string, topic: string, envelope: Omit<UplinkEnvelope, 'conn' | 'sign'>): UplinkEnvelope {
+  const body = envelope.report ?? envelope.params ?? {};
+  return { ...envelope, conn, sign: signMessage(session, topic, envelope.timestamp, envelope.clientToken, body) };
+}
+
+/** What a downlink's signature covers: every field but `sign`, `timestamp` and `clientToken` (those are in the signed string). */
+export function downlinkBody(payload: Record<string, unknown>): Record<string, unknown> {
+  const { sign: _s, timestamp: _t, clientToken: _c, ...body } = payload;
+  return body;
+}
+
+/** Signs a command with the device key (not a session key: the server does not know the device's session). */
+export function signDownlink(deviceKey: Buffer, topic: string, payload: Record<string, unknown> & { timestamp: number; clientToken: string }): Record<string, unknown> {
+  const { sign: _s, ...rest } = payload;
+  return { ...rest, sign: signMessage(deviceKey, topic, payload.timestamp, payload.clientToken, downlinkBody(rest)) };
+}
+
+export function verifyDownlink(deviceKey: Buffer, topic: string, payload: Record<string, unknown>): boolean {
+  const { timestamp, clientToken, sign } = payload;
+  if (typeof timestamp !== 'number' || typeof clientToken !== 'string' || typeof sign !== 'string') return false;
+  return verifyMessage(deviceKey, topic, timestamp, clientToken, downlinkBody(payload), sign);
+}
+
+/** A fresh client token: 16 random alphanumerics. */
+export function newClientToken(): string {
+  return Array.from({ length: 16 }, () => ALNUM[randomInt(ALNUM.length)]).join('');
+}

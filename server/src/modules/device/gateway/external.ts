@@ -1,0 +1,121 @@
+import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
+import { timestampMs } from './credentials.js';
+import type { DeviceKey, DeviceKeys } from './deviceKeys.js';
+import { checkSigned, type Decoded, decodeEnvelope } from './envelope.js';
+import type { Ingest } from './ingest.js';
+import type { GatewayLogger } from './log.js';
+import { type ParsedTopic, parseTopic, upFilter } from './topics.js';
+import type { UplinkKind } from './types.js';
+
+export interface ExternalOptions {
+  url: string;
+  username?: string;
+  password?: string;
+  root: string;
+  instanceId: string;
+  keys: DeviceKeys;
+  ingest: Ingest;
+  log: GatewayLogger;
+}
+
+/** The shared-subscription group of a topic root: instances of one deployment share; other roots never do. */
+export const shareGroup = (root: string) => `console-${root}`;
+
+/** The broker address without its user info, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return 'mqtt://?';
+  }
+}
+
+/**
+ * The gateway on another broker (Mosquitto): one clean-session client per instance in the shared subscription
+ * `$share/{group}/{root}/up/+/+/+`, so each uplink goes to one instance. The broker knows no device, so every
+ * uplink must carry a valid signed envelope; presence comes from signed `status` messages (and the unsigned
+ * `offline` of a last will).
+ */
+export class ExternalClient {
+  private client?: MqttClient;
+
+  constructor(private readonly o: ExternalOptions) {}
+
+  async start(): Promise<void> {
+    const { o } = this;
+    const client = await mqtt.connectAsync(o.url, {
+      protocolVersion: 4, clean: true, clientId: `console-${o.instanceId}`, username: o.username, password: o.password,
+      reconnectPeriod: 1000, connectTimeout: 10_000, keepalive: 30,
+    }).catch((e: Error) => {
+      throw new Error(`cannot connect to the MQTT broker at ${redactUrl(o.url)} (MQTT_URL): ${e.message}`);
+    });
+    // the PUBACK (and the next packet) waits only while the ingest buffer is full: never a database write per message
+    client.handleMessage = (packet: IPublishPacket, done) => {
+      this.receive(packet.topic, packet.payload);
+      if (o.ingest.full) void o.ingest.drained().then(() => done());
+      else done();
+    };
+    client.on('error', (err) => o.log.warn({ err: err.message }, 'MQTT client error'));
+    client.on('offline', () => o.log.warn({ broker: redactUrl(o.url) }, 'MQTT broker unreachable, reconnecting'));
+    this.client = client;
+    const filter = `$share/${shareGroup(o.root)}/${upFilter(o.root)}`;
+    const granted = await client.subscribeAsync(filter, { qos: 1 });
+    if (!granted.length || granted.some((g) => g.qos >= 0x80)) {
+      await client.endAsync(true);
+      throw new Error(`the MQTT broker at ${redactUrl(o.url)} refused the shared subscription ${filter} (MQTT_URL needs a broker with $share, e.g. Mosquitto 2)`);
+    }
+  }
+
+  private receive(topic: string, payload: Buffer | string): void {
+    const { ingest, keys } = this.o;
+    ingest.received();
+    const t = parseTopic(this.o.root, topic);
+    if (!t || t.direction !== 'up') return ingest.reject('bad_topic');
+    const d = decodeEnvelope(payload, t.kind);
+    if (typeof d === 'string') return ingest.reject(d);
+    const cached = keys.peek(t.cloudProductId, t.deviceName);
+    if (cached !== undefined) return this.finish(cached, t, topic, d);
+    // verified once the key is read: lookups of many devices arriving together are read in one query
+    ingest.reserve();
+    void keys.lookup(t.cloudProductId, t.deviceName).then((dk) => {
+      ingest.release();
+      this.finish(dk, t, topic, d);
+    });
+  }
+
+  private finish(dk: DeviceKey | null, t: ParsedTopic, topic: string, d: Decoded): void {
+    const { ingest } = this.o;
+    if (!dk) return ingest.reject('unknown_device');
+    const now = Date.now();
+    if (t.kind === 'status') {
+      if (d.name !== 'online' && d.name !== 'offline') return ingest.reject('bad_envelope');
+      // a last will cannot be signed: an unsigned `offline` is believed, an unsigned `online` never
+      if (!(d.name === 'offline' && d.sign === undefined)) {
+        const reason = checkSigned(d, topic, dk.key, t.cloudProductId, t.deviceName, now);
+        if (reason) return ingest.reject(reason);
+      }
+      ingest.pushPresence({ device: dk.device, online: d.name === 'online', at: now });
+      return;
+    }
+    const reason = checkSigned(d, topic, dk.key, t.cloudProductId, t.deviceName, now);
+    if (reason) return ingest.reject(reason);
+    ingest.pushUplink({
+      device: dk.device, kind: t.kind as UplinkKind, method: d.name, clientToken: d.clientToken,
+      timestamp: timestampMs(d.timestamp ?? now), params: d.body, receivedAt: now,
+    });
+  }
+
+  async publish(topic: string, payload: string): Promise<void> {
+    if (!this.client) throw new Error('the gateway is not connected to its MQTT broker');
+    await this.client.publishAsync(topic, payload, { qos: 1, retain: false });
+  }
+
+  async close(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) await client.endAsync();
+  }
+}

@@ -1,0 +1,197 @@
+import type { Presence, PresenceHandler, Uplink, UplinkHandler, UplinkKind } from './types.js';
+import type { RejectReason } from './envelope.js';
+
+export interface IngestOptions {
+  /** messages held (buffered and being verified) before transports slow down their acks */
+  capacity?: number;
+  batchSize?: number;
+  intervalMs?: number;
+  /** how many recent (SN, clientToken) pairs are remembered to drop duplicates */
+  recentTokens?: number;
+}
+
+export interface IngestCounters {
+  received: number;
+  accepted: number;
+  rejected: Partial<Record<RejectReason, number>>;
+  flushed: number;
+  /** lost: a handler failed on its batch, or the buffer overflowed its hard limit */
+  dropped: number;
+  presence: number;
+  handlerErrors: number;
+}
+
+interface Logger {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * The bounded buffer between the transports and the device modules: uplinks are handed to the handlers of
+ * their kind in batches (every `intervalMs`, or at once when `batchSize` are waiting), presence likewise.
+ * Transports ask `full` and wait on `drained()` before acknowledging, so a slow handler slows the devices
+ * rather than growing memory.
+ */
+export class Ingest {
+  readonly counters: IngestCounters = { received: 0, accepted: 0, rejected: {}, flushed: 0, dropped: 0, presence: 0, handlerErrors: 0 };
+  private uplinks: Uplink[] = [];
+  private presences: Presence[] = [];
+  private readonly handlers: Array<{ kinds: ReadonlySet<UplinkKind>; handler: UplinkHandler }> = [];
+  private readonly presenceHandlers: PresenceHandler[] = [];
+  private readonly recent = new Set<string>();
+  private pending = 0;
+  private timer?: NodeJS.Timeout;
+  private flushing?: Promise<void>;
+  private waiters: Array<() => void> = [];
+  private closed = false;
+  readonly capacity: number;
+  private readonly batchSize: number;
+  private readonly intervalMs: number;
+  private readonly recentTokens: number;
+
+  constructor(private readonly log: Logger, opts: IngestOptions = {}) {
+    this.capacity = opts.capacity ?? 50_000;
+    this.batchSize = opts.batchSize ?? 500;
+    this.intervalMs = opts.intervalMs ?? 50;
+    this.recentTokens = opts.recentTokens ?? 50_000;
+  }
+
+  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler): void {
+    this.handlers.push({ kinds: new Set(kinds), handler });
+  }
+
+  onPresence(handler: PresenceHandler): void {
+    this.presenceHandlers.push(handler);
+  }
+
+  /** buffered plus reserved (being verified) */
+  get size(): number {
+    return this.uplinks.length + this.presences.length + this.pending;
+  }
+
+  get full(): boolean {
+    return this.size >= this.capacity;
+  }
+
+  /** resolves once there is room again (at once when there is) */
+  drained(): Promise<void> {
+    if (!this.full || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** a message received (before it is read): counted */
+  received(): void {
+    this.counters.received++;
+  }
+
+  /** holds a place for a message being verified asynchronously; `release` gives it back */
+  reserve(): void {
+    this.pending++;
+  }
+
+  release(): void {
+    this.pending = Math.max(0, this.pending - 1);
+    this.wake();
+  }
+
+  reject(reason: RejectReason): void {
+    this.counters.rejected[reason] = (this.counters.rejected[reason] ?? 0) + 1;
+  }
+
+  /** Queues an accepted uplink; false (and counted) when it is a duplicate of a recent one. */
+  pushUplink(u: Uplink): boolean {
+    if (u.clientToken) {
+      const key = `${u.device.sn}\n${u.kind}\n${u.clientToken}`;
+      if (this.recent.has(key)) {
+        this.reject('duplicate');
+        return false;
+      }
+      this.recent.add(key);
+      if (this.recent.size > this.recentTokens) this.recent.delete(this.recent.values().next().value as string);
+    }
+    // past twice the capacity the transports are not waiting as they should: drop rather than grow
+    if (this.size >= this.capacity * 2) {
+      this.counters.dropped++;
+      return false;
+    }
+    this.counters.accepted++;
+    this.uplinks.push(u);
+    this.schedule();
+    return true;
+  }
+
+  pushPresence(p: Presence): void {
+    this.counters.presence++;
+    this.presences.push(p);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    // a running flush drains everything, including what arrives meanwhile
+    if (this.closed || this.flushing) return;
+    if (this.uplinks.length >= this.batchSize) {
+      void this.flush();
+      return;
+    }
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.intervalMs);
+  }
+
+  /** Hands everything buffered to the handlers; resolves when they are done. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (!this.uplinks.length && !this.presences.length) return;
+    this.flushing = this.run().finally(() => {
+      this.flushing = undefined;
+      if (this.uplinks.length || this.presences.length) this.schedule();
+    });
+    await this.flushing;
+  }
+
+  private async run(): Promise<void> {
+    while (this.uplinks.length || this.presences.length) {
+      const presences = this.presences.splice(0, this.batchSize);
+      const batch = this.uplinks.splice(0, this.batchSize);
+      if (presences.length) {
+        await Promise.all(this.presenceHandlers.map((h) => this.guard(() => h(presences), presences.length, 'presence handler failed')));
+      }
+      if (batch.length) {
+        await Promise.all(this.handlers.map(({ kinds, handler }) => {
+          const mine = batch.filter((u) => kinds.has(u.kind));
+          return mine.length ? this.guard(() => handler(mine), mine.length, 'uplink handler failed') : undefined;
+        }));
+        this.counters.flushed += batch.length;
+      }
+      this.wake();
+    }
+  }
+
+  private async guard(fn: () => Promise<void>, n: number, msg: string): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      this.counters.handlerErrors++;
+      this.counters.dropped += n;
+      this.log.error({ err }, msg);
+    }
+  }
+
+  private wake(): void {
+    if (this.full && !this.closed) return;
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+
+  /** flushes what is buffered and stops scheduling; waiting transports are released */
+  async close(): Promise<void> {
+    await this.flush();
+    this.closed = true;
+    this.wake();
+  }
+}

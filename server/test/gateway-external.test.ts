@@ -1,0 +1,145 @@
+import { randomBytes } from 'node:crypto';
+import type { MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionKey, signUplink, tencentCredentials, verifyDownlink } from '../src/modules/device/gateway/credentials.js';
+import { createFleet, type FleetSession } from '../src/modules/device/gateway/fleet.js';
+import { createGateway, type DeviceGateway } from '../src/modules/device/gateway/gateway.js';
+import type { Presence, Uplink } from '../src/modules/device/gateway/types.js';
+import { connect, type FixtureDevice, makeDevices, until } from './gateway-fixture.js';
+import { useServer } from './harness.js';
+
+/**
+ * The gateway on the machine's Mosquitto (MQTT_URL, anonymous on 127.0.0.1:1883): a topic root of its own per run,
+ * so parallel files and runs never share a `$share` group. The broker knows no device: only signed uplinks count.
+ */
+const BROKER = 'mqtt://127.0.0.1:1883';
+const RUN = randomBytes(3).toString('hex');
+const ROOT = `ext${RUN}`;
+const PID = `X${RUN}`.toUpperCase();
+const h = useServer({ MQTT_URL: BROKER, MQTT_TOPIC_ROOT: ROOT, DEVICE_SIMULATOR: 'true' });
+let gw: DeviceGateway;
+let locks: FixtureDevice[];
+const uplinks: Uplink[] = [];
+const presence: Presence[] = [];
+const open: MqttClient[] = [];
+
+function signer(d: FixtureDevice, now = Date.now()) {
+  const creds = tencentCredentials(d.cloudProductId, d.deviceName, d.key, { now, ttlSec: 3600 });
+  const key = sessionKey(d.key, creds.username);
+  const topic = (kind: string) => `${ROOT}/up/${kind}/${d.cloudProductId}/${d.deviceName}`;
+  return {
+    creds, topic,
+    sign: (kind: string, method: string, clientToken: string, params: Record<string, unknown> = {}) =>
+      JSON.stringify(signUplink(key, creds.username, topic(kind), { method, clientToken, timestamp: Date.now(), params })),
+  };
+}
+async function device(d: FixtureDevice): Promise<MqttClient> {
+  const c = await connect(BROKER, { ...tencentCredentials(d.cloudProductId, d.deviceName, d.key), clientId: `${d.cloudProductId}${d.deviceName}-${RUN}` });
+  open.push(c);
+  return c;
+}
+
+beforeAll(async () => {
+  gw = h.server.ctx.gateway!;
+  expect(gw.mode).toBe('external');
+  locks = await makeDevices(h.server.ctx, { batchNo: 'EXT-B1', snPrefix: 'EXT', count: 4, cloudProductId: PID });
+  gw.onUplink(['property', 'event', 'ota', 'action', 'location'], async (batch) => void uplinks.push(...batch));
+  gw.onPresence(async (batch) => void presence.push(...batch));
+});
+
+afterAll(async () => {
+  await Promise.all(open.map((c) => c.endAsync(true).catch(() => undefined)));
+});
+
+describe('external gateway (Mosquitto)', () => {
+  it('takes signed uplinks and signed presence; an unsigned offline (last will) counts, an unsigned online never', async () => {
+    const d = locks[0]!;
+    const s = signer(d);
+    const c = await device(d);
+    await c.publishAsync(s.topic('status'), s.sign('status', 'online', 'on1'), { qos: 1 });
+    await c.publishAsync(s.topic('property'), s.sign('property', 'report', 'r1', { battery: 80 }), { qos: 1 });
+    await until(() => uplinks.some((u) => u.clientToken === 'r1') && presence.some((p) => p.device.sn === d.sn && p.online), 5_000, 'uplink and online');
+    expect(uplinks.find((u) => u.clientToken === 'r1')).toMatchObject({ device: { sn: d.sn, cloudProductId: PID }, kind: 'property', method: 'report', params: { battery: 80 } });
+    const before = gw.stats().rejected.unsigned ?? 0;
+    await c.publishAsync(s.topic('status'), JSON.stringify({ method: 'online' }), { qos: 1 });
+    await c.publishAsync(s.topic('status'), JSON.stringify({ method: 'offline' }), { qos: 1 });
+    await until(() => presence.some((p) => p.device.sn === d.sn && !p.online), 5_000, 'offline');
+    expect(gw.stats().rejected.unsigned).toBe(before + 1);
+    expect(presence.filter((p) => p.device.sn === d.sn).map((p) => p.online)).toEqual([true, false]);
+  });
+
+  it('drops unsigned, tampered, foreign, expired and unknown-device uplinks, and counts them', async () => {
+    const [d, other] = [locks[1]!, locks[2]!];
+    const s = signer(d);
+    const c = await device(d);
+    const before = gw.stats();
+    const good = JSON.parse(s.sign('event', 'event_post', 'ev-good', { eventId: 'unlock' })) as Record<string, unknown>;
+    await c.publishAsync(s.topic('event'), JSON.stringify({ method: 'event_post', clientToken: 'ev-unsigned', timestamp: Date.now(), params: {} }), { qos: 1 });
+    await c.publishAsync(s.topic('event'), JSON.stringify({ ...good, clientToken: 'ev-tampered' }), { qos: 1 });
+    // another device's valid message replayed on this device's topic
+    await c.publishAsync(s.topic('event'), signer(other).sign('event', 'event_post', 'ev-foreign'), { qos: 1 });
+    const old = signer(d, Date.now() - 2 * 3600_000);
+    await c.publishAsync(s.topic('event'), old.sign('event', 'event_post', 'ev-expired'), { qos: 1 });
+    await c.publishAsync(`${ROOT}/up/event/${PID}/NOSUCHDEVICE`, s.sign('event', 'event_post', 'ev-unknown'), { qos: 1 });
+    await c.publishAsync(s.topic('event'), 'garbage', { qos: 1 });
+    await c.publishAsync(s.topic('event'), JSON.stringify(good), { qos: 1 });
+    await until(() => uplinks.some((u) => u.clientToken === 'ev-good') && gw.stats().received - before.received >= 7, 5_000, 'all received');
+    await gw.flush();
+    const s2 = gw.stats();
+    const delta = (k: string) => (s2.rejected[k] ?? 0) - (before.rejected[k] ?? 0);
+    expect({ unsigned: delta('unsigned'), bad_sign: delta('bad_sign'), conn_mismatch: delta('conn_mismatch'), conn_expired: delta('conn_expired'), unknown_device: delta('unknown_device'), not_json: delta('not_json') })
+      .toEqual({ unsigned: 1, bad_sign: 1, conn_mismatch: 1, conn_expired: 1, unknown_device: 1, not_json: 1 });
+    expect(uplinks.filter((u) => u.clientToken.startsWith('ev-')).map((u) => u.clientToken)).toEqual(['ev-good']);
+  });
+
+  it('sends a signed command through the broker', async () => {
+    const d = locks[3]!;
+    const c = await device(d);
+    await c.subscribeAsync(`${ROOT}/down/+/${PID}/${d.deviceName}`, { qos: 1 });
+    const got = new Promise<{ topic: string; payload: Record<string, unknown> }>((r) => c.once('message', (topic, p) => r({ topic, payload: JSON.parse(p.toString()) as Record<string, unknown> })));
+    const token = await gw.send(d, 'ota', { type: 'update_firmware', taskId: 'T9', version: '3.0.0', url: 'http://127.0.0.1:9/none', md5sum: 'x', file_size: 1 });
+    const m = await got;
+    expect(m.payload).toMatchObject({ type: 'update_firmware', taskId: 'T9', clientToken: token });
+    expect(verifyDownlink(d.key, m.topic, m.payload)).toBe(true);
+  });
+
+  it('two instances on one root share the uplinks: each message handled exactly once between them', async () => {
+    const second = createGateway(h.server.ctx, { instanceId: `second-${RUN}` });
+    const handled = { first: [] as string[], second: [] as string[] };
+    gw.onUplink(['location'], async (b) => void handled.first.push(...b.map((u) => u.clientToken)));
+    second.onUplink(['location'], async (b) => void handled.second.push(...b.map((u) => u.clientToken)));
+    await second.start();
+    try {
+      const d = locks[0]!;
+      const s = signer(d);
+      const c = await device(d);
+      const N = 40;
+      for (let i = 0; i < N; i++) await c.publishAsync(s.topic('location'), s.sign('location', 'report', `loc${i}`, { lat: 22.5, lng: 114 + i / 1000 }), { qos: 1 });
+      await until(() => handled.first.length + handled.second.length >= N, 10_000, 'all handled');
+      await Promise.all([gw.flush(), second.flush()]);
+      const all = [...handled.first, ...handled.second].sort();
+      expect(all).toEqual(Array.from({ length: N }, (_, i) => `loc${i}`).sort());
+      expect(handled.first.length).toBeGreaterThan(0);
+      expect(handled.second.length).toBeGreaterThan(0);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('the fleet simulator plays devices through the broker: presence and report_info', async () => {
+    const admin = (await h.login('000000', 'admin', 'admin')).access_token;
+    const res = await h.call<{ sessions: FleetSession[] }>('POST', '/api/omc-device/simulator/sessions', { token: admin, body: { sns: `${locks[1]!.sn},${locks[2]!.sn}` } });
+    expect(res.body.data.sessions.map((x) => x.mqttUrl)).toEqual([BROKER, BROKER]);
+    // each run's simulated devices need client ids of their own on the shared broker
+    const sessions = res.body.data.sessions.map((x) => ({ ...x, clientId: `${x.clientId}-sim-${RUN}` }));
+    const fleet = createFleet({ sessions, connectSpreadMs: 0 });
+    try {
+      await fleet.start();
+      await until(() => sessions.every((x) => uplinks.some((u) => u.device.sn === x.sn && u.method === 'report_info')
+        && presence.some((p) => p.device.sn === x.sn && p.online)), 5_000, 'fleet online');
+    } finally {
+      await fleet.stop();
+    }
+    await until(() => sessions.every((x) => presence.filter((p) => p.device.sn === x.sn).at(-1)?.online === false), 5_000, 'fleet offline');
+  });
+});

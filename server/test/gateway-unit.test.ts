@@ -1,0 +1,185 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/core/config.js';
+import { memoryKv } from '../src/core/kv.js';
+import { createGateway } from '../src/modules/device/gateway/gateway.js';
+import {
+  aliyunCredentials, aliyunVerify, canonicalJson, parseTencentUsername, sessionKey, signDownlink, signMessage, signUplink,
+  tencentCredentials, tencentVerify, verifyDownlink,
+} from '../src/modules/device/gateway/credentials.js';
+import { checkSigned, decodeEnvelope, type Decoded } from '../src/modules/device/gateway/envelope.js';
+import { Ingest } from '../src/modules/device/gateway/ingest.js';
+import { silentLogger } from '../src/modules/device/gateway/log.js';
+import { downTopic, isOwnDownFilter, parseTopic, upTopic } from '../src/modules/device/gateway/topics.js';
+import type { Uplink } from '../src/modules/device/gateway/types.js';
+
+/** Device gateway pieces without a server: topics, credentials (fixed vectors, checked with openssl), envelope, ingest. */
+const PSK = Buffer.from('c2VjcmV0LXBzay0x', 'base64');
+const NOW = 1767225600000;
+const USER = 'TCPROD0001lock1;12010126;abcde;1767226200';
+
+describe('topics', () => {
+  it('formats and parses only this root, known kinds and plain names', () => {
+    expect(upTopic('dev', 'property', 'P1', 'd1')).toBe('dev/up/property/P1/d1');
+    expect(downTopic('dev', 'ota', 'P1', 'd1')).toBe('dev/down/ota/P1/d1');
+    expect(parseTopic('dev', 'dev/up/event/P1/d1')).toEqual({ direction: 'up', kind: 'event', cloudProductId: 'P1', deviceName: 'd1' });
+    expect(parseTopic('dev', 'dev/up/status/P1/d1')).toMatchObject({ kind: 'status' });
+    for (const bad of ['other/up/event/P1/d1', 'dev/up/nope/P1/d1', 'dev/down/location/P1/d1', 'dev/up/event/P1', 'dev/up/event/P1/d1/x', 'dev/up/event/+/d1', 'dev/up/event/P1/#', '$SYS/x', '']) {
+      expect(parseTopic('dev', bad), bad).toBeNull();
+    }
+    expect(isOwnDownFilter('dev', 'dev/down/+/P1/d1', 'P1', 'd1')).toBe(true);
+    expect(isOwnDownFilter('dev', 'dev/down/ota/P1/d1', 'P1', 'd1')).toBe(true);
+    expect(isOwnDownFilter('dev', 'dev/down/+/P1/d2', 'P1', 'd1')).toBe(false);
+    expect(isOwnDownFilter('dev', 'dev/down/#', 'P1', 'd1')).toBe(false);
+    expect(isOwnDownFilter('dev', 'dev/up/+/P1/d1', 'P1', 'd1')).toBe(false);
+  });
+});
+
+describe('credentials', () => {
+  it('Tencent PSK: the fixed vector, sha256 and sha1, any sdkappid, expiry, clientId', () => {
+    const c = tencentCredentials('TCPROD0001', 'lock1', PSK, { now: NOW, connId: 'abcde' });
+    expect(c).toEqual({ clientId: 'TCPROD0001lock1', username: USER, password: '5adc3cfeeb8d9d1a816de83c642b2d7ef541eceb2b0c767f1728867eccbd957a;hmacsha256' });
+    expect(tencentVerify(c.clientId, c.username, c.password, PSK, NOW)).toBe(true);
+    const sha1 = tencentCredentials('TCPROD0001', 'lock1', PSK, { now: NOW, connId: 'abcde', alg: 'sha1', sdkAppId: '21010406' });
+    expect(sha1.password).toBe('a7272afadd9d5e8ac74f93657d1b7821f51b7efc;hmacsha1');
+    expect(tencentVerify(sha1.clientId, sha1.username, sha1.password, PSK, NOW)).toBe(true);
+    expect(tencentVerify(c.clientId, c.username, c.password.toUpperCase().replace('HMACSHA256', 'hmacsha256'), PSK, NOW)).toBe(true);
+    expect(tencentVerify(c.clientId, c.username, c.password, PSK, NOW + 601_000)).toBe(false);
+    expect(tencentVerify('TCPROD0001lock2', c.username, c.password, PSK, NOW)).toBe(false);
+    expect(tencentVerify(c.clientId, c.username, c.password, Buffer.from('other'), NOW)).toBe(false);
+    expect(tencentVerify(c.clientId, c.username, 'zz;hmacsha256', PSK, NOW)).toBe(false);
+    const never = `TCPROD0001lock1;21010406;abcde;9223372036854775807`;
+    expect(parseTencentUsername(never)?.expiry).toBe(Infinity);
+  });
+
+  it('Alibaba: the documented example, the three sign methods, case-insensitive hex', () => {
+    const doc = aliyunCredentials('pk', 'device', 'secret', { clientId: '12345', timestamp: '789', signmethod: 'hmacsha1', securemode: 3 });
+    expect(doc).toEqual({ clientId: '12345|securemode=3,signmethod=hmacsha1,timestamp=789|', username: 'device&pk', password: 'fafd82a3d602b37fb0fa8b7892f24a477f851a14' });
+    expect(aliyunVerify(doc.clientId, doc.username, doc.password.toUpperCase(), Buffer.from('secret'))).toBe(true);
+    for (const signmethod of ['hmacmd5', 'hmacsha1', 'hmacsha256'] as const) {
+      const c = aliyunCredentials('a1Key', 'lock9', 'ds-9', { signmethod });
+      expect(aliyunVerify(c.clientId, c.username, c.password, Buffer.from('ds-9'))).toBe(true);
+      expect(aliyunVerify(c.clientId, c.username, c.password, Buffer.from('ds-8'))).toBe(false);
+    }
+    expect(aliyunVerify('x|signmethod=hmacsha999|', 'd&p', 'ab', Buffer.from('s'))).toBe(false);
+    expect(aliyunVerify('x', 'd&p', 'ab', Buffer.from('s'))).toBe(false);
+  });
+
+  it('the session key and the signature of a message: fixed vectors', () => {
+    expect(sessionKey(PSK, USER).toString('hex')).toBe('cfa31c0342b1a84e2754aea11aebc48c499e315f70455b30902fdd33f4faf8d0');
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 2, y: 'x' }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"y":"x","z":2}]},"b":1}');
+    expect(signMessage(sessionKey(PSK, USER), 'dev/up/property/TCPROD0001/lock1', NOW, 'tok1', { lock_state: 1, battery: 87 }))
+      .toBe('8885c563b99c197047d27e8bd43d7a81162bf80650579be2bfd85179e12382c0');
+    const down = signDownlink(PSK, 'dev/down/action/TCPROD0001/lock1', { method: 'action', actionId: 'disable', params: {}, clientToken: 'srv1', timestamp: NOW });
+    expect(down.sign).toBe('903d88599b4c58733c0b5d1b428db698790975b54152f8d675e3ece4dc5d0614');
+    expect(verifyDownlink(PSK, 'dev/down/action/TCPROD0001/lock1', down)).toBe(true);
+    expect(verifyDownlink(PSK, 'dev/down/action/TCPROD0001/lock1', { ...down, actionId: 'unbind' })).toBe(false);
+    expect(verifyDownlink(PSK, 'dev/down/action/TCPROD0001/lock2', down)).toBe(false);
+  });
+
+  it('checks a signed envelope: conn of this device, not expired, clock, sign', () => {
+    const topic = 'dev/up/property/TCPROD0001/lock1';
+    const session = sessionKey(PSK, USER);
+    const env = signUplink(session, USER, topic, { method: 'report', clientToken: 'tok1', timestamp: NOW, params: { lock_state: 1, battery: 87 } });
+    const d = decodeEnvelope(JSON.stringify(env), 'property') as Decoded;
+    expect(checkSigned(d, topic, PSK, 'TCPROD0001', 'lock1', NOW)).toBeNull();
+    expect(checkSigned(d, topic, PSK, 'TCPROD0001', 'lock1', NOW + 301_000)).toBe('clock');
+    expect(checkSigned(d, topic, PSK, 'TCPROD0001', 'lock1', NOW + 700_000)).toBe('conn_expired');
+    expect(checkSigned(d, topic, PSK, 'TCPROD0001', 'lock2', NOW)).toBe('conn_mismatch');
+    expect(checkSigned(d, 'dev/up/event/TCPROD0001/lock1', PSK, 'TCPROD0001', 'lock1', NOW)).toBe('bad_sign');
+    const tampered = decodeEnvelope(JSON.stringify({ ...env, params: { lock_state: 0, battery: 87 } }), 'property') as Decoded;
+    expect(checkSigned(tampered, topic, PSK, 'TCPROD0001', 'lock1', NOW)).toBe('bad_sign');
+    const unsigned = decodeEnvelope(JSON.stringify({ method: 'report', params: {} }), 'property') as Decoded;
+    expect(checkSigned(unsigned, topic, PSK, 'TCPROD0001', 'lock1', NOW)).toBe('unsigned');
+    // OTA: `type` and `report`
+    const ota = decodeEnvelope(JSON.stringify({ type: 'report_version', clientToken: 'a', timestamp: NOW, report: { version: '1.0' } }), 'ota') as Decoded;
+    expect(ota).toMatchObject({ name: 'report_version', body: { version: '1.0' } });
+  });
+
+  it('never throws on malformed payloads', () => {
+    expect(decodeEnvelope('not json', 'event')).toBe('not_json');
+    expect(decodeEnvelope('[1]', 'event')).toBe('bad_envelope');
+    expect(decodeEnvelope('{"method":5}', 'event')).toBe('bad_envelope');
+    expect(decodeEnvelope('{"method":"x","params":[1]}', 'event')).toBe('bad_envelope');
+    expect(decodeEnvelope('{"method":"x","timestamp":"1"}', 'event')).toBe('bad_envelope');
+    expect(decodeEnvelope(Buffer.alloc(70_000, 32), 'event')).toBe('too_large');
+    expect(decodeEnvelope(Buffer.from([0xff, 0xfe, 0x00]), 'event')).toBe('not_json');
+  });
+});
+
+describe('ingest', () => {
+  const device = { sn: 'SN1', productId: '1', cloudVendor: 1, cloudProductId: 'P', deviceName: 'd' };
+  const up = (kind: Uplink['kind'], clientToken: string): Uplink => ({ device, kind, method: 'm', clientToken, timestamp: 1, params: {}, receivedAt: 1 });
+
+  it('hands batches to the handlers of their kinds, drops duplicates, survives a failing handler', async () => {
+    const ingest = new Ingest(silentLogger, { batchSize: 3, intervalMs: 5 });
+    const seen: string[][] = [];
+    ingest.onUplink(['event', 'ota'], async (b) => void seen.push(b.map((u) => u.clientToken)));
+    ingest.onUplink(['event'], async () => {
+      throw new Error('boom');
+    });
+    for (const t of ['a', 'b', 'c', 'd']) ingest.pushUplink(up('event', t));
+    expect(ingest.pushUplink(up('event', 'a'))).toBe(false);
+    ingest.pushUplink(up('ota', 'a'));
+    ingest.pushUplink(up('property', ''));
+    ingest.pushUplink(up('property', ''));
+    await ingest.close();
+    expect(seen.flat().sort()).toEqual(['a', 'a', 'b', 'c', 'd']);
+    expect(ingest.counters).toMatchObject({ accepted: 7, flushed: 7, rejected: { duplicate: 1 }, handlerErrors: 2 });
+  });
+
+  it('reports full and releases waiters once flushed', async () => {
+    const ingest = new Ingest(silentLogger, { capacity: 2, batchSize: 100, intervalMs: 5 });
+    ingest.onUplink(['event'], async () => {});
+    ingest.pushUplink(up('event', 'x'));
+    ingest.pushUplink(up('event', 'y'));
+    expect(ingest.full).toBe(true);
+    await ingest.drained();
+    expect(ingest.full).toBe(false);
+    await ingest.close();
+  });
+});
+
+describe('gateway config and start', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gw-config-'));
+  const load = (env: Record<string, string>) => loadConfig({ JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'a'.repeat(64), ...env }, { dataDir });
+
+  it('reads MQTT_*: off in tests unless asked, 1883 elsewhere, clear errors', () => {
+    expect(load({ NODE_ENV: 'test' }).mqtt).toMatchObject({ port: 'off', topicRoot: 'dev', host: '0.0.0.0' });
+    expect(load({ NODE_ENV: 'test', MQTT_PORT: '0' }).mqtt.port).toBe(0);
+    expect(load({ NODE_ENV: 'test', MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqtt).toMatchObject({ url: 'mqtt://127.0.0.1:1883' });
+    expect(load({ NODE_ENV: 'production' }).mqtt.port).toBe(1883);
+    expect(load({ NODE_ENV: 'production', MQTT_PORT: 'off' }).mqtt.port).toBe('off');
+    expect(load({ NODE_ENV: 'production' }).deviceSimulator).toBe(false);
+    expect(load({ NODE_ENV: 'development' }).deviceSimulator).toBe(true);
+    expect(() => load({ MQTT_PORT: 'abc' })).toThrow(/MQTT_PORT must be a port number/);
+    expect(() => load({ MQTT_PORT: '70000' })).toThrow(/MQTT_PORT/);
+    expect(() => load({ MQTT_TOPIC_ROOT: '$thing' })).toThrow(/MQTT_TOPIC_ROOT/);
+    expect(() => load({ MQTT_URL: 'http://x' })).toThrow(/MQTT_URL/);
+    expect(() => load({ MQTT_URL: 'nonsense://user:secret@x' })).not.toThrow(/secret/);
+  });
+
+  it('fails to start on a taken port with a message naming MQTT_PORT and MQTT_URL; off sends nothing', async () => {
+    const base = load({ NODE_ENV: 'test' });
+    const kv = memoryKv();
+    // the machine's Mosquitto holds 127.0.0.1:1883; take a port ourselves so the test never depends on it
+    const { createServer } = await import('node:net');
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+    const port = (holder.address() as { port: number }).port;
+    try {
+      const gw = createGateway({ config: { ...base, mqtt: { ...base.mqtt, port, host: '127.0.0.1' } }, kv, db: undefined as never });
+      await expect(gw.start()).rejects.toThrow(/MQTT port \d+ .*in use.*MQTT_PORT.*MQTT_URL/);
+      await gw.close();
+    } finally {
+      holder.close();
+    }
+    const off = createGateway({ config: base, kv, db: undefined as never });
+    expect(off.mode).toBe('off');
+    await off.start();
+    expect(await off.send({ cloudProductId: 'P', deviceName: 'd' }, 'action', {})).toBe(false);
+    await off.close();
+  });
+});
