@@ -72,16 +72,41 @@ export const deviceControlHooks = (ctx: AppContext): ResourceHooks => ({
   },
 });
 
-/** A device's answer to a control command: applied (code 0) or failed, on the row that sent it. */
+/** What a `get_status` answer says of a control action: whether the device is as the action left it. */
+function statusMatches(action: string, status: Record<string, unknown>): boolean | undefined {
+  if (action === 'disable') return status.enabled === false;
+  if (action === 'enable') return status.enabled === true;
+  if (action === 'unbind' || action === 'factory_reset') return status.bound === false;
+  return undefined;
+}
+
+const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? '')).slice(0, 255);
+
+/**
+ * Devices' answers to control commands (`action_reply`, its client token the command's), on the rows that sent
+ * them: `code` 0 applied, another code failed. An answer to `get_status` (sync-status) decides by the state the
+ * device reports: applied when it is as the row's action left it.
+ */
 export async function foldControlReplies(tx: Executor, replies: readonly Uplink[]): Promise<number> {
-  const records = replies
-    .filter((u) => u.method === 'action_reply' && typeof u.params.replyTo === 'string')
-    .map((u) => ({ token: String(u.params.replyTo), sn: u.device.sn, ok: Number(u.params.code ?? 0) === 0, result: String(u.params.result ?? u.params.message ?? '').slice(0, 255), at: new Date(u.timestamp).toISOString() }));
+  const answers = replies.filter((u) => u.method === 'action_reply' && u.clientToken);
+  if (answers.length === 0) return 0;
+  const rows = await tx.select({ id: deviceControl.id, action: deviceControl.action, token: deviceControl.clientToken, sn: deviceControl.deviceSn }).from(deviceControl)
+    .where(sql`${deviceControl.clientToken} = any(${`{${answers.map((u) => u.clientToken.replace(/[{},"\\]/g, '')).join(',')}}`}::text[])`);
+  const byToken = new Map(rows.map((r) => [`${r.sn}|${r.token}`, r]));
+  const records = answers.flatMap((u) => {
+    const row = byToken.get(`${u.device.sn}|${u.clientToken}`);
+    if (!row) return [];
+    const code = Number(u.params.code ?? 0);
+    const result = (u.params.result && typeof u.params.result === 'object' ? u.params.result : {}) as Record<string, unknown>;
+    const matches = u.params.actionId === 'get_status' && code === 0 ? statusMatches(row.action, result) : undefined;
+    const ok = matches ?? code === 0;
+    return [{ id: row.id, state: ok ? 'applied' : 'failed', result: code === 0 ? text(u.params.result ?? 'ok') : text(result.msg ?? u.params.result ?? `code ${code}`), at: new Date(u.timestamp).toISOString() }];
+  });
   if (records.length === 0) return 0;
   const res = await tx.execute(sql`
-    update ymy_device_control c set state = case when r.ok then 'applied' else 'failed' end, result = r.result, sync_time = r.at
-    from json_to_recordset(${JSON.stringify(records)}::json) as r(token text, sn text, ok boolean, result text, at timestamptz)
-    where c.client_token = r.token and c.device_sn = r.sn`);
+    update ymy_device_control c set state = r.state, result = r.result, sync_time = r.at
+    from json_to_recordset(${JSON.stringify(records)}::json) as r(id bigint, state text, result text, at timestamptz)
+    where c.id = r.id`);
   return rowsAffected(res);
 }
 
