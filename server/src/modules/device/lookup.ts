@@ -87,7 +87,7 @@ export function registerDeviceLookup(app: FastifyInstance, ctx: AppContext): voi
 
   mountAction(app, ctx, productList, async (_input, { tx, user }) => {
     const scope = await byProductColumn(product.id)!(tx, user);
-    const rows = await tx.select({ id: product.id, productName: product.productName, noticeCount: sql<number>`(select count(*)::int from ymy_device_notice_config c where c.product_id = ${product.id} and c.enabled = 1)` })
+    const rows = await tx.select({ id: product.id, productName: product.productName, noticeCount: sql<number>`(select count(*)::int from ymy_device_notice_config c where c.product_id = "ymy_product"."id" and c.enabled = 1)` })
       .from(product).where(and(eq(product.isDeleted, 0), ...(scope ? [scope] : []))).orderBy(asc(product.productName)).limit(1000);
     return rows.map((r) => ({ ...r, noticeCount: Number(r.noticeCount) }));
   });
