@@ -127,7 +127,7 @@ export const messages = {
   citItemsUnknown: { zh: '没有这些 CIT 测试项 (或它们是分组): {codes}', en: 'No such CIT items (or they are groups): {codes}' },
   stationUnknown: { zh: '工位 {code} 不存在', en: 'No station {code}' },
   simulatorDisabled: { zh: '设备模拟器未开启: 请在服务器上设置 DEVICE_SIMULATOR=true', en: 'The device simulator is off: set DEVICE_SIMULATOR=true on the server' },
-  simulatorInput: { zh: '请给出 SN (sns, 逗号分隔, 至多 {max} 个) 或批次号 (batchNo)', en: 'Give SNs (sns, comma separated, at most {max}) or a batch number (batchNo)' },
+  simulatorInput: { zh: '请给出 SN (sns, 逗号分隔, 至多 {max} 个)、批次号 (batchNo) 或设备数 (count)', en: 'Give SNs (sns, comma separated, at most {max}), a batch number (batchNo) or a number of devices (count)' },
   snUnknown: { zh: '没有 SN 为 {sn} 的设备', en: 'No device has the SN {sn}' },
   snInvalid: { zh: 'SN 须是 4–32 位字母或数字', en: 'An SN is 4–32 letters or digits' },
   snUnchanged: { zh: '新 SN 与原 SN 相同', en: 'The new SN is the old one' },

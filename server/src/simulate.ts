@@ -27,7 +27,7 @@ const { values } = parseArgs({
   },
 });
 if (values.help) usage();
-if (!values.sns && !values.batch) usage('give --sns or --batch');
+if (!values.sns && !values.batch && !values.devices) usage('give --devices N, --sns or --batch');
 const num = (name: string, raw: string | undefined, min: number, max: number): number => {
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min || n > max) usage(`--${name} must be a number from ${min} to ${max}`);
@@ -57,7 +57,8 @@ async function sessions(token: string): Promise<{ sessions: FleetSession[]; unkn
   const res = await fetch(`${base}/api/omc-device/simulator/sessions`, {
     method: 'POST',
     headers: { authorization: `Basic ${CLIENT}`, 'blade-auth': `bearer ${token}`, 'content-type': 'application/json', 'accept-language': 'en' },
-    body: JSON.stringify({ ...(values.sns ? { sns: values.sns } : {}), ...(values.batch ? { batchNo: values.batch } : {}) }),
+    // --devices alone: the first N devices with a live certificate
+    body: JSON.stringify({ ...(values.sns ? { sns: values.sns } : {}), ...(values.batch ? { batchNo: values.batch } : {}), ...(!values.sns && !values.batch ? { count: devicesWanted } : {}) }),
   });
   const body = (await res.json().catch(() => ({}))) as { data?: { sessions: FleetSession[]; unknown: string[] }; msg?: string };
   if (!res.ok || !body.data) throw new Error(`simulator sessions refused (${res.status}): ${body.msg ?? ''}`);

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_TENANT } from '@console/contract';
+import { inTenant } from '../src/core/db/index.js';
+import { foldDeviceEvents } from '../src/modules/device/events.js';
 import { createFleet, type Fleet as SimFleet, type FleetSession } from '../src/modules/device/gateway/fleet.js';
+import type { Uplink } from '../src/modules/device/gateway/types.js';
 import type { OtaRunner } from '../src/modules/device/ota.js';
 import { type Fleet, makeFleet, publishedFirmware } from './device-fixture.js';
 import { until } from './gateway-fixture.js';
@@ -86,6 +90,33 @@ describe.each(BROKERS)('devices in the field on $name', ({ env }) => {
     expect(info.body.data.deviceName).toBe(a);
     const logs = await h.call<{ records: Row[] }>('GET', '/api/omc-log/ota/list', { token: admin, query: { deviceSn: a, taskId: id, size: 50 } });
     expect(logs.body.data.records.map((r) => r.state)).toEqual(expect.arrayContaining(['notified', 'downloading', 'downloaded', 'verified', 'installing', 'succeeded']));
+  });
+
+  it('keeps the face events devices post once, however often they are resent, and answers each', async () => {
+    const sn = fleet.devices[0]!.sn;
+    const sim = sims[0]!;
+    expect(await sim.event(sn, { eventId: 'face', type: 'info', event: 'match', userId: 'u-1001' })).toBe(true);
+    expect(await sim.event(sn, { eventId: 'face', type: 'alert', event: 'reject' })).toBe(true);
+    expect(await sim.event(sn, { eventId: 'tamper_alarm', type: 'alert' })).toBe(true);
+    const faces = await h.call<{ records: Row[] }>('GET', '/api/omc-log/face/list', { token: admin, query: { deviceSn: sn, descs: 'eventTime' } });
+    expect(faces.body.data.records.map((r) => [r.event, r.userId])).toEqual([['reject', null], ['match', 'u-1001']]);
+    expect(sim.counters.eventsAcked).toBe(sim.counters.events);
+    // a resent event (its answer lost) is kept once
+    const resent: Uplink = {
+      device: { sn, productId: fleet.productId, cloudVendor: 1, cloudProductId: fleet.cloudProductId, deviceName: sn }, kind: 'event', method: 'event_post',
+      clientToken: `again-${RUN}`, timestamp: Date.now(), params: { eventId: 'face', event: 'enrol', userId: 'u-2002' }, receivedAt: Date.now(),
+    };
+    for (let i = 0; i < 2; i++) await inTenant(h.server.ctx.db, { tenantId: PLATFORM_TENANT }, (tx) => foldDeviceEvents(tx, [resent]));
+    const enrolled = await h.call<{ records: Row[] }>('GET', '/api/omc-log/face/list', { token: admin, query: { deviceSn: sn, event_equal: 'enrol' } });
+    expect(enrolled.body.data.records).toHaveLength(1);
+  });
+
+  it('hands out sessions for the first devices when no SN or batch is named (npm run simulate -- --devices N)', async () => {
+    const res = await h.call<{ sessions: FleetSession[] }>('POST', '/api/omc-device/simulator/sessions', { token: admin, body: { count: 3 } });
+    expect(res.status, res.body.msg).toBe(200);
+    expect(res.body.data.sessions).toHaveLength(3);
+    const sns = res.body.data.sessions.map((s) => s.sn);
+    expect([...sns].sort()).toEqual(sns);
   });
 
   it('sends control commands and settles them by the devices\' answers; sync-status asks again', async () => {

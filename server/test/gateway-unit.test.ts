@@ -152,7 +152,9 @@ describe('gateway config and start', () => {
     expect(load({ NODE_ENV: 'test', MQTT_URL: 'mqtt://127.0.0.1:1883' }).mqtt).toMatchObject({ url: 'mqtt://127.0.0.1:1883' });
     expect(load({ NODE_ENV: 'production' }).mqtt.port).toBe(1883);
     expect(load({ NODE_ENV: 'production', MQTT_PORT: 'off' }).mqtt.port).toBe('off');
-    expect(load({ NODE_ENV: 'production' }).deviceSimulator).toBe(false);
+    expect(load({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/console' }).deviceSimulator).toBe(false);
+    expect(load({ NODE_ENV: 'production' }).deviceSimulator).toBe(true);
+    expect(load({ NODE_ENV: 'production', DEVICE_SIMULATOR: 'false' }).deviceSimulator).toBe(false);
     expect(load({ NODE_ENV: 'development' }).deviceSimulator).toBe(true);
     expect(() => load({ MQTT_PORT: 'abc' })).toThrow(/MQTT_PORT must be a port number/);
     expect(() => load({ MQTT_PORT: '70000' })).toThrow(/MQTT_PORT/);

@@ -30,6 +30,8 @@ export const deviceGatewayActions = defineActions('/api/omc-device/simulator', {
       /** SNs, comma separated */
       sns: z.string().trim().max(MAX_SIMULATOR_SNS * 33).optional(),
       batchNo: z.string().trim().max(32).optional(),
+      /** without SNs or a batch: the first `count` devices (by SN) with a live certificate */
+      count: z.coerce.number().int().min(1).max(MAX_SIMULATOR_SNS).optional(),
     }),
     output: z.object({
       sessions: z.array(simulatorSession),

@@ -68,7 +68,11 @@ export interface Config {
    * MQTT_PUBLIC_URL is the address handed to devices (simulator sessions) when it differs from the default.
    */
   mqtt: { url?: string; port: number | 'off'; host: string; username?: string; password?: string; topicRoot: string; publicUrl?: string };
-  /** `simulator/sessions` hands out device sessions (DEVICE_SIMULATOR; default on in test and development) */
+  /**
+   * `simulator/sessions` hands out device sessions (DEVICE_SIMULATOR): on by default in test and development and on
+   * the embedded database (the one-machine install `npm start` makes, where `npm run simulate` plays devices); off by
+   * default for a deployment on PostgreSQL (DATABASE_URL) in production
+   */
   deviceSimulator: boolean;
 }
 
@@ -202,7 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       },
     },
     mqtt: mqttConfig(env, nodeEnv),
-    deviceSimulator: flag(env.DEVICE_SIMULATOR, nodeEnv !== 'production', 'DEVICE_SIMULATOR'),
+    deviceSimulator: flag(env.DEVICE_SIMULATOR, nodeEnv !== 'production' || !env.DATABASE_URL, 'DEVICE_SIMULATOR'),
     ...overrides,
   };
 }

@@ -2,6 +2,7 @@ import { PLATFORM_TENANT } from '@console/contract';
 import type { AppContext } from '../../core/context.js';
 import { inTenant } from '../../core/db/index.js';
 import { foldControlReplies } from './control.js';
+import { foldDeviceEvents } from './events.js';
 import { OtaRunner, foldOtaReports } from './ota.js';
 import { foldDeviceReports, foldPresence } from './status.js';
 
@@ -19,6 +20,12 @@ export function startDeviceRuntime(ctx: AppContext, onError: (e: unknown) => voi
       if (relevant.length) await platform((tx) => foldDeviceReports(tx, relevant));
     });
     gw.onPresence((batch) => platform((tx) => foldPresence(tx, batch)));
+    // events are answered once stored, so the devices stop resending them (docs/device-protocol.md)
+    gw.onUplink(['event'], async (batch) => {
+      await platform((tx) => foldDeviceEvents(tx, batch));
+      await Promise.all(batch.filter((u) => u.method === 'event_post' && u.clientToken).map((u) =>
+        gw.send(u.device, 'event', { method: 'event_reply', clientToken: u.clientToken, params: { code: 0 } }).catch((e: unknown) => onError(e))));
+    });
     // control rows belong to tenants: the replies are matched across them by their command's token
     gw.onUplink(['action'], (batch) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => foldControlReplies(tx, batch)).then(() => undefined));
   }

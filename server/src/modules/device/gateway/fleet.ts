@@ -56,6 +56,9 @@ export interface FleetCounters {
   otaFailed: number;
   otaSilent: number;
   actions: number;
+  /** events posted, and those the server answered (`event_reply`) */
+  events: number;
+  eventsAcked: number;
   bytesDownloaded: number;
   errors: number;
 }
@@ -78,6 +81,11 @@ export interface Fleet {
   start(): Promise<void>;
   /** says offline (signed) and disconnects every device */
   stop(): Promise<void>;
+  /**
+   * posts an event (`event_post`) from a connected device, resent every 2 s with the same client token until the
+   * server answers it (at most 5 times): true once answered
+   */
+  event(sn: string, params: Record<string, unknown>): Promise<boolean>;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -88,11 +96,12 @@ export function createFleet(opts: FleetOptions): Fleet {
   const speed = opts.speed && opts.speed > 0 ? opts.speed : 1;
   const step = () => sleep(200 / speed);
   const counters: FleetCounters = {
-    connected: 0, refused: 0, disconnects: 0, published: 0, commands: 0, otaStarted: 0, otaSucceeded: 0, otaFailed: 0, otaSilent: 0, actions: 0, bytesDownloaded: 0, errors: 0,
+    connected: 0, refused: 0, disconnects: 0, published: 0, commands: 0, otaStarted: 0, otaSucceeded: 0, otaFailed: 0, otaSilent: 0, actions: 0, events: 0, eventsAcked: 0, bytesDownloaded: 0, errors: 0,
   };
   const emit = (sn: string, e: string) => opts.onEvent?.(sn, e);
   const run = randomBytes(3).toString('hex');
   const clients = new Map<string, MqttClient>();
+  const posters = new Map<string, (params: Record<string, unknown>) => Promise<boolean>>();
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
   const devices: SimDevice[] = opts.sessions.map((session) => ({
@@ -130,6 +139,21 @@ export function createFleet(opts: FleetOptions): Fleet {
         if (err && !stopped) counters.errors++;
       });
     };
+    const awaiting = new Map<string, () => void>();
+    posters.set(s.sn, async (params) => {
+      const clientToken = token();
+      counters.events++;
+      const answered = new Promise<boolean>((resolve) => awaiting.set(clientToken, () => resolve(true)));
+      for (let attempt = 0; attempt < 5; attempt++) {
+        send('event', 'event_post', params, clientToken);
+        if (await Promise.race([answered, sleep(2000).then(() => false)])) {
+          counters.eventsAcked++;
+          return true;
+        }
+      }
+      awaiting.delete(clientToken);
+      return false;
+    });
     const progress = (taskId: unknown, version: unknown, state: string, extra: Record<string, unknown> = {}) =>
       send('ota', 'report_progress', { taskId, version, progress: { state, ...extra } });
 
@@ -237,6 +261,10 @@ export function createFleet(opts: FleetOptions): Fleet {
         void ota(cmd).catch(() => counters.errors++);
       } else if (parsed.kind === 'action' && cmd.method === 'action') action(cmd);
       else if (parsed.kind === 'property' && cmd.method === 'control') control(cmd);
+      else if (parsed.kind === 'event' && cmd.method === 'event_reply' && typeof cmd.clientToken === 'string') {
+        awaiting.get(cmd.clientToken)?.();
+        awaiting.delete(cmd.clientToken);
+      }
     });
 
     return new Promise<void>((settled) => {
@@ -288,6 +316,7 @@ export function createFleet(opts: FleetOptions): Fleet {
     counters,
     devices,
     device: (sn) => devices.find((d) => d.session.sn === sn),
+    event: (sn, params) => posters.get(sn)?.(params) ?? Promise.resolve(false),
     async start() {
       const spread = opts.connectSpreadMs ?? Math.min(10_000, devices.length * 5);
       const gap = devices.length > 1 ? spread / devices.length : 0;

@@ -1,11 +1,11 @@
 import { deviceGatewayActions, MAX_SIMULATOR_SNS, type ActionOutput } from '@console/contract';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../core/context.js';
 import { badRequest, forbidden } from '../../../core/errors.js';
 import { mountAction } from '../../../core/resource/actions.js';
 import { secretBox } from '../../../core/secrets.js';
-import { batch, factoryDevice } from '../../production/tables.js';
+import { batch, cert, factoryDevice } from '../../production/tables.js';
 import { sessionKey, tencentCredentials } from './credentials.js';
 import { certsBySn, toDeviceKey } from './deviceKeys.js';
 
@@ -21,9 +21,14 @@ export function mountSimulatorSessions(app: FastifyInstance, ctx: AppContext): v
   mountAction(app, ctx, deviceGatewayActions.sessions, async (input, { tx }) => {
     if (!ctx.config.deviceSimulator) throw forbidden('simulatorDisabled');
     const asked = [...new Set((input.sns ?? '').split(',').map((s) => s.trim().toUpperCase()).filter(Boolean))];
-    if ((!asked.length && !input.batchNo) || asked.length > MAX_SIMULATOR_SNS) throw badRequest('simulatorInput', { max: MAX_SIMULATOR_SNS });
+    if ((!asked.length && !input.batchNo && !input.count) || asked.length > MAX_SIMULATOR_SNS) throw badRequest('simulatorInput', { max: MAX_SIMULATOR_SNS });
     const unknown: string[] = [];
     let sns = asked;
+    if (!asked.length && !input.batchNo && input.count) {
+      const rows = await tx.select({ sn: cert.deviceSn }).from(cert)
+        .where(and(inArray(cert.state, [2, 3]), eq(cert.isDeleted, 0), isNotNull(cert.deviceSn))).orderBy(cert.deviceSn).limit(input.count);
+      sns = rows.map((r) => r.sn!);
+    }
     if (input.batchNo) {
       const rows = await tx.select({ sn: factoryDevice.sn }).from(factoryDevice).innerJoin(batch, eq(batch.id, factoryDevice.batchId))
         .where(and(eq(batch.batchNo, input.batchNo), eq(batch.isDeleted, 0))).orderBy(factoryDevice.sn);
