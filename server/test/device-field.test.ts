@@ -9,7 +9,8 @@ import type { Uplink } from '../src/modules/device/gateway/types.js';
 import type { OtaRunner } from '../src/modules/device/ota.js';
 import { type Fleet, makeFleet, publishedFirmware } from './device-fixture.js';
 import { until } from './gateway-fixture.js';
-import { useServer } from './harness.js';
+import { BASIC, useServer } from './harness.js';
+import { multipart } from './multipart.js';
 
 /**
  * Devices in the field end to end (issue 11), on the embedded broker and on the machine's Mosquitto: simulated
@@ -109,6 +110,37 @@ describe.each(BROKERS)('devices in the field on $name', ({ env }) => {
     for (let i = 0; i < 2; i++) await inTenant(h.server.ctx.db, { tenantId: PLATFORM_TENANT }, (tx) => foldDeviceEvents(tx, [resent]));
     const enrolled = await h.call<{ records: Row[] }>('GET', '/api/omc-log/face/list', { token: admin, query: { deviceSn: sn, event_equal: 'enrol' } });
     expect(enrolled.body.data.records).toHaveLength(1);
+  });
+
+  it('imports a list of SNs as commands (all or nothing, every bad row named); the imported commands reach the devices', async () => {
+    const [, , c, d] = fleet.devices.map((x) => x.sn) as [string, string, string, string];
+    const upload = async (csv: string) => {
+      const { payload, contentType } = multipart([{ name: 'file', filename: 'sns.csv', type: 'text/csv', data: Buffer.from(csv) }]);
+      const res = await h.server.app.inject({
+        method: 'POST', url: '/api/ymy-sale/device-control/import', payload, headers: { authorization: BASIC, 'blade-auth': `bearer ${admin}`, 'content-type': contentType },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      const id = (res.json() as { data: { id: string } }).data.id;
+      let job: { status: string; succeeded: number; failed: number; errors: Array<{ row: number; message: string }> } | undefined;
+      await until(async () => {
+        job = (await h.call<NonNullable<typeof job>>('GET', '/api/ymy-sale/device-control/get-upload-progress', { token: admin, query: { id } })).body.data;
+        return job.status !== 'running';
+      }, 20_000, 'import');
+      return job!;
+    };
+    const count = async () => (await h.call<{ total: number }>('GET', '/tc/omc-device/control/list', { token: admin })).body.data.total;
+    const before = await count();
+    const bad = await upload(`设备 SN,操作,原因\n${c},禁用,批量停用\nNOSUCH0001,禁用,批量停用\n${d},fly,批量停用\n`);
+    expect(bad).toMatchObject({ status: 'failed', failed: 2 });
+    expect(bad.errors.map((e) => e.row)).toEqual([3, 4]);
+    expect(await count()).toBe(before);
+    const good = await upload(`deviceSn,action,reason\n${c.toLowerCase()},disable,批量停用\n${d},禁用,批量停用\n`);
+    expect(good).toMatchObject({ status: 'done', succeeded: 2 });
+    const rows = await h.call<{ records: Row[] }>('GET', '/tc/omc-device/control/list', { token: admin, query: { deviceSn_in: `${c},${d}`, action_equal: 'disable' } });
+    expect(rows.body.data.records).toHaveLength(2);
+    for (const r of rows.body.data.records) {
+      await until(async () => (await h.call<Row>('GET', '/tc/omc-device/control/detail', { token: admin, query: { id: r.id } })).body.data.state === 'applied', 10_000, 'imported command applied');
+    }
   });
 
   it('hands out sessions for the first devices when no SN or batch is named (npm run simulate -- --devices N)', async () => {

@@ -6,6 +6,7 @@ import type { AppContext } from '../../core/context.js';
 import { allowLongStatements, rowsAffected, type Executor } from '../../core/db/index.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
+import { invalidateDeviceKeys } from '../device/gateway/deviceKeys.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
 import { productDirectory, productKey } from '../product/directory.js';
@@ -69,6 +70,13 @@ async function checkProducts(ctx: AppContext, tx: Executor, rows: Row[], lang: L
 export const certHooks = (ctx: AppContext): ResourceHooks => ({
   inspect: (input, c) => inspectCredentials(input, c.lang),
   checkRows: (tx, rows, lang) => checkProducts(ctx, tx, rows, lang),
+  // the device gateway caches device keys: a changed or removed certificate is forgotten on every instance
+  async afterSave(_tx, _saved, c) {
+    if (c.mode === 'update') c.afterCommit(() => invalidateDeviceKeys(ctx.kv));
+  },
+  async beforeRemove(_tx, _rows, c) {
+    c.afterCommit(() => invalidateDeviceKeys(ctx.kv));
+  },
 });
 
 /**
