@@ -163,7 +163,7 @@ describe('gateway config and start', () => {
     expect(() => load({ MQTT_URL: 'nonsense://user:secret@x' })).not.toThrow(/secret/);
   });
 
-  it('fails to start on a taken port with a message naming MQTT_PORT and MQTT_URL; off sends nothing', async () => {
+  it('fails to start on a taken port it was given, with a message naming MQTT_PORT and MQTT_URL; takes a free one when the taken port is the default; off sends nothing', async () => {
     const base = load({ NODE_ENV: 'test' });
     const kv = memoryKv();
     // the machine's Mosquitto holds 127.0.0.1:1883; take a port ourselves so the test never depends on it
@@ -172,9 +172,18 @@ describe('gateway config and start', () => {
     await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
     const port = (holder.address() as { port: number }).port;
     try {
-      const gw = createGateway({ config: { ...base, mqtt: { ...base.mqtt, port, host: '127.0.0.1' } }, kv, db: undefined as never });
+      const gw = createGateway({ config: { ...base, mqtt: { ...base.mqtt, port, portChosen: true, host: '127.0.0.1' } }, kv, db: undefined as never });
       await expect(gw.start()).rejects.toThrow(/MQTT port \d+ .*in use.*MQTT_PORT.*MQTT_URL/);
       await gw.close();
+      // npm start beside a broker that holds 1883: the console starts, its gateway on a free port, and says so
+      const warnings: string[] = [];
+      const log = { info: () => undefined, error: () => undefined, warn: (_o: object, m?: string) => void warnings.push(String(m)) };
+      const fallback = createGateway({ config: { ...base, mqtt: { ...base.mqtt, port, portChosen: false, host: '127.0.0.1' } }, kv, db: undefined as never }, { log });
+      await fallback.start();
+      expect(fallback.port).toBeGreaterThan(0);
+      expect(fallback.port).not.toBe(port);
+      expect(warnings.join('\n')).toMatch(/MQTT port \d+ is taken.*MQTT_PORT.*MQTT_URL/);
+      await fallback.close();
     } finally {
       holder.close();
     }

@@ -67,7 +67,8 @@ export interface Config {
    * otherwise an embedded broker listens on MQTT_HOST:MQTT_PORT (0 = any free port, `off` = no gateway).
    * MQTT_PUBLIC_URL is the address handed to devices (simulator sessions) when it differs from the default.
    */
-  mqtt: { url?: string; port: number | 'off'; host: string; username?: string; password?: string; topicRoot: string; publicUrl?: string };
+  /** the device gateway; `portChosen`: MQTT_PORT was set (a taken default port falls back to a free one) */
+  mqtt: { url?: string; port: number | 'off'; portChosen: boolean; host: string; username?: string; password?: string; topicRoot: string; publicUrl?: string };
   /**
    * `simulator/sessions` hands out device sessions (DEVICE_SIMULATOR): on by default in test and development and on
    * the embedded database (the one-machine install `npm start` makes, where `npm run simulate` plays devices); off by
@@ -144,7 +145,7 @@ function mqttConfig(env: NodeJS.ProcessEnv, nodeEnv: Config['env']): Config['mqt
   const topicRoot = env.MQTT_TOPIC_ROOT || 'dev';
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(topicRoot)) throw new Error(`MQTT_TOPIC_ROOT must be 1–64 letters, digits, _ or - (no $ nor /), got ${topicRoot}`);
   return {
-    url, port, host: env.MQTT_HOST || '0.0.0.0', username: env.MQTT_USERNAME || undefined, password: env.MQTT_PASSWORD || undefined, topicRoot, publicUrl,
+    url, port, portChosen: Boolean(env.MQTT_PORT), host: env.MQTT_HOST || '0.0.0.0', username: env.MQTT_USERNAME || undefined, password: env.MQTT_PASSWORD || undefined, topicRoot, publicUrl,
   };
 }
 

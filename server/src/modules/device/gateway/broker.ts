@@ -10,6 +10,11 @@ import type { UplinkKind } from './types.js';
 
 export interface EmbeddedOptions {
   port: number;
+  /**
+   * the port is the default, not asked for (MQTT_PORT unset): when another broker holds it, listen on a free port
+   * (logged) rather than refuse to start, so `npm start` works beside a system Mosquitto
+   */
+  anyPortIfTaken?: boolean;
   host: string;
   root: string;
   instanceId: string;
@@ -91,14 +96,23 @@ export class EmbeddedBroker {
     this.broker = broker;
 
     const server = createServer(broker.handle);
-    try {
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(o.port, o.host, () => {
-          server.off('error', reject);
-          resolve();
-        });
+    const listen = (port: number) => new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, o.host, () => {
+        server.off('error', reject);
+        resolve();
       });
+    });
+    try {
+      try {
+        await listen(o.port);
+      } catch (e) {
+        if (!o.anyPortIfTaken || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+        await listen(0);
+        const taken = server.address();
+        o.log.warn({ port: typeof taken === 'object' && taken ? taken.port : undefined },
+          `MQTT port ${o.port} is taken (another broker?): the device gateway listens on a free port instead; set MQTT_PORT, or MQTT_URL to use that broker`);
+      }
     } catch (e) {
       await new Promise<void>((r) => broker.close(() => r()));
       const code = (e as NodeJS.ErrnoException).code;

@@ -41,7 +41,7 @@ export function createGateway(ctx: Pick<AppContext, 'config' | 'db' | 'kv'>, opt
   const root = cfg.topicRoot;
   const ingest = new Ingest(log, opts.ingest);
   const keys = new DeviceKeys(ctx, { onError: (err) => log.error({ err }, 'device certificates could not be read'), ...opts.keys });
-  const embedded = mode === 'embedded' ? new EmbeddedBroker({ port: cfg.port as number, host: cfg.host, root, instanceId, keys, ingest, log }) : undefined;
+  const embedded = mode === 'embedded' ? new EmbeddedBroker({ port: cfg.port as number, anyPortIfTaken: !cfg.portChosen, host: cfg.host, root, instanceId, keys, ingest, log }) : undefined;
   const external = mode === 'external' && cfg.url
     ? new ExternalClient({ url: cfg.url, username: cfg.username, password: cfg.password, root, instanceId, keys, ingest, log })
     : undefined;
