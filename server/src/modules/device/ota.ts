@@ -254,6 +254,8 @@ export async function foldOtaReports(tx: Executor, reports: readonly Uplink[]): 
 }
 
 const TICK_MS = 1000;
+/** the statement limit of the device work done in the background (folds, the scheduler's passes) */
+export const BACKGROUND_TIMEOUT_MS = 120_000;
 const PER_TICK = 2000;
 
 /**
@@ -304,7 +306,7 @@ export class OtaRunner {
 
   private async tick(): Promise<void> {
     const gw = this.gateway();
-    await inTenant(this.ctx.db, { tenantId: PLATFORM_TENANT }, async (tx) => {
+    await inTenant(this.ctx.db, { tenantId: PLATFORM_TENANT, timeoutMs: BACKGROUND_TIMEOUT_MS }, async (tx) => {
       const touched = new Set<string>();
       await this.expire(tx, touched);
       if (gw && gw.mode !== 'off') await this.notify(tx, gw, touched);

@@ -3,7 +3,7 @@ import type { AppContext } from '../../core/context.js';
 import { inTenant } from '../../core/db/index.js';
 import { foldControlReplies } from './control.js';
 import { foldDeviceEvents } from './events.js';
-import { OtaRunner, foldOtaReports } from './ota.js';
+import { BACKGROUND_TIMEOUT_MS, OtaRunner, foldOtaReports } from './ota.js';
 import { foldDeviceReports, foldPresence } from './status.js';
 
 /**
@@ -11,7 +11,9 @@ import { foldDeviceReports, foldPresence } from './status.js';
  * scheduler. Started once the gateway (if any) is up; `close` stops the scheduler.
  */
 export function startDeviceRuntime(ctx: AppContext, onError: (e: unknown) => void): { close(): Promise<void> } {
-  const platform = <T>(fn: Parameters<typeof inTenant<T>>[2]) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT }, fn);
+  // the folds are the devices' writes, not a caller's search: a busy database makes them slow, never cut (a batch
+  // cut by the requests' statement limit would be lost)
+  const platform = <T>(fn: Parameters<typeof inTenant<T>>[2]) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT, timeoutMs: BACKGROUND_TIMEOUT_MS }, fn);
   const gw = ctx.gateway;
   if (gw) {
     gw.onUplink(['ota'], (batch) => platform((tx) => foldOtaReports(tx, batch)).then(() => undefined));
@@ -27,7 +29,7 @@ export function startDeviceRuntime(ctx: AppContext, onError: (e: unknown) => voi
         gw.send(u.device, 'event', { method: 'event_reply', clientToken: u.clientToken, params: { code: 0 } }).catch((e: unknown) => onError(e))));
     });
     // control rows belong to tenants: the replies are matched across them by their command's token
-    gw.onUplink(['action'], (batch) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => foldControlReplies(tx, batch)).then(() => undefined));
+    gw.onUplink(['action'], (batch) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true, timeoutMs: BACKGROUND_TIMEOUT_MS }, (tx) => foldControlReplies(tx, batch)).then(() => undefined));
   }
   const runner = new OtaRunner(ctx, () => ctx.gateway, onError);
   runner.start();
