@@ -113,7 +113,7 @@ describe('ingest', () => {
   const device = { sn: 'SN1', productId: '1', cloudVendor: 1, cloudProductId: 'P', deviceName: 'd' };
   const up = (kind: Uplink['kind'], clientToken: string): Uplink => ({ device, kind, method: 'm', clientToken, timestamp: 1, params: {}, receivedAt: 1 });
 
-  it('hands batches to the handlers of their kinds, drops duplicates, survives a failing handler', async () => {
+  it('hands batches to the handlers of their kinds, drops duplicates, survives a failing handler (each batch tried three times)', async () => {
     const ingest = new Ingest(silentLogger, { batchSize: 3, intervalMs: 5 });
     const seen: string[][] = [];
     ingest.onUplink(['event', 'ota'], async (b) => void seen.push(b.map((u) => u.clientToken)));
@@ -127,7 +127,21 @@ describe('ingest', () => {
     ingest.pushUplink(up('property', ''));
     await ingest.close();
     expect(seen.flat().sort()).toEqual(['a', 'a', 'b', 'c', 'd']);
-    expect(ingest.counters).toMatchObject({ accepted: 7, flushed: 7, rejected: { duplicate: 1 }, handlerErrors: 2 });
+    expect(ingest.counters).toMatchObject({ accepted: 7, flushed: 7, rejected: { duplicate: 1 }, handlerErrors: 6, dropped: 4 });
+  });
+
+  it('hands a failed batch to its handler again; nothing is dropped when a later try succeeds', async () => {
+    const ingest = new Ingest(silentLogger, { batchSize: 10, intervalMs: 5 });
+    let calls = 0;
+    const stored: string[] = [];
+    ingest.onUplink(['ota'], async (b) => {
+      if (++calls === 1) throw new Error('statement timeout');
+      stored.push(...b.map((u) => u.clientToken));
+    });
+    for (const t of ['x', 'y']) ingest.pushUplink(up('ota', t));
+    await ingest.close();
+    expect(stored).toEqual(['x', 'y']);
+    expect(ingest.counters).toMatchObject({ handlerErrors: 1, dropped: 0, flushed: 2 });
   });
 
   it('reports full and releases waiters once flushed', async () => {

@@ -1,6 +1,9 @@
 import type { Presence, PresenceHandler, Uplink, UplinkHandler, UplinkKind } from './types.js';
 import type { RejectReason } from './envelope.js';
 
+/** waits before a failed batch is handed to its handler again */
+const RETRY_DELAYS_MS = [200, 1000];
+
 export interface IngestOptions {
   /** messages held (buffered and being verified) before transports slow down their acks */
   capacity?: number;
@@ -22,6 +25,7 @@ export interface IngestCounters {
 }
 
 interface Logger {
+  warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
@@ -171,13 +175,25 @@ export class Ingest {
     }
   }
 
+  /**
+   * Runs a handler over a batch; a failed batch is tried again (handlers are idempotent and transactional: a
+   * failure wrote nothing) after 0.2 s and 1 s, and only then dropped and counted.
+   */
   private async guard(fn: () => Promise<void>, n: number, msg: string): Promise<void> {
-    try {
-      await fn();
-    } catch (err) {
-      this.counters.handlerErrors++;
-      this.counters.dropped += n;
-      this.log.error({ err }, msg);
+    for (const wait of [...RETRY_DELAYS_MS, -1]) {
+      try {
+        await fn();
+        return;
+      } catch (err) {
+        this.counters.handlerErrors++;
+        if (wait < 0) {
+          this.counters.dropped += n;
+          this.log.error({ err, messages: n }, `${msg}: dropped`);
+          return;
+        }
+        this.log.warn({ err, messages: n }, `${msg}: trying again`);
+        await new Promise((r) => setTimeout(r, wait));
+      }
     }
   }
 
