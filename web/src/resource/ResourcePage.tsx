@@ -25,6 +25,7 @@ import { childrenPending, insertChildren, isSearching, parentIds, reopen, treeId
 import type { ColumnsOverride, FormOverride, ResourceRecord, RowActionContext, ToolbarContext } from './types';
 import { allDefinitions } from '../modules/definitions';
 import { WithinDrawer, type WithinTarget } from './WithinDrawer';
+import { useActionButtons } from './useActionButtons';
 
 export interface ResourcePageProps<F extends Fields> {
   /** the resource: its path, fields, permission code and standard buttons */
@@ -241,6 +242,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const [lazyRows, setLazyRows] = useState<Rec[]>([]);
 
   const reload = useCallback(() => void actionRef.current?.reload(), []);
+  // the menu's buttons that call an action of the definition (publish, sync…), for who holds them
+  const actions = useActionButtons<Rec>(def, reload);
   const clearSelection = useCallback(() => setSelected([]), []);
   const closeDetail = useCallback(() => setDetailId(null), []);
 
@@ -356,7 +359,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
     const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no') })
       .filter((c) => !fixed || !Object.hasOwn(fixed, String(c.dataIndex ?? c.key)));
     generated.push(...dynamicColumns);
-    const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined || withinDefs.length > 0;
+    const rowActions = actions.buttons.row;
+    const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined || withinDefs.length > 0 || rowActions.length > 0;
     if (hasActions) {
       const actionColumn: ProColumns<Rec> = {
         title: t('resource.actions'),
@@ -370,6 +374,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             allowed.delete && t('resource.delete'),
             tree !== undefined && allowed.add && t('resource.addChild'),
             ...withinDefs.map((d) => text(d.title, lang)),
+            ...rowActions.map((b) => text(b.button.name, lang)),
           ],
           extraRowActions !== undefined,
         ),
@@ -400,13 +405,14 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
               {text(d.title, lang)}
             </Button>
           )),
+          ...actions.rowButtons(record),
           ...(extraRowActions?.(record, { reload }) ?? []),
         ].filter(Boolean),
       };
       generated.push(actionColumn);
     }
     return withKeyboardSorting(applyColumnsOverride(generated, columnsOverride, ctx));
-  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove, fixed, withinDefs, dynamicColumns]);
+  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove, fixed, withinDefs, dynamicColumns, actions]);
   const sized = useMemo(() => sizeColumns(columns, true), [columns]);
 
   const hasSearch = columns.some((c) => !c.hideInSearch && c.valueType !== 'option');
@@ -502,6 +508,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
                 {t('resource.export')}
               </Button>
             ),
+            ...actions.toolbarButtons(selected),
             ...(extraToolbar?.({ selectedRows: selected, reload, clearSelection }) ?? []),
           ].filter(Boolean)}
           tableViewRender={(tableProps, table) => {
