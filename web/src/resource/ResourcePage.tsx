@@ -54,6 +54,13 @@ export interface ResourcePageProps<F extends Fields> {
   fixed?: Record<string, string>;
   /** after a successful add or edit, with the server's answer (a create may answer a value shown once) */
   onSaved?: (answer: unknown, mode: 'create' | 'edit') => void;
+  /** the add button's and the add form's title when not 新增 (新建升级任务) */
+  addLabel?: string;
+  /**
+   * reloads the list every so many milliseconds (at least 2000) while set, each reload after the last one
+   * answered (a live view); unset stops it
+   */
+  polling?: number;
 }
 
 interface FormState {
@@ -193,7 +200,7 @@ function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
  */
 export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   type Rec = ResourceRecord<F>;
-  const { def, params: screenParams, columnsOverride, formOverride: screenForm, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved, fixed } = props;
+  const { def, params: screenParams, columnsOverride, formOverride: screenForm, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved, fixed, addLabel, polling } = props;
   const params = useMemo(() => (fixed ? { ...screenParams, ...fixed } : screenParams), [screenParams, fixed]);
   const formOverride = useMemo(() => withFixedValues(screenForm, fixed), [screenForm, fixed]);
   // the resources worked on within this one's rows (a factory's stations): a row action each
@@ -442,6 +449,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           columns={sized.columns}
           params={params}
           request={request}
+          // ProTable waits for each answer before it sets the next timer: no overlapping reloads
+          polling={polling}
           dateFormatter="string"
           tableLayout="fixed"
           // the body scrolls inside the window: the header and the pager stay in view
@@ -486,7 +495,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           toolBarRender={() => [
             allowed.add && (
               <Button key="add" type="primary" icon={<PlusOutlined />} data-testid="resource-add" onClick={() => openForm({ mode: 'create' })}>
-                {t('resource.add')}
+                {addLabel ?? t('resource.add')}
               </Button>
             ),
             allowed.delete && (
