@@ -1,5 +1,6 @@
 import { ProFormTextArea } from '@ant-design/pro-components';
-import { emergencyCodeResource, emergencyUnlockResource, permissionCodes, type ActionOutput } from '@console/contract';
+import type { ProColumns } from '@ant-design/pro-components';
+import { emergencyCodeResource, emergencyUnlockResource, t as text, type ActionOutput } from '@console/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer } from 'antd';
 import { useMemo, useState } from 'react';
@@ -9,7 +10,7 @@ import { addMessages } from '../../i18n/lazy';
 import { deviceEn, deviceZh } from '../../i18n/device';
 import { resourceKeys } from '../../resource/api';
 import { ResourcePage } from '../../resource/ResourcePage';
-import type { ResourceRecord } from '../../resource/types';
+import type { ColumnsOverride, ResourceRecord } from '../../resource/types';
 import { usePermissionCheck } from '../../store/permissions';
 import { testId } from '../../testId';
 import { ActionDialog } from '../system/ActionDialog';
@@ -78,11 +79,10 @@ export function EmergencyPage({ def }: CustomPageProps) {
                 {t('device.emergency.generate')}
               </Button>
             ),
-            can(permissionCodes(emergencyCodeResource).menu) && (
-              <Button key="codes" type="link" size="small" {...testId('emergency-row-codes')} onClick={() => setCodesOf(row)}>
-                {t('device.emergency.codes')}
-              </Button>
-            ),
+            // the codes are read with this screen's menu code (emergency_code's `codes.menu`), which whoever is here holds
+            <Button key="codes" type="link" size="small" {...testId('emergency-row-codes')} onClick={() => setCodesOf(row)}>
+              {t('device.emergency.codes')}
+            </Button>,
           ];
         }}
       />
@@ -116,13 +116,30 @@ function DecisionDialog({ row, decision, reload, onClose }: { row: Request; deci
   );
 }
 
+type CodeRow = ResourceRecord<typeof emergencyCodeResource.fields>;
+const codeField = emergencyCodeResource.fields.code;
+
+/**
+ * The code as the server answers it once issued (`******`: a secret field). The generic columns leave secret
+ * fields out (they are never filtered or sorted on); this list shows it, masked, after the SN.
+ */
+function withMaskedCode(columns: ProColumns<CodeRow>[], title: string): ProColumns<CodeRow>[] {
+  const code: ProColumns<CodeRow> = {
+    title, key: 'code', dataIndex: 'code', width: codeField.width, hideInSearch: true,
+    render: (_dom, row) => <span {...testId('emergency-code-masked')}>{row.code ?? '-'}</span>,
+  };
+  const at = columns.findIndex((c) => c.dataIndex === 'deviceSn');
+  return [...columns.slice(0, at + 1), code, ...columns.slice(at + 1)];
+}
+
 /** The codes issued for one request (the code itself masked by the server: it is shown only when generated). */
 function CodesDrawer({ request, onClose }: { request: Request; onClose: () => void }) {
   const { t } = useTranslation();
   const fixed = useMemo(() => ({ unlockId: request.id }), [request.id]);
+  const columnsOverride = useMemo<ColumnsOverride<CodeRow>>(() => (columns, ctx) => withMaskedCode(columns, text(codeField.label, ctx.lang)), []);
   return (
     <Drawer open onClose={onClose} width="min(1100px, 92vw)" destroyOnHidden title={t('device.emergency.listTitle', { sn: request.deviceSn ?? '' })} {...testId('emergency-codes')}>
-      <ResourcePage def={emergencyCodeResource} fixed={fixed} fitWindow={false} />
+      <ResourcePage def={emergencyCodeResource} fixed={fixed} fitWindow={false} columnsOverride={columnsOverride} />
     </Drawer>
   );
 }

@@ -24,26 +24,27 @@ export function IssuedCodesModal({ sn, codes, onClose }: { sn: string; codes: Is
           <Button key="copy-all" icon={<CopyOutlined />} onClick={() => void copy(codes.map((c) => c.code).join('\n'))} {...testId('emergency-copy-all')}>{t('device.emergency.copyAll')}</Button>
         ),
         <Button key="ok" type="primary" onClick={onClose} {...testId('emergency-codes-close')}>{t('common.ok')}</Button>,
-      ]}
-      {...testId('emergency-issued')}>
-      <Alert type="warning" showIcon message={t('device.emergency.codesWarning')} style={{ marginBottom: 16 }} />
-      <List
-        dataSource={codes}
-        renderItem={(c) => (
-          <List.Item key={c.id} actions={[
-            <Button key="copy" icon={<CopyOutlined />} onClick={() => void copy(c.code)} {...testId('emergency-copy')}>{t('device.emergency.copy')}</Button>,
-          ]}>
-            <div>
-              <Typography.Text style={CODE_STYLE} {...testId('emergency-issued-code')}>{c.code}</Typography.Text>
-              <Descriptions size="small" column={1} style={{ marginTop: 4 }} items={[
-                { key: 'kind', label: t('device.emergency.kind'), children: dictLabel(emergencyCodeResource.fields.kind, dicts, c.kind) },
-                { key: 'from', label: t('device.emergency.validFrom'), children: c.validFrom },
-                { key: 'to', label: t('device.emergency.validTo'), children: c.validTo },
-              ]} />
-            </div>
-          </List.Item>
-        )}
-      />
+      ]}>
+      <div {...testId('emergency-issued')}>
+        <Alert type="warning" showIcon message={t('device.emergency.codesWarning')} style={{ marginBottom: 16 }} />
+        <List
+          dataSource={codes}
+          renderItem={(c) => (
+            <List.Item key={c.id} actions={[
+              <Button key="copy" icon={<CopyOutlined />} onClick={() => void copy(c.code)} {...testId('emergency-copy')}>{t('device.emergency.copy')}</Button>,
+            ]}>
+              <div>
+                <Typography.Text style={CODE_STYLE} {...testId('emergency-issued-code')}>{c.code}</Typography.Text>
+                <Descriptions size="small" column={1} style={{ marginTop: 4 }} items={[
+                  { key: 'kind', label: t('device.emergency.kind'), children: dictLabel(emergencyCodeResource.fields.kind, dicts, c.kind) },
+                  { key: 'from', label: t('device.emergency.validFrom'), children: c.validFrom },
+                  { key: 'to', label: t('device.emergency.validTo'), children: c.validTo },
+                ]} />
+              </div>
+            </List.Item>
+          )}
+        />
+      </div>
     </Modal>
   );
 }
