@@ -1,4 +1,4 @@
-import { OTA_FINAL_STATES, OTA_STATES, otaProgressResource, otaTaskResource, type ActionOutput, type OtaState } from '@console/contract';
+import { OTA_STATES, otaProgressResource, otaTaskResource, type OtaState } from '@console/contract';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Col, Drawer, Progress, Row, Space, Statistic, Typography } from 'antd';
 import { useMemo } from 'react';
@@ -10,20 +10,9 @@ import { dictLabel } from '../../resource/dictValues';
 import { ResourcePage } from '../../resource/ResourcePage';
 import type { ResourceRecord } from '../../resource/types';
 import { testId } from '../../testId';
+import { LIVE_MS, summaryPercents } from './otaSummary';
 
 type Task = ResourceRecord<typeof otaTaskResource.fields>;
-export type OtaSummary = ActionOutput<typeof otaTaskResource.actions.summary>;
-
-/** A running task's view refreshes this often; a finished or cancelled one stays as it is. */
-export const LIVE_MS = 2000;
-
-/** The progress bar's parts: how many devices ended (any final state) and how many succeeded, in percent. */
-export function summaryPercents(s: Pick<OtaSummary, 'total' | 'counts'>): { ended: number; succeeded: number } {
-  if (s.total <= 0) return { ended: 0, succeeded: 0 };
-  const ended = OTA_FINAL_STATES.reduce((sum, state) => sum + (s.counts[state] ?? 0), 0);
-  const pct = (n: number) => Math.min(100, Math.round((n / s.total) * 1000) / 10);
-  return { ended: pct(ended), succeeded: pct(s.counts.succeeded ?? 0) };
-}
 
 const STATE_COLOURS: Partial<Record<OtaState, string>> = { succeeded: '#52c41a', failed: '#ff4d4f', timed_out: '#fa8c16', cancelled: '#8c8c8c' };
 
