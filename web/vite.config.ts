@@ -45,6 +45,9 @@ export default defineConfig(({ mode }) => {
       alias: [
         // antd's resize observers: the browser's own ResizeObserver instead of the polyfill's copy of it
         { find: /^resize-observer-polyfill$/, replacement: fileURLToPath(new URL('./src/vendor/nativeResizeObserver.ts', import.meta.url)) },
+        // the contract of this checkout (the workspace link may point at another worktree's, node_modules shared)
+        { find: /^@console\/contract$/, replacement: fileURLToPath(new URL('../contract/src/index.ts', import.meta.url)) },
+        { find: /^@console\/contract\/(.+)$/, replacement: `${fileURLToPath(new URL('../contract/src/', import.meta.url))}$1.ts` },
       ],
     },
     define: { __BUILD_VERSION__: JSON.stringify(buildVersion()) },

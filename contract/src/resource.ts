@@ -131,6 +131,16 @@ export interface ButtonDef {
   placement: 'toolbar' | 'row' | 'both';
   /** the action it calls (a key of `actions`), for the menu's API path */
   action?: string;
+  /**
+   * the screen's own page draws this button (a dialog of its own, a file picker): the generic list page does
+   * not. Without it, a button naming an `action` callable with a row's `{ id }` (row) or the selection's
+   * `{ ids }` or nothing (toolbar) is rendered by the generic page, with a confirmation.
+   */
+  custom?: true;
+  /** the generic button's confirmation (default: the action's name and the row's) */
+  confirm?: I18nText;
+  /** the generic button's success message; `{key}` takes the answer's field of that name (default: 「name」 done) */
+  done?: I18nText;
 }
 
 /** A tree resource: rows name their parent; the engine keeps ancestors and answers the tree calls. */

@@ -143,7 +143,7 @@ describe('production', () => {
     await waitFor(b.page, 'the picture\'s link in the form', async () => /^\/files\/.+\.png$/.test((await upload.getAttribute('data-value')) ?? ''));
     await submitForm('更新成功');
 
-    await b.page.getByTestId('product-clear-cache').click();
+    await b.page.getByTestId('resource-action-product_clear_cache').click();
     await b.page.getByTestId('confirm-ok').click();
     await toast(b.page, /清除完毕/);
   });

@@ -22,8 +22,8 @@ export const attachResource = defineResource({
   menu: {
     parent: 'resource', route: '/resource/attach', name: { zh: '附件管理', en: 'Attachments' }, sort: 3, icon: 'iconfont iconicon_savememo',
     buttons: [
-      { code: 'attach_upload', name: { zh: '上传', en: 'Upload' }, alias: 'upload', placement: 'toolbar', action: 'upload' },
-      { code: 'attach_download', name: { zh: '下载', en: 'Download' }, alias: 'download', placement: 'row', action: 'download' },
+      { code: 'attach_upload', name: { zh: '上传', en: 'Upload' }, alias: 'upload', placement: 'toolbar', action: 'upload', custom: true },
+      { code: 'attach_download', name: { zh: '下载', en: 'Download' }, alias: 'download', placement: 'row', action: 'download', custom: true },
     ],
   },
   fields: {

@@ -254,7 +254,10 @@ export const deviceControlResource = defineResource({
     parent: 'device', route: '/device/control', name: { zh: '设备管控', en: 'Device control' }, sort: 6, icon: 'iconfont iconicon_lock',
     buttons: [
       { code: 'device_control_import', name: { zh: '导入', en: 'Import' }, alias: 'import', placement: 'toolbar' },
-      { code: 'device_control_sync', name: { zh: '同步状态', en: 'Sync state' }, alias: 'sync', placement: 'both', action: 'syncStatus' },
+      {
+        code: 'device_control_sync', name: { zh: '同步状态', en: 'Sync state' }, alias: 'sync', placement: 'both', action: 'syncStatus',
+        done: { zh: '已向 {sent} 台设备下发, {offline} 台离线', en: 'Sent to {sent} devices, {offline} offline' },
+      },
     ],
   },
   io: { import: { permission: 'device_control_import' } },
@@ -295,7 +298,7 @@ export const deviceNoticeResource = defineResource({
   readOnly: true,
   menu: {
     parent: 'device', route: '/device/notice', name: { zh: '设备通知配置', en: 'Device notices' }, sort: 8, icon: 'iconfont iconicon_notice',
-    buttons: [{ code: 'device_notice_sync', name: { zh: '同步通知类型', en: 'Sync notice types' }, alias: 'sync', placement: 'toolbar', action: 'dict' }],
+    buttons: [{ code: 'device_notice_sync', name: { zh: '同步通知类型', en: 'Sync notice types' }, alias: 'sync', placement: 'toolbar', action: 'dict', custom: true }],
   },
   fields: {
     productId: { type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, search: 'equal', width: 150 },
@@ -379,8 +382,8 @@ export const emergencyUnlockResource = defineResource({
   menu: {
     parent: 'device', route: '/device/emergency', name: { zh: '应急开锁', en: 'Emergency unlock' }, sort: 10, icon: 'iconfont iconicon_lock',
     buttons: [
-      { code: 'emergency_approve', name: { zh: '审批', en: 'Approve' }, alias: 'approve', placement: 'row', action: 'approve' },
-      { code: 'emergency_generate', name: { zh: '生成开锁码', en: 'Generate codes' }, alias: 'generate', placement: 'row', action: 'generate' },
+      { code: 'emergency_approve', name: { zh: '审批', en: 'Approve' }, alias: 'approve', placement: 'row', action: 'approve', custom: true },
+      { code: 'emergency_generate', name: { zh: '生成开锁码', en: 'Generate codes' }, alias: 'generate', placement: 'row', action: 'generate', custom: true },
     ],
   },
   fields: {

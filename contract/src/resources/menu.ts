@@ -84,7 +84,7 @@ export const topMenuResource = defineResource({
   page: 'custom',
   menu: {
     parent: 'system', route: '/system/topmenu', name: { zh: '顶部菜单', en: 'Top menus' }, sort: 6, icon: 'iconfont iconicon_dispose',
-    buttons: [{ code: 'topmenu_setting', name: { zh: '菜单配置', en: 'Menus' }, alias: 'setting', placement: 'toolbar', action: 'grant' }],
+    buttons: [{ code: 'topmenu_setting', name: { zh: '菜单配置', en: 'Menus' }, alias: 'setting', placement: 'toolbar', action: 'grant', custom: true }],
   },
   fields: {
     name: { type: 'string', label: { zh: '菜单名称', en: 'Name' }, required: { zh: '请输入菜单名称', en: 'Please enter the name' }, max: 100, search: 'like' },

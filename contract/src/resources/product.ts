@@ -114,7 +114,14 @@ export const productResource = defineResource({
   page: 'custom',
   menu: {
     parent: 'product', route: '/product/info', name: { zh: '产品信息', en: 'Products' }, sort: 4, icon: 'iconfont iconicon_mobilephone',
-    buttons: [{ code: 'product_clear_cache', name: { zh: '清除缓存', en: 'Clear cache' }, alias: 'clear', placement: 'toolbar', action: 'clearCache' }],
+    buttons: [{
+      code: 'product_clear_cache', name: { zh: '清除缓存', en: 'Clear cache' }, alias: 'clear', placement: 'toolbar', action: 'clearCache',
+      confirm: {
+        zh: '是否需要清除缓存? 各服务实例将从数据库重新读取产品信息(按云平台产品ID查找的产品)。',
+        en: 'Clear the cache? Every server instance reads the products (looked up by cloud product ID) from the database again.',
+      },
+      done: { zh: '清除完毕 (本实例 {cleared} 条)', en: 'Cleared ({cleared} entries on this instance)' },
+    }],
   },
   fields: {
     productName: {

@@ -122,7 +122,7 @@ export const batchResource = defineResource({
     parent: 'production', route: '/production/batch', name: { zh: '批次管理', en: 'Batches' }, sort: 2, icon: 'iconfont iconicon_task',
     buttons: [
       { code: 'batch_export', name: { zh: '导出设备', en: 'Export devices' }, alias: 'export', placement: 'both' },
-      { code: 'batch_log', name: { zh: '生产记录', en: 'Production notes' }, alias: 'log', placement: 'row', action: 'editLog' },
+      { code: 'batch_log', name: { zh: '生产记录', en: 'Production notes' }, alias: 'log', placement: 'row', action: 'editLog', custom: true },
     ],
   },
   fields: {

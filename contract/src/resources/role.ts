@@ -19,7 +19,7 @@ export const roleResource = defineResource({
   tree: { parentField: 'parentId', labelField: 'roleName', unpagedList: true },
   menu: {
     parent: 'authority', route: '/authority/role', name: { zh: '角色管理', en: 'Roles' }, sort: 1, icon: 'iconfont iconicon_principal',
-    buttons: [{ code: 'role_grant', name: { zh: '权限设置', en: 'Permissions' }, alias: 'grant', placement: 'toolbar', action: 'grant' }],
+    buttons: [{ code: 'role_grant', name: { zh: '权限设置', en: 'Permissions' }, alias: 'grant', placement: 'toolbar', action: 'grant', custom: true }],
   },
   fields: {
     roleName: { type: 'string', label: { zh: '角色名称', en: 'Name' }, required: { zh: '请输入角色名称', en: 'Please enter the role name' }, max: 100, search: 'like', width: 180 },

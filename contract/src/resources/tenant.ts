@@ -42,9 +42,9 @@ export const tenantResource = defineResource({
   menu: {
     parent: 'system', route: '/system/tenant', name: { zh: '租户管理', en: 'Tenants' }, sort: 10, icon: 'iconfont iconicon_group',
     buttons: [
-      { code: 'tenant_setting', name: { zh: '授权配置', en: 'Licence' }, alias: 'setting', placement: 'toolbar', action: 'setting' },
-      { code: 'tenant_datasource', name: { zh: '数据源配置', en: 'Data source' }, alias: 'datasource', placement: 'row', action: 'datasource' },
-      { code: 'tenant_package_setting', name: { zh: '套餐配置', en: 'Package' }, alias: 'package', placement: 'row', action: 'packageSetting' },
+      { code: 'tenant_setting', name: { zh: '授权配置', en: 'Licence' }, alias: 'setting', placement: 'toolbar', action: 'setting', custom: true },
+      { code: 'tenant_datasource', name: { zh: '数据源配置', en: 'Data source' }, alias: 'datasource', placement: 'row', action: 'datasource', custom: true },
+      { code: 'tenant_package_setting', name: { zh: '套餐配置', en: 'Package' }, alias: 'package', placement: 'row', action: 'packageSetting', custom: true },
     ],
   },
   fields: {

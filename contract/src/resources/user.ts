@@ -20,13 +20,13 @@ export const userResource = defineResource({
   menu: {
     parent: 'system', route: '/system/user', name: { zh: '用户管理', en: 'Users' }, sort: 1, icon: 'iconfont iconicon_principal',
     buttons: [
-      { code: 'user_role', name: { zh: '角色配置', en: 'Roles' }, alias: 'role', placement: 'toolbar', action: 'grant' },
-      { code: 'user_reset', name: { zh: '密码重置', en: 'Reset password' }, alias: 'reset', placement: 'toolbar', action: 'resetPassword' },
-      { code: 'user_unlock', name: { zh: '账号解封', en: 'Unlock' }, alias: 'unlock', placement: 'toolbar', action: 'unlock' },
+      { code: 'user_role', name: { zh: '角色配置', en: 'Roles' }, alias: 'role', placement: 'toolbar', action: 'grant', custom: true },
+      { code: 'user_reset', name: { zh: '密码重置', en: 'Reset password' }, alias: 'reset', placement: 'toolbar', action: 'resetPassword', custom: true },
+      { code: 'user_unlock', name: { zh: '账号解封', en: 'Unlock' }, alias: 'unlock', placement: 'toolbar', action: 'unlock', custom: true },
       { code: 'user_import', name: { zh: '导入', en: 'Import' }, alias: 'import', placement: 'toolbar' },
       { code: 'user_export', name: { zh: '导出', en: 'Export' }, alias: 'export', placement: 'toolbar' },
-      { code: 'user_platform', name: { zh: '平台配置', en: 'Platform' }, alias: 'platform', placement: 'row', action: 'updatePlatform' },
-      { code: 'user_audit', name: { zh: '注册审核', en: 'Approve sign-ups' }, alias: 'audit', placement: 'toolbar', action: 'auditPass' },
+      { code: 'user_platform', name: { zh: '平台配置', en: 'Platform' }, alias: 'platform', placement: 'row', action: 'updatePlatform', custom: true },
+      { code: 'user_audit', name: { zh: '注册审核', en: 'Approve sign-ups' }, alias: 'audit', placement: 'toolbar', action: 'auditPass', custom: true },
     ],
   },
   io: { export: { permission: 'user_export', name: 'export-user' }, import: { permission: 'user_import', name: 'import-user' } },

@@ -1,6 +1,7 @@
 import type { Lang } from '@console/contract/i18n';
 import { i18n } from './index';
 import type { authorityZh } from './authority';
+import type { deviceZh } from './device';
 import type { passwordResetZh } from './passwordReset';
 import type { productionZh } from './production';
 
@@ -10,6 +11,7 @@ import type { productionZh } from './production';
  */
 export interface LazyMessages {
   authority: typeof authorityZh;
+  device: typeof deviceZh;
   passwordReset: typeof passwordResetZh;
   production: typeof productionZh;
 }

@@ -12,11 +12,6 @@ export const productionZh = {
     summary: '已授权 {{n}} / {{total}} 个类型',
     hint: '租户只能看到已授权类型的产品、型号、说明、批次和设备; 平台租户可见全部类型。',
   },
-  clearCache: {
-    button: '清除缓存',
-    confirm: '是否需要清除缓存? 各服务实例将从数据库重新读取产品信息(按云平台产品ID查找的产品)。',
-    done: '清除完毕 (本实例 {{cleared}} 条)',
-  },
   cloudSync: {
     button: '从云平台同步',
     title: '从云平台同步产品',
@@ -87,11 +82,6 @@ export const productionEn: typeof productionZh = {
     saved: 'Saved the product types of "{{tenant}}"',
     summary: '{{n}} of {{total}} types granted',
     hint: 'A tenant sees only the products, models, manuals, batches and devices of the types granted to it; the platform tenant sees every type.',
-  },
-  clearCache: {
-    button: 'Clear cache',
-    confirm: 'Clear the cache? Every server instance reads the products (looked up by cloud product ID) from the database again.',
-    done: 'Cleared ({{cleared}} entries on this instance)',
   },
   cloudSync: {
     button: 'Sync from the IoT cloud',

@@ -30,4 +30,8 @@ export const customPages: Readonly<Record<string, CustomPageLoader>> = {
   batch: () => import('./production/BatchPage').then((m) => ({ default: m.BatchPage })),
   product_info: () => import('./product/ProductPage').then((m) => ({ default: m.ProductPage })),
   product_auth: () => import('./product/ProductAuthPage').then((m) => ({ default: m.ProductAuthPage })),
+  ota_progress: () => import('./device/OtaPage').then((m) => ({ default: m.OtaPage })),
+  emergency_unlock: () => import('./device/EmergencyPage').then((m) => ({ default: m.EmergencyPage })),
+  device_info: () => import('./device/DeviceInfoPage').then((m) => ({ default: m.DeviceInfoPage })),
+  device_notice: () => import('./device/DeviceNoticePage').then((m) => ({ default: m.DeviceNoticePage })),
 };

@@ -160,7 +160,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
 
   return (
     <ModalForm<Values>
-      title={t(target.mode === 'create' ? 'resource.add' : 'resource.edit')}
+      title={target.mode === 'create' ? (override?.createTitle ?? t('resource.add')) : t('resource.edit')}
       open={open}
       // closing is decided here (requestClose, submit, Cancel), not by ModalForm's own open state
       onOpenChange={() => undefined}

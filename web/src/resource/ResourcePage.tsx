@@ -25,6 +25,7 @@ import { childrenPending, insertChildren, isSearching, parentIds, reopen, treeId
 import type { ColumnsOverride, FormOverride, ResourceRecord, RowActionContext, ToolbarContext } from './types';
 import { allDefinitions } from '../modules/definitions';
 import { WithinDrawer, type WithinTarget } from './WithinDrawer';
+import { useActionButtons } from './useActionButtons';
 
 export interface ResourcePageProps<F extends Fields> {
   /** the resource: its path, fields, permission code and standard buttons */
@@ -53,6 +54,13 @@ export interface ResourcePageProps<F extends Fields> {
   fixed?: Record<string, string>;
   /** after a successful add or edit, with the server's answer (a create may answer a value shown once) */
   onSaved?: (answer: unknown, mode: 'create' | 'edit') => void;
+  /** the add button's and the add form's title when not 新增 (新建升级任务) */
+  addLabel?: string;
+  /**
+   * reloads the list every so many milliseconds (at least 2000) while set, each reload after the last one
+   * answered (a live view); unset stops it
+   */
+  polling?: number;
 }
 
 interface FormState {
@@ -192,7 +200,7 @@ function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
  */
 export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   type Rec = ResourceRecord<F>;
-  const { def, params: screenParams, columnsOverride, formOverride: screenForm, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved, fixed } = props;
+  const { def, params: screenParams, columnsOverride, formOverride: screenForm, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved, fixed, addLabel, polling } = props;
   const params = useMemo(() => (fixed ? { ...screenParams, ...fixed } : screenParams), [screenParams, fixed]);
   const formOverride = useMemo(() => withFixedValues(screenForm, fixed), [screenForm, fixed]);
   // the resources worked on within this one's rows (a factory's stations): a row action each
@@ -241,6 +249,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const [lazyRows, setLazyRows] = useState<Rec[]>([]);
 
   const reload = useCallback(() => void actionRef.current?.reload(), []);
+  // the menu's buttons that call an action of the definition (publish, sync…), for who holds them
+  const actions = useActionButtons<Rec>(def, reload);
   const clearSelection = useCallback(() => setSelected([]), []);
   const closeDetail = useCallback(() => setDetailId(null), []);
 
@@ -356,7 +366,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
     const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no') })
       .filter((c) => !fixed || !Object.hasOwn(fixed, String(c.dataIndex ?? c.key)));
     generated.push(...dynamicColumns);
-    const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined || withinDefs.length > 0;
+    const rowActions = actions.buttons.row;
+    const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined || withinDefs.length > 0 || rowActions.length > 0;
     if (hasActions) {
       const actionColumn: ProColumns<Rec> = {
         title: t('resource.actions'),
@@ -370,6 +381,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             allowed.delete && t('resource.delete'),
             tree !== undefined && allowed.add && t('resource.addChild'),
             ...withinDefs.map((d) => text(d.title, lang)),
+            ...rowActions.map((b) => text(b.button.name, lang)),
           ],
           extraRowActions !== undefined,
         ),
@@ -400,13 +412,14 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
               {text(d.title, lang)}
             </Button>
           )),
+          ...actions.rowButtons(record),
           ...(extraRowActions?.(record, { reload }) ?? []),
         ].filter(Boolean),
       };
       generated.push(actionColumn);
     }
     return withKeyboardSorting(applyColumnsOverride(generated, columnsOverride, ctx));
-  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove, fixed, withinDefs, dynamicColumns]);
+  }, [def, tree, lang, dicts, t, allowed, extraRowActions, columnsOverride, reload, openForm, confirmRemove, fixed, withinDefs, dynamicColumns, actions]);
   const sized = useMemo(() => sizeColumns(columns, true), [columns]);
 
   const hasSearch = columns.some((c) => !c.hideInSearch && c.valueType !== 'option');
@@ -436,6 +449,8 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           columns={sized.columns}
           params={params}
           request={request}
+          // ProTable waits for each answer before it sets the next timer: no overlapping reloads
+          polling={polling}
           dateFormatter="string"
           tableLayout="fixed"
           // the body scrolls inside the window: the header and the pager stay in view
@@ -480,7 +495,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           toolBarRender={() => [
             allowed.add && (
               <Button key="add" type="primary" icon={<PlusOutlined />} data-testid="resource-add" onClick={() => openForm({ mode: 'create' })}>
-                {t('resource.add')}
+                {addLabel ?? t('resource.add')}
               </Button>
             ),
             allowed.delete && (
@@ -502,6 +517,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
                 {t('resource.export')}
               </Button>
             ),
+            ...actions.toolbarButtons(selected),
             ...(extraToolbar?.({ selectedRows: selected, reload, clearSelection }) ?? []),
           ].filter(Boolean)}
           tableViewRender={(tableProps, table) => {

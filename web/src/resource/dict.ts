@@ -36,3 +36,11 @@ export function useDicts(def: ResourceDef): DictMap {
   );
   return useQueries({ queries: codes.map((code) => dictQuery(code, lang)), combine });
 }
+
+const NO_ITEMS: readonly DictItem[] = [];
+
+/** One dictionary by code (cached like the resources' own): a screen's widget that no field declares. */
+export function useDict(code: string): readonly DictItem[] {
+  const lang = useLang();
+  return useQueries({ queries: [dictQuery(code, lang)], combine: (results) => results[0]?.data ?? NO_ITEMS });
+}

@@ -62,6 +62,8 @@ export interface FormOverride<Rec> {
   toForm?: (record: Rec) => Record<string, unknown>;
   /** the form's values → the submit body (the id is added for edits) */
   toSubmit?: (values: Record<string, unknown>, ctx: FormContext<Rec>) => Record<string, unknown>;
+  /** the title of the add form (default 新增) */
+  createTitle?: string;
   /** modal width (default 720) */
   width?: number;
 }

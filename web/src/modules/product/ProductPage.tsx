@@ -1,6 +1,6 @@
-import { ClearOutlined, CloudSyncOutlined } from '@ant-design/icons';
+import { CloudSyncOutlined } from '@ant-design/icons';
 import { type ActionOutput, productResource } from '@console/contract';
-import { Alert, App, Button, Modal, Radio, Space, Table } from 'antd';
+import { Alert, Button, Modal, Radio, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callAction } from '../../api/action';
@@ -18,24 +18,13 @@ addMessages('production', { zh: productionZh, en: productionEn });
 type SyncResult = ActionOutput<typeof productResource.actions.syncFromCloud>;
 
 /**
- * Products: the generic page plus 从云平台同步 (`sync-product-info`) for who may edit products, and 清除缓存
- * (`clear-cache`: every instance forgets the products it holds by cloud identity).
+ * Products: the generic page plus 从云平台同步 (`sync-product-info`) for who may edit products. 清除缓存
+ * (`clear-cache`: every instance forgets the products it holds by cloud identity) is the generic page's
+ * action button of the menu's `product_clear_cache`.
  */
 export function ProductPage({ def }: CustomPageProps) {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
   const can = usePermissionCheck();
-  const clearCache = () => {
-    modal.confirm({
-      title: t('production.clearCache.button'),
-      content: t('production.clearCache.confirm'),
-      okButtonProps: testId('confirm-ok'),
-      onOk: () => callAction(productResource.actions.clearCache, {}).then(
-        (r) => void message.success(t('production.clearCache.done', { cleared: r.cleared })),
-        () => undefined,
-      ),
-    });
-  };
   // the list reloads once the dialog closes: descriptions may have changed
   const [syncing, setSyncing] = useState<{ reload: () => void } | null>(null);
   return (
@@ -45,9 +34,6 @@ export function ProductPage({ def }: CustomPageProps) {
         extraToolbar={({ reload }) => [
           can('product_info_edit') && (
             <Button key="sync" icon={<CloudSyncOutlined />} onClick={() => setSyncing({ reload })} {...testId('product-cloud-sync')}>{t('production.cloudSync.button')}</Button>
-          ),
-          can('product_clear_cache') && (
-            <Button key="clear-cache" icon={<ClearOutlined />} onClick={clearCache} {...testId('product-clear-cache')}>{t('production.clearCache.button')}</Button>
           ),
         ]}
       />

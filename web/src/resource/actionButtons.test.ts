@@ -1,0 +1,127 @@
+import { defineActions, defineResource, deviceControlResource, firmwareResource, idsParamSchema, okOutput, productResource, resources, type ResourceDef } from '@console/contract';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { actionButtons, doneMessage, namedRows, rowActionInput, rowInputOf, toolbarActionInput, toolbarInputOf } from './actionButtons';
+
+const id = z.string().regex(/^\d+$/);
+const thing = defineResource({
+  code: 'thing',
+  path: '/api/x/thing',
+  title: { zh: '物', en: 'Things' },
+  scope: 'tenant',
+  fields: { name: { type: 'string', label: { zh: '名称', en: 'Name' }, required: true } },
+  menu: {
+    parent: 'x', route: '/x/thing', name: { zh: '物', en: 'Things' }, sort: 1,
+    buttons: [
+      { code: 'thing_enable', name: { zh: '启用', en: 'Enable' }, alias: 'enable', placement: 'row', action: 'enable' },
+      { code: 'thing_note', name: { zh: '备注', en: 'Note' }, alias: 'note', placement: 'row', action: 'note' },
+      { code: 'thing_sync', name: { zh: '同步', en: 'Sync' }, alias: 'sync', placement: 'both', action: 'sync' },
+      { code: 'thing_flush', name: { zh: '清空', en: 'Flush' }, alias: 'flush', placement: 'toolbar', action: 'flush' },
+      { code: 'thing_grant', name: { zh: '授权', en: 'Grant' }, alias: 'grant', placement: 'toolbar', action: 'grant', custom: true },
+      { code: 'thing_import', name: { zh: '导入', en: 'Import' }, alias: 'import', placement: 'toolbar' },
+      { code: 'thing_ghost', name: { zh: '无', en: 'None' }, alias: 'ghost', placement: 'row', action: 'nothing' },
+    ],
+  },
+  actions: defineActions('/api/x/thing', {
+    enable: { method: 'POST', permission: 'thing_enable', title: { zh: '启用', en: 'Enable' }, input: z.object({ id, comment: z.string().optional() }), output: okOutput },
+    note: { method: 'POST', permission: 'thing_note', title: { zh: '备注', en: 'Note' }, input: z.object({ id, note: z.string().min(1) }), output: okOutput },
+    sync: { method: 'POST', permission: 'thing_sync', title: { zh: '同步', en: 'Sync' }, input: z.object({ ids: idsParamSchema }), output: z.object({ sent: z.number() }) },
+    flush: { method: 'POST', permission: 'thing_flush', title: { zh: '清空', en: 'Flush' }, input: z.object({}), output: okOutput },
+    grant: { method: 'POST', permission: 'thing_grant', title: { zh: '授权', en: 'Grant' }, input: z.object({}), output: okOutput },
+  }),
+});
+
+const codesOf = (bs: { button: { code: string } }[]) => bs.map((b) => b.button.code);
+
+describe('the generic action buttons', () => {
+  it('tells how a row and a toolbar call an action from its input', () => {
+    const a = thing.actions;
+    expect(rowInputOf(a.enable)).toBe('id'); // other keys optional
+    expect(rowInputOf(a.note)).toBeNull(); // needs more than the row
+    expect(rowInputOf(a.sync)).toBe('ids');
+    expect(rowInputOf(a.flush)).toBeNull();
+    expect(toolbarInputOf(a.sync)).toBe('ids');
+    expect(toolbarInputOf(a.flush)).toBe('none');
+    expect(toolbarInputOf(a.enable)).toBeNull(); // one row's: not the toolbar's
+    expect(toolbarInputOf(a.note)).toBeNull();
+  });
+
+  it('renders the buttons naming a callable action, by placement, for who holds them', () => {
+    const all = actionButtons(thing, () => true);
+    expect(codesOf(all.row)).toEqual(['thing_enable', 'thing_sync']);
+    expect(codesOf(all.toolbar)).toEqual(['thing_sync', 'thing_flush']);
+    const some = actionButtons(thing, (c) => c === 'thing_sync');
+    expect(codesOf(some.row)).toEqual(['thing_sync']);
+    expect(codesOf(some.toolbar)).toEqual(['thing_sync']);
+    expect(actionButtons(thing, () => false)).toEqual({ row: [], toolbar: [] });
+  });
+
+  it('leaves out the buttons a custom page draws, those without an action and those naming none', () => {
+    const all = actionButtons(thing, () => true);
+    const codes = [...codesOf(all.row), ...codesOf(all.toolbar)];
+    for (const code of ['thing_grant', 'thing_import', 'thing_ghost', 'thing_note']) expect(codes).not.toContain(code);
+  });
+
+  it('builds the input from the row or the selection', () => {
+    const all = actionButtons(thing, () => true);
+    expect(rowActionInput(all.row[0]!, '7')).toEqual({ id: '7' });
+    expect(rowActionInput(all.row[1]!, '7')).toEqual({ ids: ['7'] });
+    expect(toolbarActionInput(all.toolbar[0]!, ['1', '2'])).toEqual({ ids: ['1', '2'] });
+    expect(toolbarActionInput(all.toolbar[1]!, ['1', '2'])).toEqual({});
+    // each input passes the action's own schema
+    expect(thing.actions.sync.input.safeParse(toolbarActionInput(all.toolbar[0]!, ['1', '2'])).success).toBe(true);
+  });
+
+  it('names the rows in the confirmation, a few at most', () => {
+    expect(namedRows(['A', 'B'], 'zh')).toEqual({ names: '「A」、「B」', more: 0 });
+    expect(namedRows(['A', 'B'], 'en')).toEqual({ names: '“A”, “B”', more: 0 });
+    expect(namedRows(['1', '2', '3', '4', '5', '6', '7'], 'zh').more).toBe(2);
+  });
+
+  it('fills the declared success message from the answer', () => {
+    const sync = deviceControlResource.menu!.buttons!.find((b) => b.code === 'device_control_sync')!;
+    expect(doneMessage(sync, { sent: 3, offline: 1 }, 'zh')).toBe('已向 3 台设备下发, 1 台离线');
+    expect(doneMessage(sync, { sent: 3, offline: 1 }, 'en')).toBe('Sent to 3 devices, 1 offline');
+    expect(doneMessage(thing.menu!.buttons![0]!, true, 'zh')).toBeNull();
+  });
+});
+
+describe('the definitions\' action buttons', () => {
+  const defs = Object.values(resources) as ResourceDef[];
+  const generic = (code: string) => {
+    const def = defs.find((d) => d.code === code)!;
+    return actionButtons(def, () => true);
+  };
+
+  it('firmware: 发布 and 撤回 on each row, with the row\'s id', () => {
+    const b = actionButtons(firmwareResource, () => true);
+    expect(b.row.map((x) => [x.button.code, x.input])).toEqual([['firmware_publish', 'id'], ['firmware_withdraw', 'id']]);
+    expect(b.toolbar).toEqual([]);
+  });
+
+  it('device control: 同步状态 on each row and over the selection, with ids', () => {
+    const b = actionButtons(deviceControlResource, () => true);
+    expect(b.row.map((x) => [x.button.code, x.input])).toEqual([['device_control_sync', 'ids']]);
+    expect(b.toolbar.map((x) => [x.button.code, x.input])).toEqual([['device_control_sync', 'ids']]);
+  });
+
+  it('products: 清除缓存 in the toolbar, without input, with its own confirmation and message', () => {
+    const b = actionButtons(productResource, () => true);
+    expect(b.toolbar.map((x) => [x.button.code, x.input])).toEqual([['product_clear_cache', 'none']]);
+    expect(b.toolbar[0]!.button.confirm?.zh).toContain('清除缓存');
+    expect(doneMessage(b.toolbar[0]!.button, { cleared: 4 }, 'zh')).toBe('清除完毕 (本实例 4 条)');
+  });
+
+  it('never renders generically a button a custom page draws (their pages\' dialogs)', () => {
+    for (const code of ['user', 'tenant', 'role', 'topmenu', 'batch', 'emergency_unlock', 'device_notice', 'attach']) {
+      const b = generic(code);
+      expect([...b.row, ...b.toolbar], code).toEqual([]);
+    }
+  });
+
+  it('has every button that names an action name one the definition declares', () => {
+    for (const def of defs) {
+      for (const b of def.menu?.buttons ?? []) if (b.action) expect(def.actions?.[b.action], `${def.code}: ${b.code}`).toBeDefined();
+    }
+  });
+});

@@ -1,0 +1,112 @@
+import { format, t as text, type ButtonDef, type Lang, type ResourceDef } from '@console/contract';
+import type { ActionDef } from '@console/contract/action';
+
+/**
+ * The extra menu buttons that name an action (`ButtonDef.action` → `def.actions[action]`) and that the generic
+ * list page renders itself: a row button calls the action with the row (`{ id }`, or `{ ids: [id] }` for an
+ * action that takes a list), a toolbar button with the selected rows (`{ ids }`) or with no input at all.
+ * A button a custom page draws (`custom: true`), or whose action needs more than that, is left out.
+ */
+
+/** What a row button sends: the row's id as `id`, or as a one-item `ids`. */
+export type RowInput = 'id' | 'ids';
+/** What a toolbar button sends: the selected rows' ids, or nothing. */
+export type ToolbarInput = 'ids' | 'none';
+
+export interface ActionButton {
+  button: ButtonDef;
+  action: ActionDef;
+}
+export interface RowActionButton extends ActionButton {
+  input: RowInput;
+}
+export interface ToolbarActionButton extends ActionButton {
+  input: ToolbarInput;
+}
+
+export interface ActionButtons {
+  row: RowActionButton[];
+  toolbar: ToolbarActionButton[];
+}
+
+/** A sample id: the inputs are checked with the action's own schema, never a value of the user's. */
+const SAMPLE_ID = '1';
+
+/** The keys of an action's input object (a zod object's shape), or none for any other input. */
+function inputKeys(action: ActionDef): string[] {
+  const shape = (action.input as { shape?: unknown }).shape;
+  return typeof shape === 'object' && shape !== null ? Object.keys(shape) : [];
+}
+
+function accepts(action: ActionDef, input: Record<string, unknown>): boolean {
+  return action.input.safeParse(input).success;
+}
+
+/** How a row button calls its action: with `{ id }` when its input has `id`, else `{ ids }` when it has `ids`. */
+export function rowInputOf(action: ActionDef): RowInput | null {
+  const keys = inputKeys(action);
+  if (keys.includes('id') && accepts(action, { id: SAMPLE_ID })) return 'id';
+  if (keys.includes('ids') && accepts(action, { ids: [SAMPLE_ID] })) return 'ids';
+  return null;
+}
+
+/** How a toolbar button calls its action: with the selection's `{ ids }`, or with nothing when its input needs nothing. */
+export function toolbarInputOf(action: ActionDef): ToolbarInput | null {
+  const keys = inputKeys(action);
+  if (keys.includes('ids') && accepts(action, { ids: [SAMPLE_ID] })) return 'ids';
+  if (!keys.includes('id') && !keys.includes('ids') && accepts(action, {})) return 'none';
+  return null;
+}
+
+/** The generic page's action buttons of a definition that the user holds. */
+export function actionButtons(def: Pick<ResourceDef, 'menu' | 'actions'>, can: (code: string) => boolean): ActionButtons {
+  const out: ActionButtons = { row: [], toolbar: [] };
+  for (const button of def.menu?.buttons ?? []) {
+    const action = button.action ? def.actions?.[button.action] : undefined;
+    if (!action || button.custom || !can(button.code)) continue;
+    if (button.placement === 'row' || button.placement === 'both') {
+      const input = rowInputOf(action);
+      if (input) out.row.push({ button, action, input });
+    }
+    if (button.placement === 'toolbar' || button.placement === 'both') {
+      const input = toolbarInputOf(action);
+      if (input) out.toolbar.push({ button, action, input });
+    }
+  }
+  return out;
+}
+
+/** The action's input for one row. */
+export function rowActionInput(b: RowActionButton, id: string): Record<string, unknown> {
+  return b.input === 'id' ? { id } : { ids: [id] };
+}
+
+/** The action's input for the selected rows. */
+export function toolbarActionInput(b: ToolbarActionButton, ids: readonly string[]): Record<string, unknown> {
+  return b.input === 'ids' ? { ids: [...ids] } : {};
+}
+
+/** How many rows a confirmation names before it says "and N more". */
+export const NAMED_ROWS = 5;
+
+/** The rows a confirmation names: the first few names (quoted in the language's way), and how many more there are. */
+export function namedRows(names: readonly string[], lang: Lang): { names: string; more: number } {
+  const shown = names.slice(0, NAMED_ROWS);
+  return {
+    names: lang === 'zh' ? shown.map((n) => `「${n}」`).join('、') : shown.map((n) => `“${n}”`).join(', '),
+    more: Math.max(0, names.length - NAMED_ROWS),
+  };
+}
+
+/**
+ * The success message of a button that declares one (`done`, `{key}` taking the answer's field), else null
+ * (the page says 「name」 done). Only plain values of an object answer fill the placeholders.
+ */
+export function doneMessage(button: ButtonDef, answer: unknown, lang: Lang): string | null {
+  if (!button.done) return null;
+  const params: Record<string, string | number> = {};
+  if (typeof answer === 'object' && answer !== null && !Array.isArray(answer)) {
+    for (const [k, v] of Object.entries(answer)) if (typeof v === 'string' || typeof v === 'number') params[k] = v;
+  }
+  return format(text(button.done, lang), params);
+}
