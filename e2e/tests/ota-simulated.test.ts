@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// the fleet simulator's core (npm run simulate): real MQTT connections to the server's device gateway
+import { createFleet, type Fleet, type FleetSession } from '../../server/src/modules/device/gateway/fleet.js';
+import { api, apiToken } from '../api.js';
+import { useBrowser } from '../browser.js';
+import { signIn, tableRows, toast, waitFor } from '../flows.js';
+
+/**
+ * Issue 11's browser proof: firmware uploaded, an OTA task started on a batch of simulated locks from the console,
+ * and the live view following the devices until all succeeded. The locks are the simulator's, connected to the
+ * server's embedded broker with the credentials of certificates imported and allocated through the API.
+ */
+const b = useBrowser();
+const IPC = '/sc/ymy-ipc/back';
+const PRODUCT = 'E2E 模拟锁';
+const BATCH = 'E2E-SIM-B1';
+const VERSION = '5.0.0';
+let admin = '';
+let fleet: Fleet | undefined;
+
+async function call<T>(path: string, json?: unknown): Promise<T> {
+  const res = await api<T>(b.baseUrl, admin, path, json === undefined ? {} : { method: 'POST', json });
+  if (!res.success) throw new Error(`${path}: ${res.msg}`);
+  return res.data;
+}
+
+async function multipart<T>(path: string, form: FormData): Promise<T> {
+  const res = await fetch(`${b.baseUrl}${path}`, {
+    method: 'POST', body: form, headers: { authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`, 'blade-auth': `bearer ${admin}` },
+  });
+  const body = (await res.json()) as { success: boolean; msg: string; data: T };
+  if (!body.success) throw new Error(`${path}: ${body.msg}`);
+  return body.data;
+}
+
+beforeAll(async () => {
+  admin = (await apiToken(b.baseUrl, '000000', 'admin', 'admin'))!;
+  const type = await call<{ id: string }>('/api/ymy-product/type/submit', { typeName: 'E2E 模拟门锁', typeCode: 'E2E-SIM-LOCK' });
+  const model = await call<{ id: string }>('/api/ymy-product/model/submit', { typeId: type.id, modelName: 'E2E SIM1', modelCode: 'E2E-SIM1' });
+  const product = await call<{ id: string }>('/api/ymy-product/product/submit', {
+    productName: PRODUCT, productCode: 'E2E-SIM-P1', typeId: type.id, modelId: model.id, cloudVendor: 1, cloudProductId: 'E2ESIMPROD',
+  });
+  const factory = await call<{ id: string }>(`${IPC}/add-factory`, { factoryName: 'E2E 模拟工厂', factoryCode: 'E2E-SIM-F1' });
+  const batch = await call<{ id: string }>(`${IPC}/add-batch`, { batchNo: BATCH, factoryId: factory.id, productId: product.id, cloudVendor: 1, quantity: 3, snPrefix: 'simx' });
+  const devices = await call<{ records: Array<{ sn: string }> }>(`${IPC}/get-device-list?batchId=${batch.id}&size=10`);
+
+  // the IoT cloud's credentials of the three locks, imported as the cloud hands them out, then allocated to the batch
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('certs');
+  sheet.addRow(['cloudVendor', 'cloudProductId', 'deviceName', 'deviceSecret']);
+  for (const d of devices.records) sheet.addRow(['1', 'E2ESIMPROD', d.sn, randomBytes(16).toString('base64')]);
+  const form = new FormData();
+  form.append('file', new Blob([Buffer.from(await book.xlsx.writeBuffer())]), 'certs.xlsx');
+  const job = await multipart<{ id: string }>(`${IPC}/import-cert-list`, form);
+  let status = 'running';
+  for (let i = 0; i < 100 && status === 'running'; i++) {
+    await new Promise((r) => setTimeout(r, 200));
+    status = (await call<{ status: string }>(`${IPC}/get-upload-progress?id=${job.id}`)).status;
+  }
+  expect(status).toBe('done');
+  expect(await call(`${IPC}/allocate-cert`, { batchId: batch.id })).toMatchObject({ allocated: 3 });
+
+  // the firmware, uploaded with its record and published
+  const fw = new FormData();
+  fw.append('productId', product.id);
+  fw.append('moduleType', 'mcu');
+  fw.append('version', VERSION);
+  fw.append('file', new Blob([randomBytes(32 * 1024)]), `lock-${VERSION}.bin`);
+  const firmware = await multipart<{ id: string }>('/api/ymy-firmware/firmware/submit', fw);
+  await call(`/api/ymy-firmware/firmware/publish?id=${firmware.id}`, {});
+
+  // the simulated locks connect
+  const sessions = await call<{ sessions: FleetSession[] }>('/api/omc-device/simulator/sessions', { batchNo: BATCH });
+  expect(sessions.sessions).toHaveLength(3);
+  fleet = createFleet({ sessions: sessions.sessions, speed: 10, connectSpreadMs: 0, version: '4.0.0', random: () => 0.5 });
+  await fleet.start();
+  expect(fleet.counters.connected).toBe(3);
+  await signIn(b.page, b.baseUrl);
+});
+
+afterAll(async () => {
+  await fleet?.stop();
+});
+
+describe('an OTA task on simulated locks', () => {
+  it('is started from the console and followed live until every device succeeded', async () => {
+    await b.page.goto(`${b.baseUrl}/device/ota`);
+    await b.page.getByTestId('resource-page').waitFor();
+    await b.page.getByTestId('resource-add').click();
+    await b.page.locator('#resource_taskName').fill('E2E 模拟升级');
+    await b.page.locator('#resource_firmwareId').click({ force: true });
+    await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: `${PRODUCT} · ${VERSION}` }).first().click();
+    await b.page.locator('.ant-modal label.ant-radio-button-wrapper', { hasText: '指定批次' }).click();
+    await b.page.locator('#resource_batchId').click({ force: true });
+    await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: BATCH }).first().click();
+    await b.page.getByTestId('resource-form-submit').click();
+    await toast(b.page, '新增成功');
+
+    const row = tableRows(b.page).filter({ hasText: 'E2E 模拟升级' });
+    await row.waitFor();
+    await row.getByTestId('ota-row-progress').click();
+    const view = b.page.getByTestId('ota-task-view');
+    await view.waitFor();
+    const count = async (state: string) => Number((await view.getByTestId(`ota-count-${state}`).locator('.ant-statistic-content-value').innerText()).replace(/\D/g, ''));
+    await waitFor(b.page, 'three devices succeeded', async () => (await count('succeeded')) === 3, 45_000);
+    expect(await count('failed')).toBe(0);
+    await waitFor(b.page, 'the task finished', async () => (await view.innerText()).includes('任务已结束'), 15_000);
+    const table = await view.locator('tbody').innerText();
+    expect(table.match(/成功/g)?.length).toBe(3);
+    expect(fleet!.counters.otaSucceeded).toBe(3);
+    await b.page.keyboard.press('Escape');
+    await b.page.reload();
+    await waitFor(b.page, 'the task listed as finished', async () => (await tableRows(b.page).filter({ hasText: 'E2E 模拟升级' }).innerText()).includes('已完成'), 10_000);
+  });
+});
