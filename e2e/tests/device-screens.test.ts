@@ -232,6 +232,9 @@ describe('device operations', () => {
   it('saves a product\'s notices and reads them back', async () => {
     await b.page.goto(`${b.baseUrl}/device/notice`);
     await b.page.getByTestId('device-notice-page').waitFor();
+    // every product gets a row of each notice type it lacks
+    await b.page.getByTestId('device-notice-sync').click();
+    await toast(b.page, /通知类型已同步 \(新增 \d+ 项\)/);
     await b.page.getByTestId('device-notice-product').filter({ hasText: PRODUCT }).click();
     const config = b.page.getByTestId('device-notice-config');
     const tamper = config.locator('tr[data-notice-type="tamper"]');

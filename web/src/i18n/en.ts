@@ -98,10 +98,6 @@ export const en: Messages = {
     removeFile: 'Remove',
     treeRoot: 'Top level',
     addChild: 'Add child',
-    actionConfirm: 'Run “{{action}}” on {{names}}?',
-    actionConfirmMore: 'Run “{{action}}” on {{names}} and {{more}} more ({{total}} in all)?',
-    actionConfirmNone: 'Run “{{action}}”?',
-    actionDone: '“{{action}}” done',
   },
   chrome: chromeEn,
   richText: {

@@ -1,5 +1,6 @@
 import type { Lang } from '@console/contract/i18n';
 import { i18n } from './index';
+import type { actionsZh } from './actions';
 import type { authorityZh } from './authority';
 import type { deviceZh } from './device';
 import type { passwordResetZh } from './passwordReset';
@@ -10,6 +11,7 @@ import type { productionZh } from './production';
  * so the first page after sign-in does not carry them. Their shape is typed here (type imports only).
  */
 export interface LazyMessages {
+  actions: typeof actionsZh;
   authority: typeof authorityZh;
   device: typeof deviceZh;
   passwordReset: typeof passwordResetZh;

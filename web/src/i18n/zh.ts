@@ -97,10 +97,6 @@ export const zh = {
     removeFile: '移除',
     treeRoot: '顶级',
     addChild: '新增子项',
-    actionConfirm: '确定对{{names}}执行「{{action}}」?',
-    actionConfirmMore: '确定对{{names}}等 {{total}} 条数据执行「{{action}}」?',
-    actionConfirmNone: '确定执行「{{action}}」?',
-    actionDone: '「{{action}}」执行成功',
   },
   chrome: chromeZh,
   richText: {

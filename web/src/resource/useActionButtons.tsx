@@ -6,11 +6,15 @@ import { useCallback, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callAction } from '../api/action';
 import { useLang } from '../i18n';
+import { actionsEn, actionsZh } from '../i18n/actions';
+import { addMessages } from '../i18n/lazy';
 import { usePermissionCheck } from '../store/permissions';
 import { testId } from '../testId';
 import { actionButtons, doneMessage, namedRows, rowActionInput, toolbarActionInput, type ActionButton, type ActionButtons } from './actionButtons';
 import { resourceKeys } from './api';
 import type { ResourceRecord } from './types';
+
+addMessages('actions', { zh: actionsZh, en: actionsEn });
 
 export interface ActionButtonsUi<Rec> {
   buttons: ActionButtons;
@@ -41,8 +45,8 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
       const content = b.button.confirm
         ? text(b.button.confirm, lang)
         : names.length === 0
-          ? t('resource.actionConfirmNone', { action })
-          : t(named.more ? 'resource.actionConfirmMore' : 'resource.actionConfirm', { action, names: named.names, more: named.more, total: names.length });
+          ? t('actions.confirmNone', { action })
+          : t(named.more ? 'actions.confirmMore' : 'actions.confirm', { action, names: named.names, more: named.more, total: names.length });
       modal.confirm({
         title: action,
         content,
@@ -53,7 +57,7 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
         onOk: () =>
           callAction(b.action, input as ActionInput<typeof b.action>).then(
             (answer) => {
-              void message.success(doneMessage(b.button, answer, lang) ?? t('resource.actionDone', { action }));
+              void message.success(doneMessage(b.button, answer, lang) ?? t('actions.done', { action }));
               void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });
               reload();
             },
