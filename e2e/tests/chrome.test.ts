@@ -279,8 +279,9 @@ describe('menu search', () => {
     await input.waitFor();
     await input.fill('/desk');
     await waitFor(b.page, 'the notice page', async () => (await items.count()) === 1);
-    await input.fill('notices');
-    await waitFor(b.page, 'the notice page by its English name', async () => (await items.count()) === 1);
+    await input.fill('parameters');
+    await waitFor(b.page, 'the parameter page by its English name', async () => (await items.count()) === 1);
+    expect(await items.first().getAttribute('data-path')).toBe('/system/param');
     await input.fill('');
     await waitFor(b.page, 'the whole menu again', async () => (await items.count()) >= 3);
     await b.page.keyboard.press('ArrowDown');
