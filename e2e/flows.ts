@@ -86,3 +86,16 @@ export async function chooseTheme(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Escape');
   await page.getByTestId('theme-options').waitFor({ state: 'hidden' });
 }
+
+/** Picks an option of a resource form's select field (`#resource_<field>`) by its text. */
+export async function pickOption(page: Page, field: string, option: string | RegExp): Promise<void> {
+  await page.locator(`#resource_${field}`).click({ force: true });
+  await page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option }).first().click();
+}
+
+/** Submits the open resource form and waits for its success message and for the dialog to close. */
+export async function submitResourceForm(page: Page, message = '新增成功'): Promise<void> {
+  await page.getByTestId('resource-form-submit').click();
+  await toast(page, message);
+  await page.locator('.ant-modal').waitFor({ state: 'hidden' });
+}

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken, md5 } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { confirm, signIn, signOutLocally, tableRows, toast, waitFor } from '../flows.js';
+import { confirm, pickOption, signIn, signOutLocally, submitResourceForm, tableRows, toast, waitFor } from '../flows.js';
 
 /**
  * The device operations screens (issue 11) in the browser: a firmware uploaded through the form and published
@@ -51,29 +51,18 @@ beforeAll(async () => {
   await signIn(b.page, b.baseUrl);
 });
 
-async function pick(field: string, option: string | RegExp) {
-  await b.page.locator(`#resource_${field}`).click({ force: true });
-  await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option }).first().click();
-}
-
-async function submitForm(message = '新增成功') {
-  await b.page.getByTestId('resource-form-submit').click();
-  await toast(b.page, message);
-  await b.page.locator('.ant-modal').waitFor({ state: 'hidden' });
-}
-
 describe('device operations', () => {
   it('uploads a firmware file through the form and publishes it with the generic action button', async () => {
     await b.page.goto(`${b.baseUrl}/device/firmware`);
     await b.page.getByTestId('resource-page').waitFor();
     await b.page.getByTestId('resource-add').click();
-    await pick('productId', PRODUCT);
-    await pick('moduleType', '主控 MCU');
+    await pickOption(b.page, 'productId', PRODUCT);
+    await pickOption(b.page, 'moduleType', '主控 MCU');
     await b.page.locator('#resource_version').fill(VERSION);
     const upload = b.page.locator('.ant-modal').getByTestId('resource-upload');
     await upload.locator('input[type=file]').setInputFiles({ name: 'lock-9.1.0.bin', mimeType: 'application/octet-stream', buffer: Buffer.alloc(4096, 7) });
     await waitFor(b.page, 'the firmware file\'s link in the form', async () => /^\/files\/.+/.test((await upload.getAttribute('data-value')) ?? ''));
-    await submitForm();
+    await submitResourceForm(b.page);
 
     const row = tableRows(b.page).filter({ hasText: VERSION });
     await waitFor(b.page, 'the draft', async () => (await row.innerText()).includes('草稿'));
@@ -115,12 +104,12 @@ describe('device operations', () => {
     await b.page.getByTestId('resource-add').click();
     expect(await b.page.locator('.ant-modal-title').innerText()).toBe('新建升级任务');
     await b.page.locator('#resource_taskName').fill('E2E 批次升级');
-    await pick('firmwareId', `${PRODUCT} · ${VERSION}`);
+    await pickOption(b.page, 'firmwareId', `${PRODUCT} · ${VERSION}`);
     await b.page.locator('.ant-modal label.ant-radio-button-wrapper', { hasText: '指定批次' }).click();
-    await pick('batchId', BATCH);
+    await pickOption(b.page, 'batchId', BATCH);
     // one device a minute: the first's turn comes at once, the others' later, so the task is still running to cancel
     await b.page.locator('#resource_rateLimit').fill('1');
-    await submitForm();
+    await submitResourceForm(b.page);
 
     const row = tableRows(b.page).filter({ hasText: 'E2E 批次升级' });
     await waitFor(b.page, 'the running task', async () => (await row.innerText()).includes('进行中'));

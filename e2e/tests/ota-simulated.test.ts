@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFleet, type Fleet, type FleetSession } from '../../server/src/modules/device/gateway/fleet.js';
 import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { signIn, tableRows, toast, waitFor } from '../flows.js';
+import { pickOption, signIn, submitResourceForm, tableRows, waitFor } from '../flows.js';
 
 /**
  * Issue 11's browser proof: firmware uploaded, an OTA task started on a batch of simulated locks from the console,
@@ -90,13 +90,10 @@ describe('an OTA task on simulated locks', () => {
     await b.page.getByTestId('resource-page').waitFor();
     await b.page.getByTestId('resource-add').click();
     await b.page.locator('#resource_taskName').fill('E2E 模拟升级');
-    await b.page.locator('#resource_firmwareId').click({ force: true });
-    await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: `${PRODUCT} · ${VERSION}` }).first().click();
+    await pickOption(b.page, 'firmwareId', `${PRODUCT} · ${VERSION}`);
     await b.page.locator('.ant-modal label.ant-radio-button-wrapper', { hasText: '指定批次' }).click();
-    await b.page.locator('#resource_batchId').click({ force: true });
-    await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: BATCH }).first().click();
-    await b.page.getByTestId('resource-form-submit').click();
-    await toast(b.page, '新增成功');
+    await pickOption(b.page, 'batchId', BATCH);
+    await submitResourceForm(b.page);
 
     const row = tableRows(b.page).filter({ hasText: 'E2E 模拟升级' });
     await row.waitFor();

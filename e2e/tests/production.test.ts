@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
+import { openMenu, pickOption, signIn, submitResourceForm, tableRows, toast, waitFor } from '../flows.js';
 
 const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -27,17 +27,6 @@ beforeAll(async () => {
   await signIn(b.page, b.baseUrl);
 });
 
-async function pick(field: string, option: string) {
-  await b.page.locator(`#resource_${field}`).click({ force: true });
-  await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: option }).first().click();
-}
-
-async function submitForm(message = '新增成功') {
-  await b.page.getByTestId('resource-form-submit').click();
-  await toast(b.page, message);
-  await b.page.locator('.ant-modal').waitFor({ state: 'hidden' });
-}
-
 describe('production', () => {
   it('sets up a factory and a station in the factory\'s drawer', async () => {
     // production is the sidebar's first entry (it shows only there, spec section 2)
@@ -48,19 +37,19 @@ describe('production', () => {
     await b.page.locator('#resource_factoryName').fill('E2E 深圳一厂');
     await b.page.locator('#resource_factoryCode').fill('E2E-SZ1');
     await b.page.locator('#resource_contact').fill('王工');
-    await submitForm();
+    await submitResourceForm(b.page);
     const row = tableRows(b.page).filter({ hasText: 'E2E 深圳一厂' });
     await row.getByTestId('resource-row-within-station').click();
     const drawer = b.page.getByTestId('within-station');
     await drawer.getByTestId('resource-add').click();
     await b.page.locator('#resource_stationName').fill('烧录工位 1');
     await b.page.locator('#resource_stationCode').fill('E2E-S1');
-    await pick('stationType', '烧录');
+    await pickOption(b.page, 'stationType', '烧录');
     await b.page.locator('#resource_ip').fill('10.0.0.301');
     await b.page.getByTestId('resource-form-submit').click();
     await b.page.locator('.ant-form-item-explain-error', { hasText: '不是有效的 IPv4 或 IPv6 地址' }).waitFor();
     await b.page.locator('#resource_ip').fill('10.0.0.31');
-    await submitForm();
+    await submitResourceForm(b.page);
     await waitFor(b.page, 'the station in the drawer', async () => (await drawer.locator('tbody tr.ant-table-row', { hasText: 'E2E-S1' }).count()) === 1);
     // the factory is fixed by the drawer: no factory column, no factory in the form
     expect(await drawer.locator('thead').innerText()).not.toContain('工厂');
@@ -72,12 +61,12 @@ describe('production', () => {
     await b.page.getByTestId('resource-page').waitFor();
     await b.page.getByTestId('resource-add').click();
     await b.page.locator('#resource_batchNo').fill('E2E-B001');
-    await pick('factoryId', 'E2E 深圳一厂');
-    await pick('productId', 'E2E 智能锁');
-    await pick('cloudVendor', '腾讯云');
+    await pickOption(b.page, 'factoryId', 'E2E 深圳一厂');
+    await pickOption(b.page, 'productId', 'E2E 智能锁');
+    await pickOption(b.page, 'cloudVendor', '腾讯云');
     await b.page.locator('#resource_quantity').fill('25');
     await b.page.locator('#resource_snPrefix').fill('e2e');
-    await submitForm();
+    await submitResourceForm(b.page);
     const row = tableRows(b.page).filter({ hasText: 'E2E-B001' });
     await waitFor(b.page, 'the SN range', async () => (await row.innerText()).includes('E2E00000001'));
     expect(await row.innerText()).toContain('E2E00000025');
@@ -141,7 +130,7 @@ describe('production', () => {
     expect(await upload.getAttribute('data-value')).toBe('');
     await upload.locator('input[type=file]').setInputFiles({ name: 'front.png', mimeType: 'image/png', buffer: TINY_PNG });
     await waitFor(b.page, 'the picture\'s link in the form', async () => /^\/files\/.+\.png$/.test((await upload.getAttribute('data-value')) ?? ''));
-    await submitForm('更新成功');
+    await submitResourceForm(b.page, '更新成功');
 
     await b.page.getByTestId('resource-action-product_clear_cache').click();
     await b.page.getByTestId('confirm-ok').click();

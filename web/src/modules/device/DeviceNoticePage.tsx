@@ -15,7 +15,7 @@ import { usePermissionCheck } from '../../store/permissions';
 import { useSession } from '../../store/session';
 import { testId } from '../../testId';
 import type { CustomPageProps } from '../pages';
-import './deviceNotice.css';
+import '../../resource/masterDetail.css';
 import { mergeNoticeRows, noticeItems, type NoticeRow } from './noticeRows';
 
 addMessages('device', { zh: deviceZh, en: deviceEn });
@@ -94,8 +94,8 @@ export function DeviceNoticePage(_props: CustomPageProps) {
 
   const readOnly = !platform;
   return (
-    <div className="device-notice" data-testid="device-notice-page">
-      <Card size="small" title={t('device.notice.products')} className="device-notice-products">
+    <div className="master-detail" data-testid="device-notice-page">
+      <Card size="small" title={t('device.notice.products')} className="master-detail-list">
         <Input.Search allowClear placeholder={t('device.notice.productSearch')} value={search} onChange={(e) => setSearch(e.target.value)} {...testId('device-notice-product-search')} />
         <Spin spinning={products.isPending}>
           <List
@@ -104,7 +104,7 @@ export function DeviceNoticePage(_props: CustomPageProps) {
             locale={{ emptyText: <Empty description={t('device.notice.noProducts')} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
             renderItem={(item) => (
               <List.Item
-                className={item.id === product?.id ? 'device-notice-product is-active' : 'device-notice-product'}
+                className={item.id === product?.id ? 'master-detail-item is-active' : 'master-detail-item'}
                 onClick={() => setProduct(item)}
                 onKeyDown={(e) => {
                   if (e.key === 'Enter' || e.key === ' ') setProduct(item);
@@ -133,7 +133,7 @@ export function DeviceNoticePage(_props: CustomPageProps) {
           </Space>
         }
       >
-        {readOnly && <Alert type="info" showIcon message={t('device.notice.platformOnly')} className="device-notice-hint" />}
+        {readOnly && <Alert type="info" showIcon message={t('device.notice.platformOnly')} className="master-detail-hint" />}
         {!product ? (
           <Empty description={t('device.notice.pickProduct')} />
         ) : rows === null ? (

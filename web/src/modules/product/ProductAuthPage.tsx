@@ -10,7 +10,7 @@ import { productionEn, productionZh } from '../../i18n/production';
 import { resourceKeys } from '../../resource/api';
 import { testId } from '../../testId';
 import type { CustomPageProps } from '../pages';
-import './productAuth.css';
+import '../../resource/masterDetail.css';
 
 addMessages('production', { zh: productionZh, en: productionEn });
 
@@ -74,8 +74,8 @@ export function ProductAuthPage({ def }: CustomPageProps) {
 
   const loadingTypes = tenant !== null && (types.isPending || granted.isPending || checked === null);
   return (
-    <div className="product-auth" data-testid="product-auth">
-      <Card size="small" title={t('production.productAuth.tenants')} className="product-auth-tenants">
+    <div className="master-detail" data-testid="product-auth">
+      <Card size="small" title={t('production.productAuth.tenants')} className="master-detail-list">
         <Input.Search allowClear placeholder={t('production.productAuth.tenantSearch')} value={search} onChange={(e) => setSearch(e.target.value)} {...testId('product-auth-tenant-search')} />
         <Spin spinning={tenants.isPending}>
           <List
@@ -84,7 +84,7 @@ export function ProductAuthPage({ def }: CustomPageProps) {
             locale={{ emptyText: <Empty description={t('production.productAuth.noTenants')} image={Empty.PRESENTED_IMAGE_SIMPLE} /> }}
             renderItem={(item) => (
               <List.Item
-                className={item.tenantId === tenant?.tenantId ? 'product-auth-tenant is-active' : 'product-auth-tenant'}
+                className={item.tenantId === tenant?.tenantId ? 'master-detail-item is-active' : 'master-detail-item'}
                 onClick={() => pick(item)}
                 data-testid="product-auth-tenant"
                 data-tenant={item.tenantId}
@@ -111,7 +111,7 @@ export function ProductAuthPage({ def }: CustomPageProps) {
           </Button>
         }
       >
-        <Alert type="info" showIcon message={t('production.productAuth.hint')} className="product-auth-hint" />
+        <Alert type="info" showIcon message={t('production.productAuth.hint')} className="master-detail-hint" />
         {!tenant ? (
           <Empty description={t('production.productAuth.pickTenant')} />
         ) : loadingTypes ? (
