@@ -104,8 +104,8 @@ describe('an OTA task on simulated locks', () => {
     await waitFor(b.page, 'three devices succeeded', async () => (await count('succeeded')) === 3, 45_000);
     expect(await count('failed')).toBe(0);
     await waitFor(b.page, 'the task finished', async () => (await view.innerText()).includes('任务已结束'), 15_000);
-    const table = await view.locator('tbody').innerText();
-    expect(table.match(/成功/g)?.length).toBe(3);
+    // the devices' table shows the final states once the task has ended
+    await waitFor(b.page, 'three devices listed as succeeded', async () => ((await view.locator('tbody').innerText()).match(/成功/g)?.length ?? 0) === 3, 10_000);
     expect(fleet!.counters.otaSucceeded).toBe(3);
     await b.page.keyboard.press('Escape');
     await b.page.reload();

@@ -67,7 +67,8 @@ export function OtaTaskDrawer({ task, onClose }: { task: Task; onClose: () => vo
         </Row>
         {summary.isError && <Typography.Text type="danger">{summary.error.message}</Typography.Text>}
       </Card>
-      <ResourcePage def={otaProgressResource} fixed={fixed} fitWindow={false} polling={running ? LIVE_MS : undefined} />
+      {/* a new table once the task ends: its last rows are read after the final summary, not before it */}
+      <ResourcePage key={running ? 'live' : 'ended'} def={otaProgressResource} fixed={fixed} fitWindow={false} polling={running ? LIVE_MS : undefined} />
     </Drawer>
   );
 }
