@@ -84,6 +84,8 @@ describe('an emergency unlock request', () => {
     for (const r of stored) expect(r.code).not.toMatch(/^\d{10}$/);
     expect((await h.call<Row>('GET', `${UNLOCK}/detail`, { token: clerk, query: { id } })).body.data.state).toBe('issued');
     expect((await h.call('POST', `${UNLOCK}/remove`, { token: clerk, query: { ids: id } })).status).toBe(400);
+    // the API log is written in batches: what was logged is flushed before it is read
+    await h.server.ctx.logs.flush();
     const audit = (await h.server.ctx.db.execute(sql`select title from blade_log_api where tenant_id = '541742' and request_uri like ${'%emergency-code/generate%'}`) as unknown as { rows: Array<{ title: string }> }).rows;
     expect(audit.length).toBeGreaterThanOrEqual(2);
   });
