@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineActions, idsParamSchema, okOutput } from '../action.js';
 import { defineResource, idInput } from '../resource.js';
+import { IPC_PATH } from './production.js';
 
 /**
  * Devices in the field (domain.md "Firmware, apps and device operations"): firmware and OTA, app versions and
@@ -19,6 +20,74 @@ export const OTA_STATES = ['queued', 'notified', 'downloading', 'downloaded', 'v
 export type OtaState = (typeof OTA_STATES)[number];
 export const OTA_FINAL_STATES: readonly OtaState[] = ['succeeded', 'failed', 'timed_out', 'cancelled'];
 
+const cloudProductId = z.string().trim().min(1).max(64);
+const cloudVersion = z.string().trim().min(1).max(32);
+const cloudFwType = z.string().trim().min(1).max(16).optional();
+/** the cloud's numbers; this server's ids are 64-bit and travel as strings */
+const cloudNumberOrId = z.union([z.number(), z.string()]);
+
+/** A firmware version as the firmware cloud lists it (Tencent IoT Explorer's `ListFirmwares` shape). */
+export const cloudFirmwareSchema = z.object({
+  Version: z.string(), Md5sum: z.string(), CreateTime: z.number(), ProductName: z.string(), Name: z.string(), Description: z.string(),
+  ProductId: z.string(), FwType: z.string(), CreateUserId: cloudNumberOrId.optional(), CreatorNickName: z.string().optional(), UserDefined: z.string().optional(),
+});
+
+/**
+ * The IPC cloud-vendor firmware operations (/sc/ymy-ipc/back/<Name>, Tencent IoT Explorer's names, parameters and
+ * answers), served by the firmware cloud the server is set to (FIRMWARE_CLOUD): this server's own storage by
+ * default, or Tencent IoT Explorer. `ProductID` is the product's cloud product id (the product's id here is
+ * accepted too).
+ */
+function firmwareCloudActions() {
+  const platform = 'write' as const;
+  return defineActions(IPC_PATH, {
+    getCosUrl: {
+      segment: 'GetCOSURL', method: 'POST', permission: 'firmware_cloud', platform, title: { zh: '固件云：获取上传地址', en: 'Firmware cloud: an upload URL' },
+      input: z.object({ ProductID: cloudProductId, FirmwareVersion: cloudVersion, FileSize: z.coerce.number().int().min(1).max(50 * 1024 * 1024).optional(), FwType: cloudFwType }),
+      /** HTTP PUT the file's bytes to Url (valid for 15 minutes), then call UploadFirmware */
+      output: z.object({ Url: z.string() }),
+    },
+    uploadFirmware: {
+      segment: 'UploadFirmware', method: 'POST', permission: 'firmware_cloud', platform, title: { zh: '固件云：登记固件', en: 'Firmware cloud: register a version' },
+      input: z.object({
+        ProductID: cloudProductId, FirmwareVersion: cloudVersion, Md5sum: z.string().trim().regex(/^[0-9a-fA-F]{32}$/), FileSize: z.coerce.number().int().min(1).max(50 * 1024 * 1024),
+        FirmwareName: z.string().trim().max(64).optional(), FirmwareDescription: z.string().trim().max(2000).optional(), FwType: cloudFwType,
+        FirmwareUserDefined: z.string().max(500).optional(),
+      }),
+      /** FirmwareId: the version's id here (own storage); the cloud answers nothing more */
+      output: z.object({ FirmwareId: z.string().optional() }),
+    },
+    listFirmwares: {
+      segment: 'ListFirmwares', method: 'POST', permission: 'firmware_cloud', platform, title: { zh: '固件云：固件列表', en: 'Firmware cloud: versions' },
+      input: z.object({
+        PageNum: z.coerce.number().int().min(1).max(100_000).default(1), PageSize: z.coerce.number().int().min(1).max(100).default(10), ProductID: cloudProductId.optional(),
+        Filters: z.array(z.object({ Name: z.string().max(32), Values: z.array(z.string().max(64)).max(10) })).max(5).optional(),
+      }),
+      output: z.object({ TotalCount: z.number(), Firmwares: z.array(cloudFirmwareSchema) }),
+    },
+    describeFirmwareTask: {
+      segment: 'DescribeFirmwareTask', method: 'POST', permission: 'firmware_cloud', platform, title: { zh: '固件云：升级任务详情', en: 'Firmware cloud: an upgrade task' },
+      input: z.object({ ProductID: cloudProductId, FirmwareVersion: cloudVersion, TaskId: idInput }),
+      output: z.object({
+        TaskId: cloudNumberOrId.optional(), Status: z.number().optional(), CreateTime: z.number().optional(), Type: z.number().optional(), ProductName: z.string().optional(),
+        UpgradeMode: z.string().optional(), ProductId: z.string().optional(), OriginalVersion: z.string().optional(), CreateUserId: cloudNumberOrId.optional(),
+        CreatorNickName: z.string().optional(), TimeoutInterval: z.number().optional(), MaxRetryNum: z.number().optional(), RateLimit: z.number().optional(),
+        /** this server's own storage also answers the task's devices and its counts */
+        Total: z.number().optional(), Succeeded: z.number().optional(), Failed: z.number().optional(),
+      }),
+    },
+    updateFirmware: {
+      segment: 'UpdateFirmware', method: 'POST', permission: 'firmware_cloud', platform, title: { zh: '固件云：升级单台设备', en: 'Firmware cloud: upgrade one device' },
+      input: z.object({
+        ProductID: cloudProductId, DeviceName: z.string().trim().min(1).max(64), FirmwareVersion: cloudVersion, FirmwareOriVersion: z.string().trim().min(1).max(32),
+        UpgradeMethod: z.coerce.number().int().min(0).max(1).optional(), FwType: cloudFwType,
+      }),
+      /** TaskId: the one-device OTA task this server started (own storage) */
+      output: z.object({ TaskId: z.string().optional() }),
+    },
+  });
+}
+
 export const firmwareResource = defineResource({
   code: 'firmware',
   path: '/api/ymy-firmware/firmware',
@@ -30,6 +99,11 @@ export const firmwareResource = defineResource({
     buttons: [
       { code: 'firmware_publish', name: { zh: '发布', en: 'Publish' }, alias: 'publish', placement: 'row', action: 'publish' },
       { code: 'firmware_withdraw', name: { zh: '撤回', en: 'Withdraw' }, alias: 'withdraw', placement: 'row', action: 'withdraw' },
+      {
+        code: 'firmware_cloud', name: { zh: '上传云端', en: 'Upload to cloud' }, alias: 'cloud', placement: 'row', action: 'cloudUpload',
+        confirm: { zh: '把该版本的固件文件上传到固件云 (FIRMWARE_CLOUD) 并登记?', en: 'Upload this version\'s file to the firmware cloud (FIRMWARE_CLOUD) and register it there?' },
+        done: { zh: '已上传到{cloud}: {cloudFirmwareId}', en: 'Uploaded to {cloud}: {cloudFirmwareId}' },
+      },
     ],
   },
   fields: {
@@ -55,16 +129,24 @@ export const firmwareResource = defineResource({
     state: { type: 'int', label: { zh: '状态', en: 'State' }, dict: 'release_state', form: false, search: 'equal', width: 90 },
     publishTime: { type: 'datetime', label: { zh: '发布时间', en: 'Published at' }, form: false },
   },
-  actions: defineActions('/api/ymy-firmware/firmware', {
-    publish: {
-      method: 'POST', permission: 'firmware_publish', platform: 'write', title: { zh: '固件：发布', en: 'Firmware: publish' },
-      input: z.object({ id: idInput }), output: okOutput,
-    },
-    withdraw: {
-      method: 'POST', permission: 'firmware_withdraw', platform: 'write', title: { zh: '固件：撤回', en: 'Firmware: withdraw' },
-      input: z.object({ id: idInput }), output: okOutput,
-    },
-  }),
+  actions: {
+    ...defineActions('/api/ymy-firmware/firmware', {
+      publish: {
+        method: 'POST', permission: 'firmware_publish', platform: 'write', title: { zh: '固件：发布', en: 'Firmware: publish' },
+        input: z.object({ id: idInput }), output: okOutput,
+      },
+      withdraw: {
+        method: 'POST', permission: 'firmware_withdraw', platform: 'write', title: { zh: '固件：撤回', en: 'Firmware: withdraw' },
+        input: z.object({ id: idInput }), output: okOutput,
+      },
+      /** pushes the version's file to the firmware cloud the server uses (FIRMWARE_CLOUD) and registers it there */
+      cloudUpload: {
+        segment: 'cloud-upload', method: 'POST', permission: 'firmware_cloud', platform: 'write', title: { zh: '固件：上传云端', en: 'Firmware: upload to the cloud' },
+        input: z.object({ id: idInput }), output: z.object({ cloud: z.string(), cloudFirmwareId: z.string() }),
+      },
+    }),
+    ...firmwareCloudActions(),
+  },
 });
 
 export const otaTaskSubmit = z.object({

@@ -58,6 +58,11 @@ export interface Config {
    * TENCENT_IOT_SECRET_ID / _SECRET_KEY / _REGION / _PROJECT_ID / _ENDPOINT and ALIBABA_IOT_ACCESS_KEY_ID /
    * _ACCESS_KEY_SECRET / _REGION / _INSTANCE_ID / _ENDPOINT
    */
+  /**
+   * where firmware lives (FIRMWARE_CLOUD): `own`, this server's storage (devices download it from here), or
+   * `tencent`, Tencent IoT Explorer (its firmware API, with the TENCENT_IOT_* credentials)
+   */
+  firmwareCloud: 'own' | 'tencent';
   iotClouds: {
     tencent: { secretId?: string; secretKey?: string; region: string; projectId?: string; endpoint?: string };
     alibaba: { accessKeyId?: string; accessKeySecret?: string; region: string; instanceId?: string; endpoint?: string };
@@ -122,6 +127,12 @@ function wholeNumber(raw: string | undefined, fallback: number, name: string): n
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number (0 or more), got ${raw}`);
   return n;
+}
+
+function firmwareCloud(raw: string | undefined): 'own' | 'tencent' {
+  const value = (raw || 'own').trim().toLowerCase();
+  if (value !== 'own' && value !== 'tencent') throw new Error(`FIRMWARE_CLOUD must be own or tencent, got ${raw}`);
+  return value;
 }
 
 function publicUrl(raw: string | undefined, port: number): string {
@@ -196,6 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       publicPerMinute: positiveInt(env.PUBLIC_RATE_PER_MINUTE, 600, 'PUBLIC_RATE_PER_MINUTE'),
     },
     smsEndpoints: { aliyun: env.SMS_ALIYUN_ENDPOINT || undefined, tencent: env.SMS_TENCENT_ENDPOINT || undefined },
+    firmwareCloud: firmwareCloud(env.FIRMWARE_CLOUD),
     iotClouds: {
       tencent: {
         secretId: env.TENCENT_IOT_SECRET_ID || undefined, secretKey: env.TENCENT_IOT_SECRET_KEY || undefined,

@@ -22,6 +22,11 @@ export interface UploadPart {
 export interface UploadService {
   /** stores the part (all of it or nothing) and answers its link; a refused upload throws an AppError */
   store(user: AuthUser, part: UploadPart, kind: UploadKind, lang: Lang, retryAfter?: (seconds: number) => void): Promise<UploadedFile>;
+  /**
+   * the bytes of a stored upload by its link (outside any transaction: it reads the register itself), or null
+   * when the tenant has no such file
+   */
+  open(tenantId: string, link: string): Promise<{ stream: Readable; size: number; originalName: string; md5: string | null } | null>;
   /** takes back a stored upload whose record was then refused (its object and its attachment row) */
   discard(user: AuthUser, uploaded: UploadedFile): Promise<void>;
 }

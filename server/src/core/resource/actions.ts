@@ -45,6 +45,26 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, lang:
   return parsed.data;
 }
 
+/** The route options of a declared action: its access (permission code, platform), its log title and its documentation. */
+function actionRoute(action: ActionDef, opts: ActionOptions) {
+  const access = {
+    permission: action.permission,
+    ...(action.platform === 'write' ? { platformWrite: true } : {}),
+    ...(action.platform === 'admin' ? { platformAdmin: true } : {}),
+  };
+  const tag = opts.tag ?? action.path.split('/')[2] ?? 'api';
+  return {
+    config: { access, title: t(action.title, 'zh'), fieldLabels: opts.labels },
+    schema: { tags: [tag], summary: t(action.title, 'en'), response: { 200: envelopeOf(action.output) } },
+  };
+}
+
+function register(app: FastifyInstance, action: ActionDef, opts: ActionOptions, handle: (req: FastifyRequest) => Promise<unknown>): void {
+  const route = actionRoute(action, opts);
+  if (action.method === 'GET') app.get(action.path, route, handle);
+  else app.post(action.path, route, handle);
+}
+
 /**
  * Mounts a declared action: its access (permission code, platform), its input validated from query, form
  * or JSON, the handler run in the caller's tenant transaction, the answer in the envelope and documented,
@@ -57,17 +77,7 @@ export function mountAction<A extends ActionDef>(
   handler: (input: z.output<A['input']>, c: ActionContext) => Promise<z.input<A['output']>>,
   opts: ActionOptions = {},
 ): void {
-  const access = {
-    permission: action.permission,
-    ...(action.platform === 'write' ? { platformWrite: true } : {}),
-    ...(action.platform === 'admin' ? { platformAdmin: true } : {}),
-  };
-  const tag = opts.tag ?? action.path.split('/')[2] ?? 'api';
-  const route = {
-    config: { access, title: t(action.title, 'zh'), fieldLabels: opts.labels },
-    schema: { tags: [tag], summary: t(action.title, 'en'), response: { 200: envelopeOf(action.output) } },
-  };
-  const handle = async (req: FastifyRequest) => {
+  register(app, action, opts, async (req) => {
     const user = requireUser(req);
     const input: z.output<A['input']> = parseInput(action.input as A['input'], actionParams(req), req.lang, opts.labels);
     const pending: Array<() => Promise<void> | void> = [];
@@ -76,7 +86,23 @@ export function mountAction<A extends ActionDef>(
       handler(input, { user, lang: req.lang, req, tx, granted, afterCommit: (fn) => pending.push(fn) }));
     for (const fn of pending) await fn();
     return ok(result, req.lang);
-  };
-  if (action.method === 'GET') app.get(action.path, route, handle);
-  else app.post(action.path, route, handle);
+  });
+}
+
+/**
+ * Mounts a declared action whose handler opens its own transactions, or none: one that composes other calls
+ * of this server (each in its own transaction, with its own checks) or waits on a remote service, which must
+ * not hold a connection meanwhile (the embedded database has one).
+ */
+export function mountOutsideTransaction<A extends ActionDef>(
+  app: FastifyInstance,
+  action: A,
+  handler: (input: z.output<A['input']>, c: Omit<ActionContext, 'tx' | 'granted' | 'afterCommit'>) => Promise<z.input<A['output']>>,
+  opts: ActionOptions = {},
+): void {
+  register(app, action, opts, async (req) => {
+    const user = requireUser(req);
+    const input: z.output<A['input']> = parseInput(action.input as A['input'], actionParams(req), req.lang, opts.labels);
+    return ok(await handler(input, { user, lang: req.lang, req }), req.lang);
+  });
 }

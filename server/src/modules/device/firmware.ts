@@ -19,7 +19,7 @@ const SERVER_FIELDS = ['fileSize', 'sha256', 'md5', 'state', 'publishTime', 'clo
  * The file of a firmware is one this server stored (multipart submit or put-file): its size and digests come
  * from the attachment register, measured as the bytes were stored, never from the client.
  */
-async function measured(tx: Executor, link: string) {
+export async function measured(tx: Executor, link: string) {
   const [file] = await tx.select({ size: schema.attach.attachSize, sha256: schema.attach.sha256, md5: schema.attach.md5 })
     .from(schema.attach).where(and(eq(schema.attach.link, link), eq(schema.attach.isDeleted, 0))).limit(1);
   return file;

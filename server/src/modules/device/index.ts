@@ -9,6 +9,7 @@ import { byProductColumn } from '../product/typeAccess.js';
 import { deviceControlHooks, registerControlActions } from './control.js';
 import { emergencyUnlockHooks, registerEmergencyActions } from './emergency.js';
 import { firmwareHooks, registerFirmwareActions } from './firmware.js';
+import { registerFirmwareCloud } from './firmwareCloud.js';
 import { deviceStatusHooks, noticeConfigHooks, registerDeviceLookup } from './lookup.js';
 import { otaTaskHooks, registerOtaActions } from './ota.js';
 import {
@@ -70,8 +71,9 @@ export const deviceFeature: FeatureModule = {
     bind(emergencyUnlockResource, emergencyUnlock, emergencyUnlockHooks),
     bind(emergencyCodeResource, emergencyCode),
   ],
-  routes: (app, ctx) => {
+  routes: async (app, ctx) => {
     registerFirmwareActions(app, ctx);
+    await registerFirmwareCloud(app, ctx);
     registerOtaActions(app, ctx);
     registerControlActions(app, ctx);
     registerDeviceLookup(app, ctx);

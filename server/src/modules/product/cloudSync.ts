@@ -15,7 +15,7 @@ export interface CloudProduct {
   description: string | null;
 }
 
-const VENDOR_NAMES = { 1: { zh: '腾讯云 IoT Explorer', en: 'Tencent Cloud IoT Explorer' }, 2: { zh: '阿里云物联网平台', en: 'Alibaba Cloud IoT Platform' } } as const;
+export const VENDOR_NAMES = { 1: { zh: '腾讯云 IoT Explorer', en: 'Tencent Cloud IoT Explorer' }, 2: { zh: '阿里云物联网平台', en: 'Alibaba Cloud IoT Platform' } } as const;
 /** pages fetched at most (a cloud account with more products than this is cut, and says so in the log) */
 const MAX_PAGES = 50;
 
@@ -32,16 +32,22 @@ export function missingSetting(vendor: 1 | 2, config: Config): string | undefine
   return undefined;
 }
 
-/** Tencent Cloud IoT Explorer (API 2019-04-23, GetStudioProductList) through its official SDK core. */
-async function tencentProducts(config: Config): Promise<CloudProduct[]> {
+/** A client of Tencent Cloud IoT Explorer (API 2019-04-23) through its official SDK core, with the server's credentials. */
+export async function tencentIotClient(config: Config) {
   const { AbstractClient } = await import('tencentcloud-sdk-nodejs-common');
   const c = config.iotClouds.tencent;
   const endpoint = splitEndpoint(c.endpoint ?? 'https://iotexplorer.tencentcloudapi.com');
-  const client = new AbstractClient(endpoint.host, '2019-04-23', {
+  return new AbstractClient(endpoint.host, '2019-04-23', {
     credential: { secretId: c.secretId!, secretKey: c.secretKey! },
     region: c.region,
     profile: { httpProfile: { endpoint: endpoint.host, protocol: endpoint.https ? 'https://' : 'http://', reqTimeout: 15 } },
   });
+}
+
+/** Tencent Cloud IoT Explorer's products (GetStudioProductList). */
+async function tencentProducts(config: Config): Promise<CloudProduct[]> {
+  const c = config.iotClouds.tencent;
+  const client = await tencentIotClient(config);
   const out: CloudProduct[] = [];
   for (let page = 0; page < MAX_PAGES; page++) {
     const res = (await client.request('GetStudioProductList', { ...(c.projectId ? { ProjectId: c.projectId } : {}), Offset: page * 100, Limit: 100 })) as {

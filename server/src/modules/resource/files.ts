@@ -207,6 +207,16 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
       return { link, domain: '', name: key, originalName, attachId: id };
     },
 
+    async open(tenantId, link) {
+      const key = link.startsWith(FILES_PREFIX) ? link.slice(FILES_PREFIX.length) : '';
+      if (!isStorageKey(key)) return null;
+      const [row] = await inTenant(ctx.db, { tenantId }, (tx) =>
+        tx.select().from(schema.attach).where(and(eq(schema.attach.name, key), eq(schema.attach.isDeleted, 0))));
+      if (!row) return null;
+      const object = await (await storages.forFile(ctx.db, row.ossId)).open(row.name);
+      return object && { ...object, originalName: row.originalName, md5: row.md5 };
+    },
+
     async discard(user, uploaded) {
       const [row] = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) =>
         tx.delete(schema.attach).where(and(eq(schema.attach.id, uploaded.attachId), eq(schema.attach.tenantId, user.tenantId))).returning());
