@@ -9,5 +9,8 @@ export default defineConfig({
     // one browser and one server: files run one after another
     fileParallelism: false,
     pool: 'forks',
+    // one worker process for every file (they share no module state: each file opens its own browser), which
+    // saves each file's process start and imports
+    isolate: false,
   },
 });

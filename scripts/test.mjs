@@ -37,7 +37,7 @@ function vitest(label, project, report, files = []) {
 // exports, every screen's first list); the type checks, the web unit tests and the browser's look-and-feel suites
 // ran in the first pass on the same code
 const databaseOnly = process.env.TEST_DATABASE_ONLY === '1';
-const DATABASE_BROWSER_SUITES = ['tests/session.test.ts', 'tests/ota-simulated.test.ts', 'tests/users-roles.test.ts', 'tests/tenants.test.ts', 'tests/notice-bell.test.ts', 'tests/production.test.ts', 'tests/every-page.test.ts'];
+const DATABASE_BROWSER_SUITES = ['tests/session.test.ts', 'tests/users-roles.test.ts', 'tests/tenants.test.ts', 'tests/notice-bell.test.ts', 'tests/production.test.ts', 'tests/every-page.test.ts'];
 
 const typecheck = databaseOnly || run('type check', 'npx', ['tsc', '-p', 'contract']) && run('type check server', 'npx', ['tsc', '-p', 'server'])
   && (!existsSync(join(root, 'web/tsconfig.json')) || run('type check web', 'npx', ['tsc', '-p', 'web']))

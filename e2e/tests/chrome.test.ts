@@ -345,7 +345,7 @@ describe('top menu', () => {
     const tree = ((await parts.get(first.id)) as { data: Array<{ code: string }> }).data;
     b.page.off('response', onResponse);
     for (const root of tree) await b.page.getByTestId(`menu-${root.code}`).waitFor();
-    expect(await b.page.getByTestId(`top-menu-${first.code}`).getAttribute('aria-current')).toBe('true');
+    await waitFor(b.page, `top menu ${first.code} highlighted`, async () => (await b.page.getByTestId(`top-menu-${first.code}`).getAttribute('aria-current')) === 'true');
     await b.page.getByTestId('top-menu-home').click();
     await b.page.waitForURL('**/wel/index');
     await b.page.getByTestId('menu-system').waitFor();
