@@ -106,7 +106,7 @@ function fail(opts: RequestOptions, sentWith: string | null, message: string, co
   const stale = code === 401 && (useSession.getState().token?.content ?? null) !== sentWith;
   if (code === 401 && !stale) {
     // the login page says why the user is there (a session that was never here did not expire)
-    if (useSession.getState().token) noteSessionExpired(true);
+    if (useSession.getState().token) noteSessionExpired(true, sentWith);
     clearLocalSession();
   }
   if (!opts.silent && !stale) toastError(message);

@@ -4,7 +4,7 @@ import { HOME_PATH } from '../shell/paths';
 import { LOCK_PATH, useLock } from '../store/lock';
 import { useSession, useSignedIn, type StoredToken } from '../store/session';
 import { clearLocalSession } from './localSession';
-import { loginStateFor, noteDeliberateSignOut, noteSessionExpired, wantedPathOf } from './wantedPath';
+import { loginStateFor, noteSession, wantedPathOf } from './wantedPath';
 
 /** Spec 2: with a token, while the screen is locked, every navigation is forced to /lock. */
 export function LockGate() {
@@ -44,10 +44,7 @@ export function RouteGuard() {
   // signed in again (here or in another tab): a later loss of the session is neither a deliberate
   // sign-out nor, until the server says so, an expiry
   useEffect(() => {
-    if (token) {
-      noteDeliberateSignOut(false);
-      noteSessionExpired(false);
-    }
+    if (token?.content) noteSession(token.content);
   }, [token]);
 
   if (empty) return <Navigate to="/login" replace />;

@@ -35,7 +35,7 @@ async function refreshIfStale(): Promise<void> {
     // A refused refresh token cannot be retried: the session is over. Network trouble is retried later.
     if (err instanceof ApiError && err.code >= 400 && err.code < 500) {
       toastError(err.message);
-      noteSessionExpired(true);
+      noteSessionExpired(true, token.content);
       clearLocalSession();
     }
   }

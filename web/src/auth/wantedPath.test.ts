@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginStateFor, noteDeliberateSignOut, noteSessionExpired, safeReturnPath, sessionExpiredIn, wantedPathOf } from './wantedPath';
+import { loginStateFor, noteDeliberateSignOut, noteSession, noteSessionExpired, safeReturnPath, sessionExpiredIn, wantedPathOf } from './wantedPath';
 
 const ORIGIN = 'https://console.example.com';
 
@@ -50,5 +50,14 @@ describe('login state', () => {
     noteSessionExpired(false);
     expect(sessionExpiredIn(loginStateFor('/wel/index'))).toBe(false);
     for (const odd of [null, undefined, 'expired', { expired: 'yes' }]) expect(sessionExpiredIn(odd)).toBe(false);
+  });
+
+  it('keeps an expiry when the ended session is read back for a moment, and forgets it once another session starts', () => {
+    noteSession('token-a');
+    noteSessionExpired(true, 'token-a');
+    noteSession('token-a');
+    expect(sessionExpiredIn(loginStateFor('/wel/index'))).toBe(true);
+    noteSession('token-b');
+    expect(sessionExpiredIn(loginStateFor('/wel/index'))).toBe(false);
   });
 });

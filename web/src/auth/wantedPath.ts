@@ -12,6 +12,8 @@ export interface LoginState {
 
 let signedOutDeliberately = false;
 let endedByServer = false;
+/** the token of the session the server ended */
+let endedToken: string | null = null;
 
 /** Called by sign-out, before the session is cleared; sign-in resets it. */
 export function noteDeliberateSignOut(deliberate: boolean): void {
@@ -23,8 +25,21 @@ export function noteDeliberateSignOut(deliberate: boolean): void {
  * Called when the server ends the session (a 401 to a call sent with the current token, a refused
  * refresh token), before the session is cleared; sign-in and a deliberate sign-out reset it.
  */
-export function noteSessionExpired(expired: boolean): void {
+export function noteSessionExpired(expired: boolean, token: string | null = null): void {
   endedByServer = expired && !signedOutDeliberately;
+  endedToken = expired ? token : null;
+}
+
+/**
+ * A session is here (signed in, here or in another tab): it starts with no sign-out and no expiry noted. The
+ * session the server just ended does not count: a read of the stored session that raced its clearing may put
+ * it back for a moment, and must not erase the expiry the login page is about to show.
+ */
+export function noteSession(token: string): void {
+  if (token === endedToken) return;
+  signedOutDeliberately = false;
+  endedByServer = false;
+  endedToken = null;
 }
 
 /** The history state for the guard's redirect to /login. */
