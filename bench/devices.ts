@@ -339,7 +339,10 @@ async function main() {
         ['a task, page 1 (lastReportTime desc)', '/api/omc-device/ota-progress/list', { taskId: mid, current: '1', size: '20' }],
         ['a task, failed', '/api/omc-device/ota-progress/list', { taskId: mid, state_equal: 'failed', current: '1', size: '20' }],
         [`SN contains ${partial} (every task)`, '/api/omc-device/ota-progress/list', { deviceSn: partial, current: '1', size: '20' }],
-        ['a task, full SN', '/api/omc-device/ota-progress/list', { taskId: mid, deviceSn: midSn, current: '1', size: '20' }],
+        // the console's SN box sends the SN's start (search: 'prefix'); the API still takes a substring (`deviceSn=`)
+        ['a task, an SN typed in the console (its start)', '/api/omc-device/ota-progress/list', { taskId: mid, deviceSn_likeright: midSn, current: '1', size: '20' }],
+        ['an SN\'s first 7 characters typed in the console (every task)', '/api/omc-device/ota-progress/list', { deviceSn_likeright: midSn.slice(0, 7), current: '1', size: '20' }],
+        ['a task, full SN as a substring (API)', '/api/omc-device/ota-progress/list', { taskId: mid, deviceSn: midSn, current: '1', size: '20' }],
         ['a task, page 500', '/api/omc-device/ota-progress/list', { taskId: mid, current: '500', size: '20' }],
         [`ota-task/summary of a ${n(devices)}-device task`, '/api/omc-device/ota-task/summary', { id: mid }],
       ];

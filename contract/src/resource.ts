@@ -45,8 +45,13 @@ export interface FieldDef {
   upperCase?: boolean;
   /** values come from this dictionary (`dict/dictionary?code=`); the stored value is the dictKey */
   dict?: string;
-  /** how the field appears in the search form; absent means not in the search form (it can still be filtered through the API) */
-  search?: 'like' | 'equal' | 'dateRange';
+  /**
+   * how the field appears in the search form; absent means not in the search form (it can still be filtered
+   * through the API). `prefix`: the value's start (the box sends `<field>_likeright`), for codes kept in capitals
+   * (`upperCase`, an SN) on tables of millions of rows: the column's btree answers it, where a substring search
+   * of a long code costs the grams index its most common pairs
+   */
+  search?: 'like' | 'prefix' | 'equal' | 'dateRange';
   /** shown as a table column (default true, except text/richtext) */
   list?: boolean;
   /** shown in the add/edit form (default true) */

@@ -219,7 +219,8 @@ export const otaProgressResource = defineResource({
   },
   fields: {
     taskId: { type: 'ref', ref: 'ota_task', label: { zh: '升级任务', en: 'Task' }, search: 'equal', width: 150 },
-    deviceSn: { ...SN, search: 'like' },
+    // a million rows and more: an SN is found by its start, which the (task_id, device_sn) and device_sn indexes answer
+    deviceSn: { ...SN, search: 'prefix' },
     productId: { type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, list: false },
     fromVersion: { type: 'string', label: { zh: '原版本', en: 'From' }, max: 32, width: 100 },
     toVersion: { type: 'string', label: { zh: '目标版本', en: 'To' }, max: 32, width: 100 },

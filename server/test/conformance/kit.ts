@@ -189,7 +189,8 @@ class KitRun implements Kit {
     switch (f.type) {
       case 'string':
       case 'text':
-        return text();
+        // a code kept in capitals is so wherever it comes from (the rows a fixture writes for a read-only resource too)
+        return f.upperCase ? text().toUpperCase() : text();
       case 'richtext':
         return `<p>${text(f.max === undefined ? undefined : f.max - 7)}</p>`;
       case 'int':
@@ -819,6 +820,16 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             expect(await k.found({ [name]: part.toUpperCase() }, rows), 'case-insensitive').toEqual([String(rows[0]!.id)]);
             expect(await k.found({ [name]: `zz${tagOf(nextSeq())}` }, rows)).toEqual([]);
           });
+        } else if (f.search === 'prefix') {
+          test(`${name} (prefix): the value's start finds exactly the matching row, in any case; its middle does not`, async () => {
+            const rows = [await k.create(), await k.create()];
+            const value = String(rows[0]![name]);
+            expect(value.length, `${name} values must be long enough to search`).toBeGreaterThan(3);
+            expect(f.upperCase, `${name}: a prefix search is for codes kept in capitals`).toBe(true);
+            expect(await k.found({ [`${name}_likeright`]: value }, rows)).toEqual([String(rows[0]!.id)]);
+            expect(await k.found({ [`${name}_likeright`]: value.slice(0, -1).toLowerCase() }, rows)).toContain(String(rows[0]!.id));
+            expect(await k.found({ [`${name}_likeright`]: value.slice(1) }, rows)).not.toContain(String(rows[0]!.id));
+          });
         } else if (f.search === 'equal' && !readOnly && serverSet(def, name)) {
           // the server sets the value (form: false): the rows hold what it gave them (a tree's child gets another level)
           test(`${name} (equal, set by the server): an exact value finds exactly the rows holding it`, async () => {
@@ -855,7 +866,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           });
         } else {
           test(`${name}: declares a search kind the kit knows`, async () => {
-            expect(['like', 'equal', 'dateRange']).toContain(f.search);
+            expect(['like', 'prefix', 'equal', 'dateRange']).toContain(f.search);
           });
         }
       }

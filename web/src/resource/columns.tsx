@@ -80,7 +80,7 @@ function dateRangeTransform(name: string) {
 }
 
 function searchable(f: FieldDef): boolean {
-  return f.search === 'like' || f.search === 'equal';
+  return f.search === 'like' || f.search === 'prefix' || f.search === 'equal';
 }
 
 /** A picked day → 'yyyy-MM-dd'. */
@@ -90,8 +90,12 @@ function dayText(value: unknown): string | undefined {
   return day.isValid() ? day.format(WIRE_DATE) : undefined;
 }
 
-/** The search parameter of a field: 'like' sends the plain key, 'equal' (and any flag or reference) `<field>_equal`. */
+/**
+ * The search parameter of a field: 'like' sends the plain key, 'prefix' `<field>_likeright`, 'equal' (and any
+ * flag or reference) `<field>_equal`.
+ */
 function searchKey(name: string, f: FieldDef): string {
+  if (f.search === 'prefix') return `${name}_likeright`;
   return f.search === 'equal' || f.type === 'boolean' || f.type === 'ref' ? `${name}_equal` : name;
 }
 

@@ -100,6 +100,9 @@ export function gramsColumn(columns: ColumnMap, column: PgColumn): PgColumn | un
  */
 export function checkSearchGrams(def: ResourceDef, columns: ColumnMap): void {
   for (const [name, f] of Object.entries(def.fields)) {
+    if (f.search === 'prefix' && !f.upperCase) {
+      throw new Error(`resource ${def.code}: the prefix search of ${name} needs upperCase (a case-sensitive prefix the column's btree, COLLATE "C", answers)`);
+    }
     if (f.search !== 'like') continue;
     const column = columns[name];
     if (!column || !gramsColumn(columns, column)) {
