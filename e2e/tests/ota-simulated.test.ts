@@ -19,6 +19,7 @@ const BATCH = 'E2E-SIM-B1';
 const VERSION = '5.0.0';
 let admin = '';
 let fleet: Fleet | undefined;
+let sns: string[] = [];
 
 async function call<T>(path: string, json?: unknown): Promise<T> {
   const res = await api<T>(b.baseUrl, admin, path, json === undefined ? {} : { method: 'POST', json });
@@ -74,6 +75,7 @@ beforeAll(async () => {
   // the simulated locks connect
   const sessions = await call<{ sessions: FleetSession[] }>('/api/omc-device/simulator/sessions', { batchNo: BATCH });
   expect(sessions.sessions).toHaveLength(3);
+  sns = sessions.sessions.map((x) => x.sn);
   fleet = createFleet({ sessions: sessions.sessions, speed: 10, connectSpreadMs: 0, version: '4.0.0', random: () => 0.5 });
   await fleet.start();
   expect(fleet.counters.connected).toBe(3);
@@ -107,6 +109,14 @@ describe('an OTA task on simulated locks', () => {
     // the devices' table shows the final states once the task has ended
     await waitFor(b.page, 'three devices listed as succeeded', async () => ((await view.locator('tbody').innerText()).match(/成功/g)?.length ?? 0) === 3, 10_000);
     expect(fleet!.counters.otaSucceeded).toBe(3);
+    // the SN box finds a device by its SN's start, typed in any case (the whole SN here: the batch's SNs differ in their last digit)
+    const sn = sns[1]!;
+    await view.locator('#search_deviceSn').fill(sn.toLowerCase());
+    await view.getByTestId('resource-search-submit').click();
+    await waitFor(b.page, `only ${sn} listed`, async () => {
+      const rows = await view.locator('tbody tr.ant-table-row').allInnerTexts();
+      return rows.length === 1 && rows[0]!.includes(sn);
+    }, 10_000);
     await b.page.keyboard.press('Escape');
     await b.page.reload();
     await waitFor(b.page, 'the task listed as finished', async () => (await tableRows(b.page).filter({ hasText: 'E2E 模拟升级' }).innerText()).includes('已完成'), 10_000);

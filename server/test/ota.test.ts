@@ -155,6 +155,35 @@ describe('an OTA task through its devices', () => {
     expect(detail.body.data.finishTime).toBeTruthy();
   });
 
+  it('sends outside its transactions: a send that reads the database does not stall it, and a device not reached waits for the next pass', async () => {
+    const reached: string[] = [];
+    const missed = fleet.devices[3]!.deviceName;
+    // like a device-key lookup on a cache miss: a read of its own (the embedded database has one connection)
+    h.server.ctx.gateway = {
+      mode: 'embedded',
+      async send(device: Sent['device']) {
+        await h.server.ctx.db.execute(sql`select 1`);
+        if (device.deviceName === missed) return false;
+        reached.push(device.deviceName);
+        return `srv-${++clock}`;
+      },
+    } as unknown as DeviceGateway;
+    try {
+      const task = (await makeTask({ scope: 'batch', batchId: fleet.batchId })).body.data;
+      await tick();
+      const p = await progressOf(task.id);
+      const missedSn = fleet.devices[3]!.sn;
+      expect(reached.sort()).toEqual(fleet.devices.slice(0, 3).map((d) => d.deviceName).sort());
+      expect(Object.entries(p).filter(([sn]) => sn !== missedSn).every(([, r]) => r.state === 'notified' && r.attempt === 1)).toBe(true);
+      expect(p[missedSn]).toMatchObject({ state: 'queued', attempt: 0 });
+      const notified = await q<{ device_sn: string }>(sql`select device_sn from ymy_ota_log where task_id = ${task.id}::bigint and state = 'notified'`);
+      expect(notified.map((r) => r.device_sn).sort()).toEqual(fleet.devices.slice(0, 3).map((d) => d.sn).sort());
+      await h.call('POST', `${TASK}/cancel`, { token: admin, query: { id: task.id } });
+    } finally {
+      h.server.ctx.gateway = gw as unknown as DeviceGateway;
+    }
+  });
+
   it('a report for a device that was not notified, or of an unknown state, is refused and logged', async () => {
     const lonely = await makeFleet(h, admin, { count: 1, tag: 'lone' });
     const device = lonely.devices[0]!;

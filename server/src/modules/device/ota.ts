@@ -258,6 +258,12 @@ const TICK_MS = 1000;
 export const BACKGROUND_TIMEOUT_MS = 120_000;
 const PER_TICK = 2000;
 
+/** a device whose OTA turn has come, with what its command needs */
+interface Due {
+  id: string; task_id: string; device_sn: string; product_id: string; to_version: string;
+  file: string; file_size: number; sha256: string; md5: string; module_type: string; cloud_product_id: string | null; device_name: string | null;
+}
+
 /**
  * Moves OTA tasks along: notifies the queued devices whose turn has come (their turns were spaced by the task's
  * rate when it was made), retries or times out the devices that went quiet, and finishes tasks with no device
@@ -304,14 +310,25 @@ export class OtaRunner {
     await this.running;
   }
 
+  /**
+   * Expires and claims in one transaction, sends outside any (a send may read a device's key from the database,
+   * and the embedded database has one connection: a send waiting on it inside a transaction never returns), then
+   * records what was sent in a second one.
+   */
   private async tick(): Promise<void> {
     const gw = this.gateway();
-    await inTenant(this.ctx.db, { tenantId: PLATFORM_TENANT, timeoutMs: BACKGROUND_TIMEOUT_MS }, async (tx) => {
+    const background = { tenantId: PLATFORM_TENANT, timeoutMs: BACKGROUND_TIMEOUT_MS };
+    const claimed = await inTenant(this.ctx.db, background, async (tx) => {
       const touched = new Set<string>();
       await this.expire(tx, touched);
-      if (gw && gw.mode !== 'off') await this.notify(tx, gw, touched);
+      const due = gw && gw.mode !== 'off' ? await this.claim(tx, touched) : [];
       await recount(tx, [...touched]);
+      return due;
     });
+    if (!gw || claimed.length === 0) return;
+    const at = new Date();
+    const sent = await this.send(gw, claimed);
+    await inTenant(this.ctx.db, background, (tx) => this.record(tx, claimed, sent, at));
   }
 
   /** devices quiet past their timeout: queued again while retries are left, else timed out */
@@ -338,52 +355,68 @@ export class OtaRunner {
     for (const r of (res as unknown as { rows: Array<{ task_id: string }> }).rows) touched.add(String(r.task_id));
   }
 
-  /** the queued devices whose turn has come: sent the firmware, then notified until their timeout */
-  private async notify(tx: Executor, gw: Gateway, touched: Set<string>): Promise<void> {
+  /**
+   * The queued devices whose turn has come, taken (notified, due at their timeout, so no other instance takes
+   * them and a lost send ends as a timeout); those without IoT credentials fail here.
+   */
+  private async claim(tx: Executor, touched: Set<string>): Promise<Due[]> {
     const res = await tx.execute(sql`
-      select p.id, p.task_id, p.device_sn, p.product_id, p.attempt, t.timeout_minutes, t.to_version,
-             f.file, f.file_size, f.sha256, f.md5, f.module_type, c.cloud_product_id, c.device_name
-      from ymy_ota_progress p
-      join ymy_ota_task t on t.id = p.task_id and t.state = 'running'
-      join ymy_firmware f on f.id = t.firmware_id
-      left join ymy_factory_device d on d.sn = p.device_sn
-      left join ymy_cert c on c.id = d.certificate_id and c.is_deleted = 0
-      where p.state = 'queued' and p.due_time <= now()
-      order by p.due_time limit ${PER_TICK} for update of p skip locked`);
-    type Due = { id: string; task_id: string; device_sn: string; product_id: string; attempt: number; timeout_minutes: number; to_version: string;
-      file: string; file_size: number; sha256: string; md5: string; module_type: string; cloud_product_id: string | null; device_name: string | null };
-    const due = (res as unknown as { rows: Due[] }).rows;
-    if (due.length === 0) return;
-    const base = this.ctx.config.publicUrl;
-    const notified: Row[] = [];
-    const failed: Row[] = [];
-    await Promise.all(due.map(async (d) => {
-      touched.add(String(d.task_id));
-      if (!d.cloud_product_id || !d.device_name) {
-        failed.push({ id: String(d.id), code: 'no_cert', message: 'the device has no IoT credentials' });
-        return;
-      }
-      const url = d.file.startsWith('/') ? `${base}${d.file}` : d.file;
-      const sent = await gw.send({ cloudProductId: d.cloud_product_id, deviceName: d.device_name }, 'ota', {
-        type: 'update_firmware', taskId: String(d.task_id), module: d.module_type, version: d.to_version, url, file_size: Number(d.file_size), md5sum: d.md5, sha256: d.sha256,
-      }).catch(() => false as const);
-      if (sent) notified.push({ id: String(d.id), timeout: Number(d.timeout_minutes) });
-    }));
-    if (notified.length) {
-      await tx.execute(sql`
+      with due as (
+        select p.id from ymy_ota_progress p join ymy_ota_task t on t.id = p.task_id and t.state = 'running'
+        where p.state = 'queued' and p.due_time <= now()
+        order by p.due_time limit ${PER_TICK} for update of p skip locked),
+      taken as (
         update ymy_ota_progress p set state = 'notified', percent = 0, attempt = p.attempt + 1, last_report_time = now(),
-          due_time = now() + r.timeout * interval '1 minute'
-        from json_to_recordset(${JSON.stringify(notified)}::json) as r(id bigint, timeout int) where p.id = r.id`);
-    }
+          due_time = now() + t.timeout_minutes * interval '1 minute'
+        from due d, ymy_ota_task t where p.id = d.id and t.id = p.task_id
+        returning p.id, p.task_id, p.device_sn, p.product_id, t.timeout_minutes, t.to_version, t.firmware_id)
+      select k.id, k.task_id, k.device_sn, k.product_id, k.to_version,
+             f.file, f.file_size, f.sha256, f.md5, f.module_type, c.cloud_product_id, c.device_name
+      from taken k
+      join ymy_firmware f on f.id = k.firmware_id
+      left join ymy_factory_device d on d.sn = k.device_sn
+      left join ymy_cert c on c.id = d.certificate_id and c.is_deleted = 0`);
+    const due = (res as unknown as { rows: Due[] }).rows.map((d) => ({ ...d, id: String(d.id), task_id: String(d.task_id) }));
+    for (const d of due) touched.add(d.task_id);
+    const failed = due.filter((d) => !d.cloud_product_id || !d.device_name).map((d) => ({ id: d.id, code: 'no_cert', message: 'the device has no IoT credentials' }));
     if (failed.length) {
       await tx.execute(sql`
         update ymy_ota_progress p set state = 'failed', due_time = null, error_code = r.code, error_message = r.message, last_report_time = now()
         from json_to_recordset(${JSON.stringify(failed)}::json) as r(id bigint, code text, message text) where p.id = r.id`);
+      await this.log(tx, failed.map((f) => ({ id: f.id, state: 'failed', message: f.message })), new Date());
     }
-    const logged = [...notified.map((n) => ({ ...n, state: 'notified', message: null })), ...failed.map((f) => ({ ...f, state: 'failed' }))];
+    return due.filter((d) => d.cloud_product_id && d.device_name);
+  }
+
+  /** the firmware sent to each claimed device: the ids of those it reached */
+  private async send(gw: Gateway, due: readonly Due[]): Promise<Set<string>> {
+    const base = this.ctx.config.publicUrl;
+    const sent = new Set<string>();
+    await Promise.all(due.map(async (d) => {
+      const url = d.file.startsWith('/') ? `${base}${d.file}` : d.file;
+      const ok = await gw.send({ cloudProductId: d.cloud_product_id!, deviceName: d.device_name! }, 'ota', {
+        type: 'update_firmware', taskId: d.task_id, module: d.module_type, version: d.to_version, url, file_size: Number(d.file_size), md5sum: d.md5, sha256: d.sha256,
+      }).catch(() => false as const);
+      if (ok) sent.add(d.id);
+    }));
+    return sent;
+  }
+
+  /** the sends logged (at the time they were made); a device not reached is queued again for the next pass */
+  private async record(tx: Executor, due: readonly Due[], sent: ReadonlySet<string>, at: Date): Promise<void> {
+    const unsent = due.filter((d) => !sent.has(d.id)).map((d) => ({ id: d.id }));
+    if (unsent.length) {
+      await tx.execute(sql`
+        update ymy_ota_progress p set state = 'queued', attempt = greatest(p.attempt - 1, 0), due_time = now() + interval '1 second'
+        from json_to_recordset(${JSON.stringify(unsent)}::json) as r(id bigint) where p.id = r.id and p.state = 'notified'`);
+    }
+    if (sent.size) await this.log(tx, [...sent].map((id) => ({ id, state: 'notified', message: null })), at);
+  }
+
+  private async log(tx: Executor, rows: ReadonlyArray<{ id: string; state: string; message: string | null }>, at: Date): Promise<void> {
     await tx.execute(sql`
       insert into ymy_ota_log (id, device_sn, task_id, product_id, state, message, report_time)
-      select ${idBlockSql(logged.length)}, p.device_sn, p.task_id, p.product_id, r.state, r.message, now()
-      from json_to_recordset(${JSON.stringify(logged)}::json) as r(id bigint, state text, message text) join ymy_ota_progress p on p.id = r.id`);
+      select ${idBlockSql(rows.length)}, p.device_sn, p.task_id, p.product_id, r.state, r.message, ${at.toISOString()}::timestamptz
+      from json_to_recordset(${JSON.stringify(rows)}::json) as r(id bigint, state text, message text) join ymy_ota_progress p on p.id = r.id`);
   }
 }

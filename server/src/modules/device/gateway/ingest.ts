@@ -8,8 +8,6 @@ export interface IngestOptions {
   /** messages held (buffered and being verified) before transports slow down their acks */
   capacity?: number;
   batchSize?: number;
-  /** the most handed over at once when a backlog has built up (the handlers write a batch in a few statements) */
-  maxBatch?: number;
   intervalMs?: number;
   /** how many recent (SN, clientToken) pairs are remembered to drop duplicates */
   recentTokens?: number;
@@ -51,14 +49,12 @@ export class Ingest {
   private closed = false;
   readonly capacity: number;
   private readonly batchSize: number;
-  private readonly maxBatch: number;
   private readonly intervalMs: number;
   private readonly recentTokens: number;
 
   constructor(private readonly log: Logger, opts: IngestOptions = {}) {
     this.capacity = opts.capacity ?? 50_000;
     this.batchSize = opts.batchSize ?? 500;
-    this.maxBatch = Math.max(this.batchSize, opts.maxBatch ?? this.batchSize * 10);
     this.intervalMs = opts.intervalMs ?? 50;
     this.recentTokens = opts.recentTokens ?? 50_000;
   }
@@ -163,9 +159,8 @@ export class Ingest {
 
   private async run(): Promise<void> {
     while (this.uplinks.length || this.presences.length) {
-      // behind, the batches grow: the statements per batch stay the same, so the backlog is written in fewer of them
-      const presences = this.presences.splice(0, this.maxBatch);
-      const batch = this.uplinks.splice(0, this.maxBatch);
+      const presences = this.presences.splice(0, this.batchSize);
+      const batch = this.uplinks.splice(0, this.batchSize);
       if (presences.length) {
         await Promise.all(this.presenceHandlers.map((h) => this.guard(() => h(presences), presences.length, 'presence handler failed')));
       }
