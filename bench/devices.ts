@@ -96,7 +96,7 @@ async function main() {
     ? { MQTT_URL: args['mqtt-url'] ?? 'mqtt://127.0.0.1:1883', MQTT_TOPIC_ROOT: root }
     : { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', MQTT_TOPIC_ROOT: root };
   const config = loadConfig({
-    NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', DATABASE_URL: db === 'postgres' ? withDatabase(adminUrl, dbName) : '',
+    NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', DATABASE_URL: db === 'postgres' ? withDatabase(adminUrl, dbName) : '',
     PUBLIC_RATE_PER_MINUTE: '10000000', DEVICE_SIMULATOR: 'true', ...mqttEnv,
   }, { dataDir: dir });
   const server = await createServer(config);

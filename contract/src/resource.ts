@@ -146,6 +146,11 @@ export interface ButtonDef {
   confirm?: I18nText;
   /** the generic button's success message; `{key}` takes the answer's field of that name (default: 「name」 done) */
   done?: I18nText;
+  /**
+   * a generic row button shown only on rows whose `field` holds one of `values` (a draft can be published, a
+   * published version withdrawn); the server refuses the others all the same
+   */
+  shownWhen?: { field: string; values: ReadonlyArray<string | number> };
 }
 
 /** A tree resource: rows name their parent; the engine keeps ancestors and answers the tree calls. */

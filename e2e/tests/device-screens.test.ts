@@ -69,15 +69,21 @@ describe('device operations', () => {
     // measured by the server as it stored the bytes
     const stored = await call<{ records: Array<{ version: string; fileSize: number; sha256: string }> }>(`/api/ymy-firmware/firmware/list?version=${VERSION}`);
     expect(stored.records[0]).toMatchObject({ version: VERSION, fileSize: 4096 });
-    // a draft cannot be withdrawn: the server's message is shown
-    await row.getByTestId('resource-row-action-firmware_withdraw').click();
-    await confirm(b.page);
-    await b.page.locator('.ant-message-notice-error').first().waitFor();
+    // a draft offers 发布 and 上传云端, not 撤回
+    expect(await row.getByTestId('resource-row-action-firmware_withdraw').count()).toBe(0);
+    await row.getByTestId('resource-row-action-firmware_cloud').waitFor();
     await row.getByTestId('resource-row-action-firmware_publish').click();
     expect(await b.page.locator('.ant-modal-confirm').innerText()).toContain(`「${VERSION}」`);
     await confirm(b.page);
     await toast(b.page, '「发布」执行成功');
     await waitFor(b.page, 'the firmware published', async () => (await row.innerText()).includes('已发布'));
+    // published: 撤回 in place of 发布
+    await row.getByTestId('resource-row-action-firmware_withdraw').waitFor();
+    expect(await row.getByTestId('resource-row-action-firmware_publish').count()).toBe(0);
+    // firmware lives on this server (FIRMWARE_CLOUD=own): 上传云端 says so
+    await row.getByTestId('resource-row-action-firmware_cloud').click();
+    await confirm(b.page);
+    await b.page.locator('.ant-message-notice-error', { hasText: 'FIRMWARE_CLOUD' }).first().waitFor();
   });
 
   it('syncs device control commands with the generic button, over the selection and from a row', async () => {

@@ -151,6 +151,12 @@ describe('resource registry', () => {
       if (def.io?.import) expect(allowed.has(def.io.import.permission ?? `${code}_import`), `${code}: import permission`).toBe(true);
       for (const b of def.menu?.buttons ?? []) {
         if (b.action) expect(def.actions?.[b.action], `${code}: button ${b.code} calls action ${b.action}`).toBeDefined();
+        // a row button shown by the row's state names a field the list answers
+        if (b.shownWhen) {
+          expect(b.placement, `${code}: button ${b.code} shownWhen`).toBe('row');
+          expect(def.fields[b.shownWhen.field], `${code}: button ${b.code} shownWhen.field`).toBeDefined();
+          expect(b.shownWhen.values.length, `${code}: button ${b.code} shownWhen.values`).toBeGreaterThan(0);
+        }
       }
       expect(allowed.size).toBeGreaterThan(0);
     });

@@ -97,10 +97,17 @@ export const firmwareResource = defineResource({
   menu: {
     parent: 'device', route: '/device/firmware', name: { zh: '固件管理', en: 'Firmware' }, sort: 1, icon: 'iconfont iconicon_cloud_history',
     buttons: [
-      { code: 'firmware_publish', name: { zh: '发布', en: 'Publish' }, alias: 'publish', placement: 'row', action: 'publish' },
-      { code: 'firmware_withdraw', name: { zh: '撤回', en: 'Withdraw' }, alias: 'withdraw', placement: 'row', action: 'withdraw' },
+      {
+        code: 'firmware_publish', name: { zh: '发布', en: 'Publish' }, alias: 'publish', placement: 'row', action: 'publish',
+        shownWhen: { field: 'state', values: [RELEASE_STATE.draft] },
+      },
+      {
+        code: 'firmware_withdraw', name: { zh: '撤回', en: 'Withdraw' }, alias: 'withdraw', placement: 'row', action: 'withdraw',
+        shownWhen: { field: 'state', values: [RELEASE_STATE.published] },
+      },
       {
         code: 'firmware_cloud', name: { zh: '上传云端', en: 'Upload to cloud' }, alias: 'cloud', placement: 'row', action: 'cloudUpload',
+        shownWhen: { field: 'state', values: [RELEASE_STATE.draft, RELEASE_STATE.published] },
         confirm: { zh: '把该版本的固件文件上传到固件云 (FIRMWARE_CLOUD) 并登记?', en: 'Upload this version\'s file to the firmware cloud (FIRMWARE_CLOUD) and register it there?' },
         done: { zh: '已上传到{cloud}: {cloudFirmwareId}', en: 'Uploaded to {cloud}: {cloudFirmwareId}' },
       },

@@ -1,7 +1,7 @@
 import { defineActions, defineResource, deviceControlResource, firmwareResource, idsParamSchema, okOutput, productResource, resources, type ResourceDef } from '@console/contract';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { actionButtons, doneMessage, namedRows, rowActionInput, rowInputOf, toolbarActionInput, toolbarInputOf } from './actionButtons';
+import { actionButtons, doneMessage, namedRows, rowActionInput, rowInputOf, shownOn, toolbarActionInput, toolbarInputOf } from './actionButtons';
 
 const id = z.string().regex(/^\d+$/);
 const thing = defineResource({
@@ -93,9 +93,9 @@ describe('the definitions\' action buttons', () => {
     return actionButtons(def, () => true);
   };
 
-  it('firmware: 发布 and 撤回 on each row, with the row\'s id', () => {
+  it('firmware: 发布, 撤回 and 上传云端 on each row, with the row\'s id', () => {
     const b = actionButtons(firmwareResource, () => true);
-    expect(b.row.map((x) => [x.button.code, x.input])).toEqual([['firmware_publish', 'id'], ['firmware_withdraw', 'id']]);
+    expect(b.row.map((x) => [x.button.code, x.input])).toEqual([['firmware_publish', 'id'], ['firmware_withdraw', 'id'], ['firmware_cloud', 'id']]);
     expect(b.toolbar).toEqual([]);
   });
 
@@ -123,5 +123,22 @@ describe('the definitions\' action buttons', () => {
     for (const def of defs) {
       for (const b of def.menu?.buttons ?? []) if (b.action) expect(def.actions?.[b.action], `${def.code}: ${b.code}`).toBeDefined();
     }
+  });
+});
+
+describe('shownOn', () => {
+  it('shows a row button only on rows whose field holds one of its values; a button without the rule everywhere', () => {
+    const buttons = firmwareResource.menu!.buttons!;
+    const publish = buttons.find((b) => b.code === 'firmware_publish')!;
+    const withdraw = buttons.find((b) => b.code === 'firmware_withdraw')!;
+    const cloud = buttons.find((b) => b.code === 'firmware_cloud')!;
+    const draft = { id: '1', state: 1 };
+    const published = { id: '2', state: '2' };
+    const withdrawn = { id: '3', state: 3 };
+    expect([publish, withdraw, cloud].map((b) => shownOn(b, draft))).toEqual([true, false, true]);
+    expect([publish, withdraw, cloud].map((b) => shownOn(b, published))).toEqual([false, true, true]);
+    expect([publish, withdraw, cloud].map((b) => shownOn(b, withdrawn))).toEqual([false, false, false]);
+    expect(shownOn(publish, { id: '4' })).toBe(false);
+    expect(shownOn(thing.menu!.buttons![0]!, { id: '5' })).toBe(true);
   });
 });

@@ -110,3 +110,11 @@ export function doneMessage(button: ButtonDef, answer: unknown, lang: Lang): str
   }
   return format(text(button.done, lang), params);
 }
+
+/** Whether a row button belongs on this record (its `shownWhen`); buttons without one belong on every row. */
+export function shownOn(button: ButtonDef, record: Readonly<Record<string, unknown>>): boolean {
+  const when = button.shownWhen;
+  if (!when) return true;
+  const value = record[when.field];
+  return value !== undefined && value !== null && when.values.some((v) => String(v) === String(value));
+}

@@ -10,7 +10,7 @@ import { actionsEn, actionsZh } from '../i18n/actions';
 import { addMessages } from '../i18n/lazy';
 import { usePermissionCheck } from '../store/permissions';
 import { testId } from '../testId';
-import { actionButtons, doneMessage, namedRows, rowActionInput, toolbarActionInput, type ActionButton, type ActionButtons } from './actionButtons';
+import { actionButtons, doneMessage, namedRows, rowActionInput, shownOn, toolbarActionInput, type ActionButton, type ActionButtons } from './actionButtons';
 import { resourceKeys } from './api';
 import type { ResourceRecord } from './types';
 
@@ -71,7 +71,7 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
 
   const rowButtons = useCallback(
     (record: Rec) =>
-      buttons.row.map((b) => (
+      buttons.row.filter((b) => shownOn(b.button, record)).map((b) => (
         <Button key={`action-${b.button.code}`} type="link" size="small" {...testId(`resource-row-action-${b.button.code}`)}
           onClick={() => run(b, rowActionInput(b, record.id), [record])}>
           {text(b.button.name, lang)}
