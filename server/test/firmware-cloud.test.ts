@@ -122,6 +122,8 @@ describe('own storage (the default)', () => {
       token: admin, body: { PageNum: 1, PageSize: 10, ProductID: fleet.cloudProductId, Filters: [{ Name: 'Version', Values: ['2.1'] }] },
     });
     expect(filtered.body.data.TotalCount).toBe(1);
+    const beyond = await h.call<{ TotalCount: number; Firmwares: Row[] }>('POST', `${IPC}/ListFirmwares`, { token: admin, body: { PageNum: 9, PageSize: 10, ProductID: fleet.cloudProductId } });
+    expect(beyond.body.data).toEqual({ TotalCount: 2, Firmwares: [] });
     const unknown = await h.call('POST', `${IPC}/ListFirmwares`, { token: admin, body: { Filters: [{ Name: 'Colour', Values: ['red'] }] } });
     expect(unknown.status).toBe(400);
     expect(unknown.body.msg).toContain('Colour');

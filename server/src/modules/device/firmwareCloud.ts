@@ -156,12 +156,14 @@ function ownCloud(app: FastifyInstance, ctx: AppContext): FirmwareCloud {
           else if (f.Name === 'FwType') where.push(or(...f.Values.map((v) => eq(firmware.moduleType, v)))!);
           else throw badRequest('firmwareCloudFilter', { name: f.Name });
         }
-        const rows = await tx.select({ f: firmware, productName: product.productName, cloudProductId: product.cloudProductId, total: sql<number>`count(*) over ()` })
+        const size = input.PageSize ?? 10;
+        const [{ total } = { total: 0 }] = await tx.select({ total: sql<number>`count(*)::int` }).from(firmware).where(and(...where));
+        const rows = await tx.select({ f: firmware, productName: product.productName, cloudProductId: product.cloudProductId })
           .from(firmware).leftJoin(product, eq(product.id, firmware.productId))
           .where(and(...where)).orderBy(desc(firmware.createTime), desc(firmware.id))
-          .limit(input.PageSize ?? 10).offset(((input.PageNum ?? 1) - 1) * (input.PageSize ?? 10));
+          .limit(size).offset(((input.PageNum ?? 1) - 1) * size);
         return {
-          TotalCount: Number(rows[0]?.total ?? 0),
+          TotalCount: Number(total),
           Firmwares: rows.map(({ f, productName, cloudProductId }) => ({
             Version: f.version, Md5sum: f.md5 ?? '', CreateTime: seconds(f.createTime), ProductName: productName ?? '', Name: f.version,
             Description: f.releaseNotes ?? '', ProductId: cloudProductId ?? String(f.productId), FwType: f.moduleType,
