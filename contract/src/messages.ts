@@ -162,6 +162,7 @@ export const messages = {
     zh: '固件由本系统存储与分发 (FIRMWARE_CLOUD=own), 无需上传云端; 要使用腾讯云, 请在服务器上设置 FIRMWARE_CLOUD=tencent',
     en: 'Firmware is stored and served by this server (FIRMWARE_CLOUD=own); nothing to upload. To use Tencent Cloud, set FIRMWARE_CLOUD=tencent on the server',
   },
+  firmwareWithdrawnCloud: { zh: '固件 {version} 已撤回, 不能上传云端', en: 'The firmware {version} was withdrawn; it cannot be uploaded to the cloud' },
   firmwareCloudProduct: { zh: '没有云端产品 ID 或编号为 {id} 的产品', en: 'No product has the cloud product id (or the id) {id}' },
   firmwareCloudNoProductId: { zh: '产品「{product}」没有腾讯云产品 ID, 不能上传到腾讯云', en: 'The product "{product}" has no Tencent Cloud product id; it cannot be uploaded there' },
   firmwareUploadLink: { zh: '上传链接无效或已过期, 请重新获取 (GetCOSURL)', en: 'The upload link is invalid or expired; get a new one (GetCOSURL)' },

@@ -197,6 +197,14 @@ describe('Tencent IoT Explorer (FIRMWARE_CLOUD=tencent)', () => {
     expect(calls.find((c) => c.action === 'UploadFirmware')?.params).toMatchObject({ ProductID: fleet.cloudProductId, Md5sum: md5(bytes), FileSize: 20_000, FwType: 'mcu' });
     const fw = await h.call<Row>('GET', '/api/ymy-firmware/firmware/detail', { token: admin, query: { id } });
     expect(fw.body.data).toMatchObject({ cloudVendor: 1, cloudFirmwareId: `${fleet.cloudProductId}/mcu/3.0.0` });
+
+    // a withdrawn version is not pushed, whatever the screen shows
+    await h.call('POST', '/api/ymy-firmware/firmware/withdraw', { token: admin, query: { id } });
+    const uploads = calls.filter((c) => c.action === 'UploadFirmware').length;
+    const withdrawn = await h.call('POST', '/api/ymy-firmware/firmware/cloud-upload', { token: admin, query: { id }, lang: 'en' });
+    expect(withdrawn.status).toBe(400);
+    expect(withdrawn.body.msg).toContain('withdrawn');
+    expect(calls.filter((c) => c.action === 'UploadFirmware')).toHaveLength(uploads);
   });
 
   it('passes the IPC operations to the cloud, naming a product here by its cloud product id', async () => {

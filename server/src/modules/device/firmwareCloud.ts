@@ -285,6 +285,8 @@ export async function registerFirmwareCloud(app: FastifyInstance, ctx: AppContex
       return f;
     });
     if (!row) throw notFound();
+    // the button is shown on drafts and published versions only (shownWhen); the server holds to it as well
+    if (Number(row.f.state) === RELEASE_STATE.withdrawn) throw badRequest('firmwareWithdrawnCloud', { version: row.f.version });
     if (!row.cloudProductId) throw badRequest('firmwareCloudNoProductId', { product: row.productName });
     if (!row.f.file) throw badRequest('firmwareFileUnknown');
     const file = await ctx.uploads?.open(c.user.tenantId, row.f.file);
