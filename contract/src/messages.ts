@@ -62,6 +62,7 @@ export const messages = {
   tenantExpired: { zh: '租户已过期, 请联系管理员', en: 'The tenant has expired; contact your administrator' },
   grantUnsupported: { zh: '不支持的授权类型: {grant}', en: 'Unsupported grant type: {grant}' },
   grantNotAllowed: { zh: '该客户端不允许此授权类型: {grant}', en: 'This client may not use the grant type: {grant}' },
+  appBadCredentials: { zh: '手机号或密码错误', en: 'Wrong phone number or password' },
   captchaRequired: { zh: '请输入验证码', en: 'Please enter the captcha' },
   captchaRequiredForAccount: { zh: '该账号登录失败次数较多, 请输入验证码后再登录', en: 'This account had several failed sign-ins; enter the captcha to sign in' },
   captchaInvalid: { zh: '验证码不正确', en: 'The captcha is wrong' },

@@ -25,6 +25,16 @@ export const API = {
   noticeList: '/api/blade-desk/notice/list',
 } as const;
 
+/**
+ * The calls of the vendor's phone app (its users are after-sales users of a tenant, not console users): sign-in
+ * by phone and password, the app's own log upload, and the update check. See docs/app-api.md.
+ */
+export const APP_API = {
+  token: '/api/app/auth/token',
+  logUpload: '/api/app/log/upload',
+  latestVersion: '/api/app/version/latest',
+} as const;
+
 /** The OAuth client the console identifies as (sent as Basic auth on every call). */
 export const CONSOLE_CLIENT = { id: 'saber', secret: 'saber_secret' } as const;
 

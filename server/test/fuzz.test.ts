@@ -16,7 +16,12 @@
  * request of each kind that triggered it, with its case id ([auth3], [v:query:size:17], [r12], …).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BASIC, useServer } from './harness.js';
+import { APP_API } from '@console/contract';
+import { hashPassword } from '../src/core/auth/index.js';
+import { inTenant } from '../src/core/db/index.js';
+import { nextId } from '../src/core/ids.js';
+import { postsaleUser } from '../src/modules/postsale/tables.js';
+import { BASIC, md5, useServer } from './harness.js';
 import { buildRequest, type BuiltRequest, type Case, type FuzzEnv, opKey, planCases, type Who } from './fuzz/generate.js';
 import { learnTemplate, type Probe, type Template } from './fuzz/learn.js';
 import { operationsOf, type Operation } from './fuzz/openapi.js';
@@ -89,6 +94,14 @@ describe('fuzzing every route of the OpenAPI document', () => {
     tokens.platform = await signIn('platform');
     tokens.tenant = await signIn('tenant');
     const spares = [await signIn('platform'), await signIn('tenant'), await signIn('platform')];
+    // a user of the phone app, for the operations that take its token (no fuzzed call can end that token)
+    await inTenant(h.server.ctx.db, { tenantId: '541742' }, async (tx) => tx.insert(postsaleUser)
+      .values({ id: nextId(), tenantId: '541742', phone: '13700000000', passwordHash: await hashPassword(md5('Fuzz#2026')) }));
+    const appSignIn = await app.inject({
+      method: 'POST', url: APP_API.token, remoteAddress: LOGIN_ADDRESS, payload: { tenantId: '541742', phone: '13700000000', password: md5('Fuzz#2026') },
+    });
+    expect(appSignIn.statusCode, appSignIn.body).toBe(200);
+    const appToken = (appSignIn.json() as { data: { accessToken: string } }).data.accessToken;
     let sparesUsed = 0;
     const checking = new Map<Who, Promise<void>>();
     const reloginCauses: string[] = [];
@@ -151,6 +164,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const env: FuzzEnv = {
       basic: BASIC,
       token: (who) => tokens[who],
+      appToken,
       spareToken: () => (sparesUsed < spares.length
         ? { token: spares[sparesUsed++] as string, fresh: true }
         : { token: spares[spares.length - 1] as string, fresh: false }),

@@ -10,10 +10,13 @@ import {
   tencentCredentials, tencentVerify, verifyDownlink,
 } from '../src/modules/device/gateway/credentials.js';
 import { checkSigned, decodeEnvelope, type Decoded } from '../src/modules/device/gateway/envelope.js';
+import { EmbeddedBroker } from '../src/modules/device/gateway/broker.js';
+import type { DeviceKeys } from '../src/modules/device/gateway/deviceKeys.js';
 import { Ingest } from '../src/modules/device/gateway/ingest.js';
 import { silentLogger } from '../src/modules/device/gateway/log.js';
 import { downTopic, isOwnDownFilter, parseTopic, upTopic } from '../src/modules/device/gateway/topics.js';
 import type { Uplink } from '../src/modules/device/gateway/types.js';
+import { connect, until } from './gateway-fixture.js';
 
 /** Device gateway pieces without a server: topics, credentials (fixed vectors, checked with openssl), envelope, ingest. */
 const PSK = Buffer.from('c2VjcmV0LXBzay0x', 'base64');
@@ -153,6 +156,57 @@ describe('ingest', () => {
     await ingest.drained();
     expect(ingest.full).toBe(false);
     await ingest.close();
+  });
+});
+
+describe('embedded broker backpressure', () => {
+  // aedes acknowledges a QoS 1 message before its hooks run, but reads a connection's next packets only once the
+  // hooks of the last read are done: a stalled store stops the reading, and what was read is kept, however much
+  it('stops reading from the devices while the store is stalled and loses nothing past twice the capacity', async () => {
+    const ingest = new Ingest(silentLogger, { capacity: 20, batchSize: 50, intervalMs: 5 });
+    let open!: () => void;
+    const stalled = new Promise<void>((r) => { open = r; });
+    const stored: string[] = [];
+    ingest.onUplink(['property'], async (b) => {
+      await stalled;
+      stored.push(...b.map((u) => u.clientToken ?? ''));
+    });
+    const keyOf = (n: number): Buffer => Buffer.alloc(16, n);
+    const devices = Array.from({ length: 4 }, (_, n) => ({ sn: `BP${n}`, productId: '1', cloudVendor: 1, cloudProductId: 'BPPROD0001', deviceName: `bp${n}` }));
+    const keys = {
+      lookupClientId: async (clientId: string) => {
+        const n = devices.findIndex((d) => d.cloudProductId + d.deviceName === clientId);
+        return n < 0 ? null : { device: devices[n]!, key: keyOf(n) };
+      },
+    } as unknown as DeviceKeys;
+    const broker = new EmbeddedBroker({ port: 0, host: '127.0.0.1', root: 'bp', instanceId: 'bp', keys, ingest, log: silentLogger });
+    await broker.start();
+    const clients = await Promise.all(devices.map((d, n) => connect(`mqtt://127.0.0.1:${broker.port}`, tencentCredentials(d.cloudProductId, d.deviceName, keyOf(n)))));
+    try {
+      let acked = 0;
+      const PER_DEVICE = 1500;
+      const sends = clients.flatMap((c, n) => Array.from({ length: PER_DEVICE }, (_, i) =>
+        c.publishAsync(upTopic('bp', 'property', 'BPPROD0001', devices[n]!.deviceName), JSON.stringify({ method: 'report', clientToken: `${n}-${i}`, params: { i } }), { qos: 1 })
+          .then(() => void acked++)));
+      const total = devices.length * PER_DEVICE;
+      await until(() => ingest.counters.received >= 2 * ingest.capacity, 5_000, 'a backlog past twice the capacity');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(ingest.counters.received).toBeLessThan(total);
+      expect(acked).toBeLessThan(total);
+      expect(ingest.counters.dropped).toBe(0);
+      open();
+      await Promise.all(sends);
+      // a PUBACK is written before the hook hands the message over
+      await until(() => ingest.counters.received === total, 5_000, 'every message handed over');
+      await ingest.close();
+      expect(acked).toBe(total);
+      expect(stored).toHaveLength(total);
+      expect(new Set(stored).size).toBe(total);
+      expect(ingest.counters).toMatchObject({ accepted: total, flushed: total, dropped: 0 });
+    } finally {
+      await Promise.all(clients.map((c) => c.endAsync(true)));
+      await broker.close();
+    }
   });
 });
 

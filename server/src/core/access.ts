@@ -104,6 +104,13 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
       await limitByIp(ctx, req, { name: 'public', max: ctx.config.limits.publicPerMinute, windowSeconds: 60 });
     }
     if ('public' in access) return;
+    if ('app' in access) {
+      const token = bearerOf(req);
+      if (!token) throw unauthorized('tokenMissing');
+      if (!ctx.appAuth) throw unauthorized('tokenInvalid');
+      req.appUser = await ctx.appAuth.verify(token.token);
+      return;
+    }
     const bearer = 'permission' in access ? bearerOf(req) : null;
     // A token in the query string (downloads, iframes) stands alone: such links cannot carry Basic auth.
     if (!bearer?.fromQuery) req.client = await clients.verify(req.headers.authorization);

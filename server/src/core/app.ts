@@ -158,6 +158,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
         securitySchemes: {
           client: { type: 'http', scheme: 'basic', description: 'OAuth client, e.g. saber:saber_secret' },
           bladeAuth: { type: 'apiKey', in: 'header', name: 'Blade-Auth', description: 'bearer <access token>' },
+          appToken: { type: 'apiKey', in: 'header', name: 'Blade-Auth', description: 'bearer <app token> from /api/app/auth/token (the phone app; no client)' },
         },
       },
       security: [{ client: [], bladeAuth: [] }],

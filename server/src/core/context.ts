@@ -51,6 +51,8 @@ export interface AppContext {
    * it starts once the app is ready. Mode `off` when MQTT_PORT=off (and in tests unless asked for).
    */
   gateway?: DeviceGateway;
+  /** verifies the app's tokens for `{ app: true }` routes; set by the app API module */
+  appAuth?: { verify(token: string): Promise<AppCaller> };
   /** the OTA scheduler: `wake()` runs it now (a task was made) */
   ota?: { wake(): void };
 }
@@ -69,6 +71,13 @@ export interface AuthUser {
   sessionId: string;
 }
 
+/** A signed-in user of the vendor's phone app (an after-sales user), from a verified app token. */
+export interface AppCaller {
+  tenantId: string;
+  appUserId: string;
+  phone: string;
+}
+
 export interface ClientInfo {
   clientId: string;
   grantTypes: string[];
@@ -83,16 +92,19 @@ export interface ClientInfo {
  * - permission: a signed-in user; a code means the user's roles must be granted that menu/button code,
  *   null means any signed-in user; platformWrite also needs the platform tenant, platformAdmin the
  *   platform tenant and its administrator role
+ * - app: a user of the vendor's phone app with a valid app token (`Blade-Auth: bearer …`); console tokens are refused
  */
 export type Access =
   | { public: true }
   | { client: true }
+  | { app: true }
   | { permission: string | null; platformWrite?: boolean; platformAdmin?: boolean };
 
 declare module 'fastify' {
   interface FastifyRequest {
     lang: Lang;
     user?: AuthUser;
+    appUser?: AppCaller;
     client?: ClientInfo;
     startTime: number;
   }

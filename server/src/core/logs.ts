@@ -21,7 +21,7 @@ function paramsOf(req: FastifyRequest): string {
 function requestColumns(req: FastifyRequest) {
   return {
     id: nextId(),
-    tenantId: req.user?.tenantId ?? PLATFORM_TENANT,
+    tenantId: req.user?.tenantId ?? req.appUser?.tenantId ?? PLATFORM_TENANT,
     serviceId: 'iot-console',
     serverHost: hostname(),
     serverIp: `${req.socket.localAddress ?? ''}:${req.socket.localPort ?? ''}`,
@@ -31,7 +31,7 @@ function requestColumns(req: FastifyRequest) {
     userAgent: String(req.headers['user-agent'] ?? '').slice(0, 1000),
     remoteIp: req.ip,
     methodClass: req.routeOptions.url ?? null,
-    createBy: req.user?.account ?? null,
+    createBy: req.user?.account ?? (req.appUser ? `app:${req.appUser.phone}` : null),
   };
 }
 

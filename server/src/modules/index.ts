@@ -8,6 +8,7 @@ import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
 import { deviceGatewayFeature } from './device/gateway/index.js';
 import { logFeature } from './log/index.js';
+import { postsaleFeature } from './postsale/index.js';
 import { productFeature } from './product/index.js';
 import { productionFeature } from './production/index.js';
 import { deviceFeature } from './device/index.js';
@@ -30,6 +31,7 @@ export const MODULES: readonly FeatureModule[] = [
   productionFeature,
   deviceFeature,
   deviceGatewayFeature,
+  postsaleFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {

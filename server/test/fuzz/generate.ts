@@ -18,6 +18,8 @@ export type Who = 'platform' | 'tenant';
 export interface FuzzEnv {
   basic: string;
   token(who: Who): string;
+  /** the token of a user of the phone app, for the operations that take one */
+  appToken: string;
   /** the token of a throw-away session (for sign-out), or of one already signed out when none are left */
   spareToken(): { token: string; fresh: boolean };
   /** real record ids harvested from the lists */
@@ -610,7 +612,7 @@ export function buildRequest(op: Operation, c: Case, seed: number, env: FuzzEnv)
 function finalize(d: Draft, caseId: string, env: FuzzEnv): BuiltRequest {
   const { op } = d;
   const variant = AUTH[d.auth] as AuthVariant;
-  let token = env.token(d.who);
+  let token = op.appAuth ? env.appToken : env.token(d.who);
   let authLabel = `${variant.label}${variant.valid ? ` (${d.who})` : ''}`;
   let who: Who | undefined = variant.valid ? d.who : undefined;
   let authValid = !!variant.valid;

@@ -30,6 +30,8 @@ export interface Operation {
   isList: boolean;
   /** the 200 answer declares no JSON (a file download) */
   rawSuccess: boolean;
+  /** takes the phone app's token, not a console user's */
+  appAuth: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -106,7 +108,8 @@ export function operationsOf(doc: unknown, skip: (path: string) => boolean): { o
       const { fields, page } = resourceFields(obj(okSchema?.properties)?.data);
       const rawSuccess = Object.keys(okContent).length > 0 && !okJson;
       const isList = page || query.some((q) => q.name === 'current' || q.name === 'size');
-      operations.push({ method, path, query, pathParams, bodyProps, bodyTypes, fields, isList, rawSuccess });
+      const appAuth = Array.isArray(op.security) && op.security.some((s) => !!obj(s) && 'appToken' in (obj(s) as Json));
+      operations.push({ method, path, query, pathParams, bodyProps, bodyTypes, fields, isList, rawSuccess, appAuth });
     }
   }
   return { operations, total, skipped };

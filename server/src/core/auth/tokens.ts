@@ -18,6 +18,18 @@ export interface AccessClaims {
   sid: string;
 }
 
+/**
+ * Claims of an app user's token (the vendor's phone app, not the console): another token type, so neither
+ * kind of token is ever taken for the other.
+ */
+export interface AppClaims {
+  token_type: 'app_access_token';
+  tenant_id: string;
+  app_user_id: string;
+  /** the user's password time (ms) when signed: a later password change or reset ends the token */
+  pwt: number;
+}
+
 export class TokenSigner {
   /** imported once: jose would import a raw secret again on every verify (9% of a list call's CPU) */
   private readonly key: Promise<CryptoKey>;
@@ -34,6 +46,29 @@ export class TokenSigner {
       .setIssuer('iot-console')
       .setExpirationTime(`${ttlSeconds}s`)
       .sign(await this.key);
+  }
+
+  async signApp(claims: AppClaims, ttlSeconds: number): Promise<string> {
+    return new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setIssuedAt()
+      .setSubject(claims.app_user_id)
+      .setIssuer('iot-console')
+      .setAudience('app')
+      .setExpirationTime(`${ttlSeconds}s`)
+      .sign(await this.key);
+  }
+
+  /** The claims of a valid, unexpired app token; null otherwise. */
+  async verifyApp(token: string): Promise<AppClaims | null> {
+    try {
+      const { payload } = await jwtVerify(token, await this.key, { issuer: 'iot-console', audience: 'app', algorithms: ['HS256'] });
+      if (payload.token_type !== 'app_access_token' || typeof payload.app_user_id !== 'string' || typeof payload.tenant_id !== 'string'
+        || typeof payload.pwt !== 'number') return null;
+      return payload as unknown as AppClaims;
+    } catch {
+      return null;
+    }
   }
 
   /** The claims of a valid, unexpired access token; null otherwise. */

@@ -9,7 +9,7 @@ import { type Executor, inTenant } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { mountOutsideTransaction } from '../../core/resource/actions.js';
-import { missingSetting, tencentIotClient, VENDOR_NAMES } from '../product/cloudSync.js';
+import { missingSetting, requireCloudKeys, tencentIotClient, VENDOR_NAMES } from '../product/cloudSync.js';
 import { product } from '../product/tables.js';
 import { measured } from './firmware.js';
 import { firmware, otaTask } from './tables.js';
@@ -218,8 +218,7 @@ function ownCloud(app: FastifyInstance, ctx: AppContext): FirmwareCloud {
 function tencentCloud(ctx: AppContext): FirmwareCloud {
   const call = async <T>(action: string, params: Record<string, unknown>, lang: Lang): Promise<T> => {
     const vendor = VENDOR_NAMES[1][lang];
-    const setting = missingSetting(1, ctx.config);
-    if (setting) throw new AppError(400, 'cloudNotConfigured', { vendor, setting });
+    requireCloudKeys(1, ctx.config, lang);
     const client = await tencentIotClient(ctx.config);
     try {
       return (await client.request(action, params)) as T;
@@ -277,8 +276,7 @@ export async function registerFirmwareCloud(app: FastifyInstance, ctx: AppContex
 
   mountOutsideTransaction(app, a.cloudUpload, async ({ id }, c) => {
     if (cloud.name === 'own') throw badRequest('firmwareCloudOwn');
-    const setting = missingSetting(1, ctx.config);
-    if (setting) throw new AppError(400, 'cloudNotConfigured', { vendor: VENDOR_NAMES[1][c.lang], setting });
+    requireCloudKeys(1, ctx.config, c.lang);
     const row = await inTenant(ctx.db, { tenantId: c.user.tenantId }, async (tx) => {
       const [f] = await tx.select({ f: firmware, productName: product.productName, cloudProductId: product.cloudProductId }).from(firmware)
         .innerJoin(product, eq(product.id, firmware.productId)).where(and(eq(firmware.id, id), eq(firmware.isDeleted, 0)));

@@ -1,4 +1,4 @@
-import { productResource } from '@console/contract';
+import { type Lang, productResource } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { sdkErrorReason, splitEndpoint } from '../../core/cloudApi.js';
@@ -30,6 +30,12 @@ export function missingSetting(vendor: 1 | 2, config: Config): string | undefine
   if (!config.iotClouds.alibaba.accessKeyId) return 'ALIBABA_IOT_ACCESS_KEY_ID';
   if (!config.iotClouds.alibaba.accessKeySecret) return 'ALIBABA_IOT_ACCESS_KEY_SECRET';
   return undefined;
+}
+
+/** Refuses a cloud call when the server has no keys for the vendor, naming the missing setting in the caller's language. */
+export function requireCloudKeys(vendor: 1 | 2, config: Config, lang: Lang): void {
+  const setting = missingSetting(vendor, config);
+  if (setting) throw new AppError(400, 'cloudNotConfigured', { vendor: VENDOR_NAMES[vendor][lang], setting });
 }
 
 /** A client of Tencent Cloud IoT Explorer (API 2019-04-23) through its official SDK core, with the server's credentials. */
@@ -90,8 +96,7 @@ export function registerCloudSync(app: FastifyInstance, ctx: AppContext): void {
   mountAction(app, ctx, productResource.actions.syncFromCloud, async (input, { tx, lang, user }) => {
     const vendor = input.cloudVendor as 1 | 2;
     const vendorName = VENDOR_NAMES[vendor][lang];
-    const setting = missingSetting(vendor, ctx.config);
-    if (setting) throw new AppError(400, 'cloudNotConfigured', { vendor: vendorName, setting });
+    requireCloudKeys(vendor, ctx.config, lang);
     let found: CloudProduct[];
     try {
       found = vendor === 1 ? await tencentProducts(ctx.config) : await alibabaProducts(ctx.config);

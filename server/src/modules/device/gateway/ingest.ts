@@ -18,7 +18,7 @@ export interface IngestCounters {
   accepted: number;
   rejected: Partial<Record<RejectReason, number>>;
   flushed: number;
-  /** lost: a handler failed on its batch, or the buffer overflowed its hard limit */
+  /** lost: a handler failed on its batch three times */
   dropped: number;
   presence: number;
   handlerErrors: number;
@@ -33,7 +33,9 @@ interface Logger {
  * The bounded buffer between the transports and the device modules: uplinks are handed to the handlers of
  * their kind in batches (every `intervalMs`, or at once when `batchSize` are waiting), presence likewise.
  * Transports ask `full` and wait on `drained()` before acknowledging, so a slow handler slows the devices
- * rather than growing memory.
+ * rather than growing memory. Past `capacity` a message is still taken, never dropped: it is already read and
+ * not yet acknowledged, and the overshoot is bounded by the transports (the embedded broker hands over at most
+ * one socket read per connection before it waits; the external client one message at a time).
  */
 export class Ingest {
   readonly counters: IngestCounters = { received: 0, accepted: 0, rejected: {}, flushed: 0, dropped: 0, presence: 0, handlerErrors: 0 };
@@ -43,6 +45,8 @@ export class Ingest {
   private readonly presenceHandlers: PresenceHandler[] = [];
   private readonly recent = new Set<string>();
   private pending = 0;
+  /** taken out of the buffer by the running flush, not yet stored */
+  private handling = 0;
   private timer?: NodeJS.Timeout;
   private flushing?: Promise<void>;
   private waiters: Array<() => void> = [];
@@ -67,9 +71,9 @@ export class Ingest {
     this.presenceHandlers.push(handler);
   }
 
-  /** buffered plus reserved (being verified) */
+  /** buffered, reserved (being verified) and being stored */
   get size(): number {
-    return this.uplinks.length + this.presences.length + this.pending;
+    return this.uplinks.length + this.presences.length + this.pending + this.handling;
   }
 
   get full(): boolean {
@@ -111,11 +115,6 @@ export class Ingest {
       }
       this.recent.add(key);
       if (this.recent.size > this.recentTokens) this.recent.delete(this.recent.values().next().value as string);
-    }
-    // past twice the capacity the transports are not waiting as they should: drop rather than grow
-    if (this.size >= this.capacity * 2) {
-      this.counters.dropped++;
-      return false;
     }
     this.counters.accepted++;
     this.uplinks.push(u);
@@ -161,6 +160,7 @@ export class Ingest {
     while (this.uplinks.length || this.presences.length) {
       const presences = this.presences.splice(0, this.batchSize);
       const batch = this.uplinks.splice(0, this.batchSize);
+      this.handling = presences.length + batch.length;
       if (presences.length) {
         await Promise.all(this.presenceHandlers.map((h) => this.guard(() => h(presences), presences.length, 'presence handler failed')));
       }
@@ -171,6 +171,7 @@ export class Ingest {
         }));
         this.counters.flushed += batch.length;
       }
+      this.handling = 0;
       this.wake();
     }
   }
