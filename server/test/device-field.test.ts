@@ -113,16 +113,16 @@ describe.each(BROKERS)('devices in the field on $name', ({ env }) => {
 
   it('imports a list of SNs as commands (all or nothing, every bad row named); the imported commands reach the devices', async () => {
     const [, , c, d] = fleet.devices.map((x) => x.sn) as [string, string, string, string];
-    const upload = async (csv: string) => {
+    const upload = async (csv: string, token = admin) => {
       const { payload, contentType } = multipart([{ name: 'file', filename: 'sns.csv', type: 'text/csv', data: Buffer.from(csv) }]);
       const res = await h.server.app.inject({
-        method: 'POST', url: '/api/ymy-sale/device-control/import', payload, headers: { authorization: BASIC, 'blade-auth': `bearer ${admin}`, 'content-type': contentType },
+        method: 'POST', url: '/api/ymy-sale/device-control/import', payload, headers: { authorization: BASIC, 'blade-auth': `bearer ${token}`, 'content-type': contentType },
       });
       expect(res.statusCode, res.body).toBe(200);
       const id = (res.json() as { data: { id: string } }).data.id;
       let job: { status: string; succeeded: number; failed: number; errors: Array<{ row: number; message: string }> } | undefined;
       await until(async () => {
-        job = (await h.call<NonNullable<typeof job>>('GET', '/api/ymy-sale/device-control/get-upload-progress', { token: admin, query: { id } })).body.data;
+        job = (await h.call<NonNullable<typeof job>>('GET', '/api/ymy-sale/device-control/get-upload-progress', { token, query: { id } })).body.data;
         return job.status !== 'running';
       }, 20_000, 'import');
       return job!;
@@ -133,6 +133,12 @@ describe.each(BROKERS)('devices in the field on $name', ({ env }) => {
     expect(bad).toMatchObject({ status: 'failed', failed: 2 });
     expect(bad.errors.map((e) => e.row)).toEqual([3, 4]);
     expect(await count()).toBe(before);
+    // a tenant not authorised for the product does not see its devices: each row is named, nothing is sent
+    const tenant = (await h.login('541742', 'admin', 'admin')).access_token;
+    const unseen = await upload(`deviceSn,action,reason\n${c},disable,x\n${d},disable,x\n`, tenant);
+    expect(unseen).toMatchObject({ status: 'failed', failed: 2 });
+    expect(unseen.errors.map((e) => e.row)).toEqual([2, 3]);
+    expect(unseen.errors[0]!.message).toContain(c);
     const good = await upload(`deviceSn,action,reason\n${c.toLowerCase()},disable,批量停用\n${d},禁用,批量停用\n`);
     expect(good).toMatchObject({ status: 'done', succeeded: 2 });
     const rows = await h.call<{ records: Row[] }>('GET', '/tc/omc-device/control/list', { token: admin, query: { deviceSn_in: `${c},${d}`, action_equal: 'disable' } });

@@ -30,6 +30,7 @@ import type { MountedResource, PresentOptions } from './registry.js';
 import { MAX_TREE_ROWS, TreeRules } from './tree.js';
 import { mountImportExport } from './io/index.js';
 import { multipartSubmit } from './uploads.js';
+import { afterCommitQueue } from './afterCommit.js';
 
 export type { MountedResource } from './registry.js';
 
@@ -43,6 +44,13 @@ export interface SaveContext {
   stored?: Row;
   /** work to do once the transaction committed */
   afterCommit(fn: () => Promise<void> | void): void;
+  /**
+   * work to do once the transaction committed, run once over every item collected under `key` in this call: an
+   * import's rows get one pass (one lookup, one write) instead of one per row
+   */
+  afterCommitWith<T>(key: string, item: T, fn: (items: T[]) => Promise<void> | void): void;
+  /** the record already passed `checkRows` (an import checks its rows by chunks): lookups made there may be skipped */
+  checked?: boolean;
   /** what `prepare` answered */
   prepared?: unknown;
   /** values answered beside the saved record in this call's answer only (a generated secret); keys from `hooks.revealed` */
@@ -93,7 +101,7 @@ export interface ResourceHooks {
    * the resource's own rules against the database, for a chunk of records an import is about to write (one
    * statement for many rows): per record, field → message, or undefined when it is fine
    */
-  checkRows?: (tx: Executor, rows: Row[], lang: Lang) => Promise<Array<Record<string, string> | undefined>>;
+  checkRows?: (tx: Executor, rows: Row[], lang: Lang, user: AuthUser) => Promise<Array<Record<string, string> | undefined>>;
   /**
    * the resource's dynamic columns (`def.dynamicColumns`) for the list's filters named in its `by`, e.g. the
    * attributes of a batch's product type: the export adds them after the fields
@@ -598,7 +606,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     };
     try {
       const saved = await run(user, async (tx) => {
-        const base = { mode, user, lang: req.lang, prepared, afterCommit: (fn: () => Promise<void> | void) => pending.push(fn), reveal } as const;
+        const base = { mode, user, lang: req.lang, prepared, ...afterCommitQueue(pending), reveal } as const;
         let row: Row;
         if (mode === 'create') {
           await checkUnique(tx, user, values, null, req.lang);

@@ -2,6 +2,7 @@ import { deviceControlResource, msg } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, AuthUser } from '../../core/context.js';
+import { inList } from '../../core/db/bulk.js';
 import { inTenant, rowsAffected } from '../../core/db/index.js';
 import type { Executor } from '../../core/db/index.js';
 import { fieldError } from '../../core/errors.js';
@@ -23,32 +24,38 @@ async function identities(tx: Executor, user: AuthUser, sns: readonly string[]) 
   const scope = await byProductColumn(factoryDevice.productId)!(tx, user);
   const rows = await tx.select({ sn: factoryDevice.sn, cloudProductId: cert.cloudProductId, deviceName: cert.deviceName })
     .from(factoryDevice).leftJoin(cert, and(eq(cert.id, factoryDevice.certificateId), eq(cert.isDeleted, 0)))
-    .where(and(sql`${factoryDevice.sn} = any(${`{${sns.join(',')}}`}::text[])`, ...(scope ? [scope] : [])));
+    .where(and(inList(factoryDevice.sn, sns), ...(scope ? [scope] : [])));
   return new Map(rows.map((r) => [r.sn, r.cloudProductId && r.deviceName ? { cloudProductId: r.cloudProductId, deviceName: r.deviceName } : null]));
 }
 
+/** rows whose sends are recorded in one statement */
+const SEND_CHUNK = 1000;
+
 /**
  * Sends the commands of these control rows to their devices (after the rows committed); each row keeps the
- * command's client token, so the device's `action_reply` (on any instance) finds it.
+ * command's client token, so the device's `action_reply` (on any instance) finds it. One lookup and one write
+ * per chunk of rows, whatever their number (an import of many SNs).
  */
 async function sendCommands(ctx: AppContext, user: AuthUser, rows: readonly Row[]): Promise<{ sent: number; offline: number }> {
   const gw = ctx.gateway;
   let sent = 0;
-  let offline = 0;
-  const ids = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => identities(tx, user, rows.map((r) => String(r.deviceSn))));
-  for (const row of rows) {
-    const device = ids.get(String(row.deviceSn));
-    const token = device && gw && gw.mode !== 'off'
-      ? await gw.send(device, 'action', { method: 'action', actionId: COMMANDS[String(row.action)] ?? 'get_status', params: { reason: row.reason ?? '' } }).catch(() => false as const)
-      : false;
-    if (token) sent += 1;
-    else offline += 1;
-    await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.update(deviceControl).set(token
-      ? { clientToken: token, syncTime: new Date() }
-      : { result: device ? 'the device gateway is not running' : 'the device has no IoT credentials', syncTime: new Date() })
-      .where(eq(deviceControl.id, String(row.id))));
+  for (let at = 0; at < rows.length; at += SEND_CHUNK) {
+    const chunk = rows.slice(at, at + SEND_CHUNK);
+    const ids = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => identities(tx, user, chunk.map((r) => String(r.deviceSn))));
+    const outcomes = await Promise.all(chunk.map(async (row) => {
+      const device = ids.get(String(row.deviceSn));
+      const token = device && gw && gw.mode !== 'off'
+        ? await gw.send(device, 'action', { method: 'action', actionId: COMMANDS[String(row.action)] ?? 'get_status', params: { reason: row.reason ?? '' } }).catch(() => false as const)
+        : false;
+      return { id: String(row.id), token: token || null, result: token ? null : device ? 'the device gateway is not running' : 'the device has no IoT credentials' };
+    }));
+    sent += outcomes.filter((o) => o.token).length;
+    await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.execute(sql`
+      update ymy_device_control c set client_token = coalesce(r.token, c.client_token), result = coalesce(r.result, c.result), sync_time = now()
+      from json_to_recordset(${JSON.stringify(outcomes)}::json) as r(id bigint, token text, result text)
+      where c.id = r.id`));
   }
-  return { sent, offline };
+  return { sent, offline: rows.length - sent };
 }
 
 export const deviceControlHooks = (ctx: AppContext): ResourceHooks => ({
@@ -56,18 +63,15 @@ export const deviceControlHooks = (ctx: AppContext): ResourceHooks => ({
     for (const name of ['state', 'result', 'syncTime', 'clientToken']) delete values[name];
     if (c.mode !== 'create') return;
     const sn = String(values.deviceSn);
-    const known = await identities(tx, c.user, [sn]);
-    if (!known.has(sn)) throw fieldError('deviceUnknown', c.lang, 'deviceSn', { sn });
+    if (!c.checked && !(await identities(tx, c.user, [sn])).has(sn)) throw fieldError('deviceUnknown', c.lang, 'deviceSn', { sn });
     values.state = 'pending';
   },
   async afterSave(_tx, saved, c) {
-    if (c.mode === 'create') c.afterCommit(() => sendCommands(ctx, c.user, [saved]).then(() => undefined));
+    if (c.mode === 'create') c.afterCommitWith('device-control:send', saved, (rows) => sendCommands(ctx, c.user, rows).then(() => undefined));
   },
-  async checkRows(tx, rows, lang) {
+  async checkRows(tx, rows, lang, user) {
     // an imported SN list: every SN must be a device the importer sees (the import runs as them)
-    const sns = [...new Set(rows.map((r) => String(r.deviceSn ?? '')))];
-    const found = await tx.select({ sn: factoryDevice.sn }).from(factoryDevice).where(sql`${factoryDevice.sn} = any(${`{${sns.join(',')}}`}::text[])`);
-    const known = new Set(found.map((f) => f.sn));
+    const known = await identities(tx, user, [...new Set(rows.map((r) => String(r.deviceSn ?? '')))]);
     return rows.map((r) => (known.has(String(r.deviceSn)) ? undefined : { deviceSn: msg('deviceUnknown', lang, { sn: String(r.deviceSn) }) }));
   },
 });

@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { APP_API, Code, type UploadedFile } from '@console/contract';
+import { APP_API, Code, RELEASE_STATE, type UploadedFile } from '@console/contract';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -47,7 +47,6 @@ const versionLabels = {
   platform: { zh: '平台', en: 'Platform' },
   versionCode: { zh: '版本号', en: 'Version code' },
 };
-const PUBLISHED = 2;
 
 /** the upload service's owner for an app user: budgets and the attachment register count them apart from staff */
 function uploader(caller: AppCaller): AuthUser {
@@ -103,10 +102,8 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
       throw e;
     };
     const spent = await ctx.signIns.spend(req);
-    if (spent) {
-      void reply.header('retry-after', String(spent.kind === 'addressSpent' ? spent.seconds : 60));
-      throw refusal(spent);
-    }
+    if (spent?.kind === 'addressSpent') void reply.header('retry-after', String(spent.seconds));
+    if (spent) throw refusal(spent);
     const { problem } = await usableTenant(ctx.db, tenantId);
     if (problem) fail(new AppError(400, problem));
     const captchaKey = header(req, 'captcha-key');
@@ -204,7 +201,7 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
     },
   }, async (req) => {
     const { platform, versionCode } = req.query as { platform: string; versionCode?: number };
-    const published = and(eq(appVersion.platform, platform), eq(appVersion.state, PUBLISHED), eq(appVersion.isDeleted, 0));
+    const published = and(eq(appVersion.platform, platform), eq(appVersion.state, RELEASE_STATE.published), eq(appVersion.isDeleted, 0));
     const [latest] = await ctx.db.select().from(appVersion).where(published).orderBy(desc(appVersion.versionCode)).limit(1);
     const current = versionCode ?? 0;
     const [forced] = latest && latest.versionCode > current

@@ -20,6 +20,7 @@ import { rowColumns } from '../../db/columns.js';
 import { envelopeOf, ok } from '../../envelope.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { nextId } from '../../ids.js';
+import { afterCommitQueue } from '../afterCommit.js';
 import type { SaveContext } from '../engine.js';
 import type { MountedResource } from '../registry.js';
 import { ImportBundle } from './bundle.js';
@@ -120,7 +121,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
     const now = new Date();
     const later: Array<() => Promise<void> | void> = [];
     const base = {
-      user, lang, afterCommit: (fn: () => Promise<void> | void) => later.push(fn),
+      user, lang, ...afterCommitQueue(later),
       // an import answers no record: nothing is revealed
       reveal: () => undefined,
     };
@@ -148,7 +149,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
         }
       }
       if (rules.hooks.checkRows) {
-        const verdicts = await rules.hooks.checkRows(tx, chunk.map((c) => c.values), lang);
+        const verdicts = await rules.hooks.checkRows(tx, chunk.map((c) => c.values), lang, user);
         chunk.forEach((c, i) => {
           const errors = verdicts[i];
           if (errors) for (const text of Object.values(errors)) flag(c, text);
@@ -187,7 +188,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
         else {
           const row = rules.newRow(c.values, user, now);
           if (rules.tree) await rules.tree.onCreate(tx, rules.visible(user), row, lang);
-          await rules.hooks.beforeSave?.(tx, row, { ...base, mode: 'create', prepared: c.prepared });
+          await rules.hooks.beforeSave?.(tx, row, { ...base, mode: 'create', prepared: c.prepared, checked: !!rules.hooks.checkRows });
           fresh.push(row);
         }
       }
@@ -195,7 +196,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       if (fresh.length && rules.hooks.afterSave) {
         for (let at = 0; at < fresh.length; at += INSERT_CHUNK) {
           const saved = await tx.insert(table).values(fresh.slice(at, at + INSERT_CHUNK).map((r) => rules.columnValues(r)) as never).returning() as Row[];
-          for (const row of saved) await rules.hooks.afterSave(tx, row, { ...base, mode: 'create' });
+          for (const row of saved) await rules.hooks.afterSave(tx, row, { ...base, mode: 'create', checked: !!rules.hooks.checkRows });
         }
       } else if (fresh.length) {
         await insertRows(tx, table, fresh);
