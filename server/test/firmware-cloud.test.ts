@@ -80,6 +80,12 @@ describe('own storage (the default)', () => {
     expect(wrongMd5.body.msg).toContain(md5(bytes));
     const wrongSize = await h.call('POST', `${IPC}/UploadFirmware`, { token: admin, body: { ProductID: fleet.cloudProductId, FirmwareVersion: '2.0.0', Md5sum: md5(bytes), FileSize: 5 } });
     expect(wrongSize.status).toBe(400);
+    // another administrator registering the same version does not take this caller's file
+    await h.createUser('000000', 'fwother', 'FwOther#2026', ['administrator']);
+    const other = (await h.login('000000', 'fwother', 'FwOther#2026')).access_token;
+    const notTheirs = await h.call('POST', `${IPC}/UploadFirmware`, { token: other, lang: 'en', body: { ProductID: fleet.cloudProductId, FirmwareVersion: '2.0.0', Md5sum: md5(bytes), FileSize: bytes.length } });
+    expect(notTheirs.status).toBe(400);
+    expect(notTheirs.body.msg).toContain('GetCOSURL');
 
     const registered = await h.call<{ FirmwareId: string }>('POST', `${IPC}/UploadFirmware`, {
       token: admin, body: { ProductID: fleet.cloudProductId, FirmwareVersion: '2.0.0', Md5sum: md5(bytes).toUpperCase(), FileSize: bytes.length, FirmwareDescription: '修复指纹识别' },

@@ -78,7 +78,9 @@ export function readGrant(ctx: AppContext, token: string, now = Date.now()): Upl
   }
 }
 
-const pendingKey = (g: Pick<UploadGrant, 'productId' | 'moduleType' | 'version'>) => `firmware-upload:${g.productId}:${g.moduleType}:${g.version}`;
+/** an upload waiting for its UploadFirmware, per caller: two people uploading the same version never take each other's file */
+const pendingKey = (userId: string, g: Pick<UploadGrant, 'productId' | 'moduleType' | 'version'>) =>
+  `firmware-upload:${userId}:${g.productId}:${g.moduleType}:${g.version}`;
 
 /** The live product a cloud call names: by its cloud product id, or by its id here. */
 async function productNamed(tx: Executor, named: string): Promise<typeof product.$inferSelect | undefined> {
@@ -129,7 +131,7 @@ function ownCloud(app: FastifyInstance, ctx: AppContext): FirmwareCloud {
 
     async uploadFirmware(input, c) {
       const p = await knownProduct(c.user, input.ProductID);
-      const key = pendingKey({ productId: p.id, moduleType: input.FwType ?? DEFAULT_MODULE, version: input.FirmwareVersion });
+      const key = pendingKey(c.user.userId, { productId: p.id, moduleType: input.FwType ?? DEFAULT_MODULE, version: input.FirmwareVersion });
       const pending = await ctx.kv.get(key);
       if (!pending) throw badRequest('firmwareUploadMissing', { version: input.FirmwareVersion });
       const { link, size, md5 } = JSON.parse(pending) as { link: string; size: number; md5: string };
@@ -322,7 +324,7 @@ export async function registerFirmwareCloud(app: FastifyInstance, ctx: AppContex
         throw badRequest('firmwareUploadSize', { measured: file?.size ?? 0, given: grant.size ?? 0 });
       }
       const object = { size: file.size, md5: file.md5 };
-      await ctx.kv.set(pendingKey(grant), JSON.stringify({ link: stored.link, size: object.size, md5: object.md5 }), PENDING_TTL_SECONDS);
+      await ctx.kv.set(pendingKey(grant.user.userId, grant), JSON.stringify({ link: stored.link, size: object.size, md5: object.md5 }), PENDING_TTL_SECONDS);
       return ok({ size: object.size, md5: object.md5 }, req.lang);
     });
   });
