@@ -228,6 +228,16 @@ export const messages = {
   importWriteFailed: { zh: '导入失败, 未写入任何数据: {detail}', en: 'The import failed and wrote nothing: {detail}' },
   importTooManyErrors: { zh: '错误过多, 仅列出前 {max} 条', en: 'Too many errors; only the first {max} are listed' },
   exportTooManyRows: { zh: '导出最多 {max} 行, 请增加查询条件后重试', en: 'An export holds at most {max} rows; add conditions and try again' },
+  // workflow
+  flowBpmnInvalid: { zh: '流程模型有误, 无法部署: {detail}', en: 'The process model cannot be deployed: {detail}' },
+  flowDefinitionMissing: { zh: '流程定义不存在', en: 'No such process definition' },
+  flowDefinitionSuspended: { zh: '流程「{name}」已挂起, 不能发起', en: 'The process "{name}" is suspended and cannot be started' },
+  flowInstanceEnded: { zh: '流程实例已结束', en: 'The process instance has ended' },
+  flowTaskMissing: { zh: '任务不存在或已办结', en: 'No such task, or it is done' },
+  flowTaskNotOffered: { zh: '该任务未分派给您', en: 'This task is not offered to you' },
+  flowTaskClaimed: { zh: '该任务已被他人签收', en: 'Someone else has claimed this task' },
+  flowTaskClaimFirst: { zh: '请先签收该任务', en: 'Claim this task first' },
+  flowStepFailed: { zh: '流程无法继续: {reason}', en: 'The process cannot go on: {reason}' },
 } as const satisfies Record<string, I18nText>;
 
 export type MessageKey = keyof typeof messages;

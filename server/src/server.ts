@@ -106,12 +106,15 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       throw e;
     }
     ctx.upkeep.start();
+    // timers that came due while the server was down fire at once
+    ctx.flow?.startScheduler((e) => app?.log.error({ err: e }, 'workflow timer failed'));
     const kvRef = kv;
     return {
       app,
       ctx,
       async close() {
         await devices.close();
+        await ctx.flow?.stop();
         await app.close();
         await gateway.close();
         await ctx.upkeep.close();

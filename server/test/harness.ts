@@ -27,6 +27,8 @@ export interface Harness {
   call<T = unknown>(method: 'GET' | 'POST', url: string, opts?: CallOptions): Promise<{ status: number; body: R<T>; raw: LightMyRequestResponse }>;
   login(tenantId: string, username: string, password: string, headers?: Record<string, string>): Promise<TokenResponse>;
   tokenRequest(query: Record<string, string>, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
+  /** stops the server and starts another on the same database (what a restart keeps) */
+  restart(): Promise<void>;
   /** creates a user in a tenant holding the roles with these aliases */
   createUser(tenantId: string, account: string, password: string, roleAliases: string[], extra?: Partial<typeof schema.user.$inferInsert>): Promise<string>;
 }
@@ -34,10 +36,11 @@ export interface Harness {
 /** Starts a server on a fresh copy of the seeded database for the test file, and stops it afterwards. */
 export function useServer(env: Record<string, string> = {}, overrides: Partial<Config> = {}, options: ServerOptions = {}): Harness {
   let db: TestDb;
+  let config: Config;
   const h = {} as Harness;
   beforeAll(async () => {
     db = await createTestDb();
-    const config = loadConfig(
+    config = loadConfig(
       { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: process.env.REDIS_URL ?? '', REDIS_PREFIX: `console-test:${nextId()}:`, ...env },
       { dataDir: db.dataDir, ...overrides },
     );
@@ -61,6 +64,11 @@ export function useServer(env: Record<string, string> = {}, overrides: Partial<C
       ...(opts.body === undefined ? {} : typeof opts.body === 'string' ? { payload: opts.body } : { payload: opts.body as object }),
     });
     return { status: raw.statusCode, body: raw.json(), raw };
+  };
+
+  h.restart = async () => {
+    await h.server.close();
+    h.server = await createServer(config, options);
   };
 
   h.tokenRequest = (query, headers = {}) =>

@@ -16,6 +16,7 @@ import type { ResourceRegistry } from './resource/registry.js';
 import type { UploadService } from './uploads.js';
 import type { TableUpkeep } from './db/upkeep.js';
 import type { DeviceGateway } from '../modules/device/gateway/gateway.js';
+import type { FlowEngine } from '../modules/flow/engine.js';
 
 /** The server's shared services, created once at start and handed to every module. */
 export interface AppContext {
@@ -53,6 +54,8 @@ export interface AppContext {
   gateway?: DeviceGateway;
   /** verifies the app's tokens for `{ app: true }` routes; set by the app API module */
   appAuth?: { verify(token: string): Promise<AppCaller> };
+  /** the workflow engine (BPMN): deployments, instances, tasks, its timer scheduler; set by the flow module */
+  flow?: FlowEngine;
   /** the OTA scheduler: `wake()` runs it now (a task was made) */
   ota?: { wake(): void };
 }

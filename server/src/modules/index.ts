@@ -7,6 +7,7 @@ import { authModule } from './auth/index.js';
 import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
 import { deviceGatewayFeature } from './device/gateway/index.js';
+import { flowFeature } from './flow/index.js';
 import { logFeature } from './log/index.js';
 import { postsaleFeature } from './postsale/index.js';
 import { productFeature } from './product/index.js';
@@ -32,6 +33,7 @@ export const MODULES: readonly FeatureModule[] = [
   deviceFeature,
   deviceGatewayFeature,
   postsaleFeature,
+  flowFeature,
 ];
 
 export function moduleResources(): ResourceBinding[] {
