@@ -1,3 +1,4 @@
+/// <reference path="./modules.d.ts" />
 import * as Elements from 'bpmn-elements';
 import BpmnModdle from 'bpmn-moddle';
 import serializer, { deserialize, type SerializableContext, TypeResolver } from 'moddle-context-serializer';
