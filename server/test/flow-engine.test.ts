@@ -2,11 +2,10 @@ import { readFileSync } from 'node:fs';
 import { and, asc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthUser } from '../src/core/context.js';
-import { inTenant, schema } from '../src/core/db/index.js';
+import { inTenant } from '../src/core/db/index.js';
 import { AppError } from '../src/core/errors.js';
-import { nextId } from '../src/core/ids.js';
 import type { FlowEngine } from '../src/modules/flow/engine.js';
-import { flowHistory, flowInstance, flowTask } from '../src/modules/flow/tables.js';
+import { flowDefinition, flowHistory, flowInstance, flowTask } from '../src/modules/flow/tables.js';
 import { useServer } from './harness.js';
 
 /**
@@ -15,7 +14,7 @@ import { useServer } from './harness.js';
  * (fired by the scheduler), refused models, and tenants that never see each other's definitions or tasks.
  */
 const h = useServer();
-const LEAVE = readFileSync(new URL('../src/modules/flow/models/leave.bpmn20.xml', import.meta.url), 'utf8');
+const LEAVE = readFileSync(new URL('../src/modules/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
 const T = '541742';
 const flow = (): FlowEngine => h.server.ctx.flow!;
 const people: Record<string, AuthUser> = {};
@@ -38,13 +37,15 @@ const instanceRow = async (instanceId: string) => (await inTenant(h.server.ctx.d
 let leaveId: string;
 
 beforeAll(async () => {
-  await inTenant(h.server.ctx.db, { tenantId: T }, (tx) => tx.insert(schema.role).values({ id: nextId(), tenantId: T, roleName: '人事', roleAlias: 'hr', sort: 9 }));
   for (const [account, roles] of [['fl-alice', []], ['fl-bob', []], ['fl-hr1', ['hr']], ['fl-hr2', ['hr']], ['fl-eve', []]] as Array<[string, string[]]>) {
     people[account] = person(T, await h.createUser(T, account, 'Flow#2026', roles), account, roles);
   }
   people.outsider = person('000000', '1123598821738675201', 'admin', ['administrator']);
+  // the demo tenant has the leave process deployed by its seed (version 1) and the HR role
+  const seeded = await inTenant(h.server.ctx.db, { tenantId: T }, (tx) => tx.select().from(flowDefinition).where(eq(flowDefinition.processKey, 'Leave')));
+  expect(seeded.map((d) => [d.version, d.name])).toEqual([[1, '请假流程']]);
   const [deployed] = await flow().deploy(people['fl-bob']!, { xml: LEAVE, tenantIds: [T], source: 'upload', category: 'office' });
-  expect(deployed).toMatchObject({ tenantId: T, processKey: 'Leave', name: '请假流程', version: 1 });
+  expect(deployed).toMatchObject({ tenantId: T, processKey: 'Leave', name: '请假流程', version: 2 });
   leaveId = deployed!.definitionId;
 });
 
@@ -152,7 +153,7 @@ describe('timers, models and tenants', () => {
     const bad = await refusal(flow().deploy(people['fl-bob']!, { xml: LEAVE.replace('targetRef="hrApproval"', 'targetRef="nobody"'), tenantIds: [T], source: 'upload' }));
     expect(bad).toEqual({ status: 400, key: 'flowBpmnInvalid' });
     const again = await flow().deploy(people['fl-bob']!, { xml: LEAVE, tenantIds: [T], source: 'upload' });
-    expect(again[0]!.version).toBe(2);
+    expect(again[0]!.version).toBe(3);
   });
 
   it('another tenant neither starts the definition nor touches the tasks', async () => {

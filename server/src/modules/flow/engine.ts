@@ -4,7 +4,7 @@ import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant } from '../../core/db/index.js';
 import { AppError, badRequest, forbidden } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
-import { BpmnInvalid, compileBpmn } from './bpmn/compile.js';
+import { BpmnInvalid, type CompiledProcess, compileBpmn } from './bpmn/compile.js';
 import { type OpenedTask, runStep, type ServiceHandler, StepFailed, type StepInput, type StepResult, TaskNotWaiting } from './bpmn/step.js';
 import { flowDefinition, flowDeployment, flowHistory, flowInstance, flowTask } from './tables.js';
 
@@ -58,7 +58,7 @@ export class FlowEngine {
 
   /** Checks the model, then makes it a new version of its key in each tenant (one transaction each). */
   async deploy(user: AuthUser, input: DeployInput): Promise<Deployed[]> {
-    let checked: Awaited<ReturnType<typeof compileBpmn>>;
+    let checked: CompiledProcess;
     try {
       checked = await compileBpmn(input.xml, this.serviceNames());
     } catch (e) {
@@ -67,20 +67,7 @@ export class FlowEngine {
     }
     const out: Deployed[] = [];
     for (const tenantId of new Set(input.tenantIds)) {
-      out.push(await inTenant(this.ctx.db, { tenantId }, async (tx) => {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`flow-deploy:${tenantId}:${checked.key}`}))`);
-        const [last] = await tx.select({ v: sql<number>`coalesce(max(${flowDefinition.version}), 0)` }).from(flowDefinition)
-          .where(and(eq(flowDefinition.tenantId, tenantId), eq(flowDefinition.processKey, checked.key)));
-        const version = Number(last?.v ?? 0) + 1;
-        const deploymentId = nextId();
-        const definitionId = nextId();
-        const name = input.name?.trim() || checked.name;
-        await tx.insert(flowDeployment).values({ id: deploymentId, tenantId, name, category: input.category ?? null, source: input.source, deployUser: user.userId });
-        await tx.insert(flowDefinition).values({
-          id: definitionId, tenantId, deploymentId, processKey: checked.key, name: checked.name, version, category: input.category ?? null, xml: input.xml, compiled: checked.compiled,
-        });
-        return { tenantId, deploymentId, definitionId, processKey: checked.key, name: checked.name, version };
-      }));
+      out.push(await inTenant(this.ctx.db, { tenantId }, (tx) => deployChecked(tx, tenantId, checked, input, user.userId)));
     }
     return out;
   }
@@ -264,6 +251,24 @@ export class FlowEngine {
       })));
     }
   }
+}
+
+/** Makes a checked model the next version of its key in a tenant (the deploy lock keeps versions apart). */
+export async function deployChecked(
+  tx: Executor, tenantId: string, checked: CompiledProcess, input: Pick<DeployInput, 'xml' | 'name' | 'category' | 'source'>, userId: string | null,
+): Promise<Deployed> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`flow-deploy:${tenantId}:${checked.key}`}))`);
+  const [last] = await tx.select({ v: sql<number>`coalesce(max(${flowDefinition.version}), 0)` }).from(flowDefinition)
+    .where(and(eq(flowDefinition.tenantId, tenantId), eq(flowDefinition.processKey, checked.key)));
+  const version = Number(last?.v ?? 0) + 1;
+  const deploymentId = nextId();
+  const definitionId = nextId();
+  const name = input.name?.trim() || checked.name;
+  await tx.insert(flowDeployment).values({ id: deploymentId, tenantId, name, category: input.category ?? null, source: input.source, deployUser: userId });
+  await tx.insert(flowDefinition).values({
+    id: definitionId, tenantId, deploymentId, processKey: checked.key, name: checked.name, version, category: input.category ?? null, xml: input.xml, compiled: checked.compiled,
+  });
+  return { tenantId, deploymentId, definitionId, processKey: checked.key, name: checked.name, version };
 }
 
 /** a task's candidates: its candidate users, and holders of its candidate roles (by alias); one of them claims it */
