@@ -20,7 +20,7 @@ const FLOW_DATA_STEPS: DataStep[] = [{
   async run(tx) {
     const [hr] = await tx.select({ id: schema.role.id }).from(schema.role)
       .where(and(eq(schema.role.tenantId, DEMO_TENANT), eq(schema.role.roleAlias, 'hr'), eq(schema.role.isDeleted, 0)));
-    if (!hr) await tx.insert(schema.role).values({ id: nextId(), tenantId: DEMO_TENANT, roleName: '人事', roleAlias: 'hr', sort: 10 });
+    if (!hr) await tx.insert(schema.role).values({ id: nextId(), tenantId: DEMO_TENANT, roleName: '人事', roleNameEn: 'HR', roleAlias: 'hr', sort: 10 });
     const checked = await compileBpmn(LEAVE_MODEL, new Set(Object.keys(FLOW_SERVICES)));
     await deployChecked(tx, DEMO_TENANT, checked, { xml: LEAVE_MODEL, source: 'upload' }, null);
   },
