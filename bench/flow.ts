@@ -73,8 +73,8 @@ async function main() {
       if ((i + 1) % 2000 === 0) log(`  ${n(i + 1)} started; RSS ${mb().toFixed(0)} MB`);
     }
     const startSeconds = (performance.now() - t0) / 1000;
-    const startLine = `${n(instances)} instances started in ${startSeconds.toFixed(1)} s (${n(Math.round(instances / startSeconds))}/s, one at a time) | load ${load0} → ${load()}`;
-    log(startLine);
+    const startLoad = `${load0} → ${load()}`;
+    log(`${n(instances)} instances started in ${startSeconds.toFixed(1)} s (${n(Math.round(instances / startSeconds))}/s, one at a time) | load ${startLoad}`);
 
     // 2. an approver's todo page (the todo-list query)
     const load1 = load();
@@ -92,6 +92,7 @@ async function main() {
     const todoTimes: number[] = [];
     for (let i = 0; i < calls; i++) todoTimes.push(await todo(i));
     const todoStats = stats(todoTimes);
+    const todoLoad = `${load1} → ${load()}`;
     log(`todo page: median ${ms(todoStats.median)} ms, p95 ${ms(todoStats.p95)} ms`);
 
     // 3. approvals, each ending its instance
@@ -108,6 +109,7 @@ async function main() {
     for (const task of openTasks.slice(0, completions)) one.push(await complete(task));
     const oneSeconds = (performance.now() - t1) / 1000;
     const oneStats = stats(one);
+    const oneLoad = `${load2} → ${load()}`;
     log(`complete, one at a time: median ${ms(oneStats.median)} ms, p95 ${ms(oneStats.p95)} ms; ${n(Math.round(completions / oneSeconds))} instances ended/s`);
     const rest = openTasks.slice(completions, completions * 2);
     const many: number[] = [];
@@ -118,6 +120,7 @@ async function main() {
     }));
     const manySeconds = (performance.now() - t2) / 1000;
     const manyStats = stats(many);
+    const manyLoad = `${oneLoad.split(' → ')[1]} → ${load()}`;
     log(`complete, ${concurrency} at once: median ${ms(manyStats.median)} ms, p95 ${ms(manyStats.p95)} ms; ${n(Math.round(rest.length / manySeconds))} instances ended/s`);
 
     const section = [
@@ -125,10 +128,10 @@ async function main() {
       '',
       '| case | figure | load |',
       '|---|---|---|',
-      `| ${n(instances)} leave requests started (each waits at one of ${approvers} approvers' tasks) | ${n(Math.round(instances / startSeconds))} starts/s one at a time (${startSeconds.toFixed(1)} s) | ${load0} → ${load()} |`,
-      `| an approver's open tasks, newest 20 and the total (${n(Math.round(instances / approvers))} each; the todo-list query), ${calls} calls | median ${ms(todoStats.median)} ms, p95 ${ms(todoStats.p95)} ms | ${load1} → ${load()} |`,
-      `| ${n(completions)} approvals one at a time, each ending its instance (lock, recover, signal, settle, save) | median ${ms(oneStats.median)} ms, p95 ${ms(oneStats.p95)} ms; ${n(Math.round(completions / oneSeconds))} instances ended/s | ${load2} → ${load()} |`,
-      `| ${n(rest.length)} approvals, ${concurrency} at once | median ${ms(manyStats.median)} ms, p95 ${ms(manyStats.p95)} ms; ${n(Math.round(rest.length / manySeconds))} instances ended/s | → ${load()} |`,
+      `| ${n(instances)} leave requests started (each waits at one of ${approvers} approvers' tasks) | ${n(Math.round(instances / startSeconds))} starts/s one at a time (${startSeconds.toFixed(1)} s) | ${startLoad} |`,
+      `| an approver's open tasks, newest 20 and the total (${n(Math.round(instances / approvers))} each; the todo-list query), ${calls} calls | median ${ms(todoStats.median)} ms, p95 ${ms(todoStats.p95)} ms | ${todoLoad} |`,
+      `| ${n(completions)} approvals one at a time, each ending its instance (lock, recover, signal, settle, save) | median ${ms(oneStats.median)} ms, p95 ${ms(oneStats.p95)} ms; ${n(Math.round(completions / oneSeconds))} instances ended/s | ${oneLoad} |`,
+      `| ${n(rest.length)} approvals, ${concurrency} at once | median ${ms(manyStats.median)} ms, p95 ${ms(manyStats.p95)} ms; ${n(Math.round(rest.length / manySeconds))} instances ended/s | ${manyLoad} |`,
     ].join('\n');
     writeSection(args.results ?? 'RESULTS.md', `flow-${db}`, section);
     log('written to RESULTS.md');
