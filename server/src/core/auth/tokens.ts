@@ -39,33 +39,29 @@ export class TokenSigner {
   }
 
   async sign(claims: AccessClaims, ttlSeconds: number): Promise<string> {
-    return new SignJWT({ ...claims })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt()
-      .setSubject(claims.user_id)
-      .setIssuer('iot-console')
-      .setExpirationTime(`${ttlSeconds}s`)
-      .sign(await this.key);
+    return this.signed({ ...claims }, claims.user_id, ttlSeconds);
   }
 
   async signApp(claims: AppClaims, ttlSeconds: number): Promise<string> {
-    return new SignJWT({ ...claims })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuedAt()
-      .setSubject(claims.app_user_id)
-      .setIssuer('iot-console')
-      .setAudience('app')
-      .setExpirationTime(`${ttlSeconds}s`)
-      .sign(await this.key);
+    return this.signed({ ...claims }, claims.app_user_id, ttlSeconds, 'app');
   }
 
   /** The claims of a valid, unexpired app token; null otherwise. */
   async verifyApp(token: string): Promise<AppClaims | null> {
+    const p = await this.verified(token, 'app');
+    const ok = p && p.token_type === 'app_access_token' && typeof p.app_user_id === 'string' && typeof p.tenant_id === 'string' && typeof p.pwt === 'number';
+    return ok ? p as unknown as AppClaims : null;
+  }
+
+  private async signed(claims: Record<string, unknown>, subject: string, ttlSeconds: number, audience?: string): Promise<string> {
+    const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt().setSubject(subject).setIssuer('iot-console');
+    if (audience) jwt.setAudience(audience);
+    return jwt.setExpirationTime(`${ttlSeconds}s`).sign(await this.key);
+  }
+
+  private async verified(token: string, audience?: string): Promise<Record<string, unknown> | null> {
     try {
-      const { payload } = await jwtVerify(token, await this.key, { issuer: 'iot-console', audience: 'app', algorithms: ['HS256'] });
-      if (payload.token_type !== 'app_access_token' || typeof payload.app_user_id !== 'string' || typeof payload.tenant_id !== 'string'
-        || typeof payload.pwt !== 'number') return null;
-      return payload as unknown as AppClaims;
+      return (await jwtVerify(token, await this.key, { issuer: 'iot-console', algorithms: ['HS256'], ...(audience ? { audience } : {}) })).payload;
     } catch {
       return null;
     }
@@ -73,15 +69,9 @@ export class TokenSigner {
 
   /** The claims of a valid, unexpired access token; null otherwise. */
   async verify(token: string): Promise<AccessClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, await this.key, { issuer: 'iot-console', algorithms: ['HS256'] });
-      if (payload.token_type !== 'access_token' || typeof payload.sid !== 'string' || typeof payload.tenant_id !== 'string') {
-        return null;
-      }
-      return payload as unknown as AccessClaims;
-    } catch {
-      return null;
-    }
+    const p = await this.verified(token);
+    const ok = p && p.token_type === 'access_token' && typeof p.sid === 'string' && typeof p.tenant_id === 'string';
+    return ok ? p as unknown as AccessClaims : null;
   }
 }
 
