@@ -20,6 +20,8 @@ export const MENU_DIRECTORIES: readonly MenuDirectory[] = [
   { code: 'production', name: { zh: '生产管理', en: 'Production' }, route: '/production', sort: 0, icon: 'iconfont iconicon_work' },
   { code: 'product', name: { zh: '产品管理', en: 'Products' }, route: '/product', sort: 20, icon: 'iconfont iconicon_mobilephone' },
   { code: 'device', name: { zh: '设备运维', en: 'Device operations' }, route: '/device', sort: 30, icon: 'iconfont iconicon_setting' },
+  { code: 'work', name: { zh: '我的事务', en: 'My work' }, route: '/work', sort: 2, icon: 'iconfont iconicon_doc' },
+  { code: 'flow', name: { zh: '流程管理', en: 'Processes' }, route: '/flow', sort: 40, icon: 'iconfont iconicon_exchange' },
   { code: 'authority', name: { zh: '权限管理', en: 'Authority' }, route: '/authority', sort: 96, icon: 'iconfont icon-quanxian' },
   { code: 'base', name: { zh: '基础配置', en: 'Basics' }, route: '/base', sort: 95, icon: 'iconfont iconicon_compile' },
   { code: 'resource', name: { zh: '资源管理', en: 'Resources' }, route: '/resource', sort: 97, icon: 'iconfont iconicon_folder' },

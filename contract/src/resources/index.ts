@@ -19,8 +19,10 @@ import { smsResource } from './sms.js';
 import { citDictResource, citResource, rewriteSnResource } from './cit.js';
 import { batchResource, certResource, factoryDeviceResource, factoryResource, stationResource } from './production.js';
 import { appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource, emergencyCodeResource, emergencyUnlockResource, faceLogResource, firmwareResource, otaLogResource, otaProgressResource, otaTaskResource } from './device.js';
+import { flowFollowResource, flowManagerResource, flowModelResource, workClaimResource, workDoneResource, workSendResource, workStartResource, workTodoResource } from './flow.js';
 import { brandResource, deliverResource, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from './product.js';
 
+export * from './flow.js';
 export { deptResource, noticeResource, paramResource, postResource, regionResource };
 export { menuResource, topMenuResource, roleResource, apiScopeResource, dataScopeResource, tenantPackageResource, tenantResource, userResource };
 export { roleOption } from './role.js';
@@ -34,6 +36,14 @@ export { clientResource, CLIENT_GRANT_TYPES, CLIENT_ID_PATTERN, clientSecretAnsw
 
 /** Every resource mounted by the engine, keyed by menu code. */
 export const resources = {
+  flow_model: flowModelResource,
+  flow_manager: flowManagerResource,
+  flow_follow: flowFollowResource,
+  work_start: workStartResource,
+  work_claim: workClaimResource,
+  work_todo: workTodoResource,
+  work_send: workSendResource,
+  work_done: workDoneResource,
   param: paramResource,
   notice: noticeResource,
   dept: deptResource,

@@ -13,7 +13,8 @@ export interface DictSeed {
   code: string;
   name: string;
   nameEn: string;
-  items: Array<[key: string, zh: string, en: string]>;
+  /** each item: key, Chinese, English, and its remark (the `flow` dictionary's route of a category) */
+  items: Array<[key: string, zh: string, en: string, remark?: string]>;
 }
 
 const DICTS: DictSeed[] = [
@@ -37,8 +38,8 @@ export async function seedDicts(tx: Tx, dicts: DictSeed[]): Promise<void> {
   for (const d of dicts) {
     const headerId = nextId();
     await tx.insert(schema.dict).values({ id: headerId, parentId: '0', code: d.code, dictKey: '-1', dictValue: d.name, dictValueEn: d.nameEn, sort: 0 });
-    await tx.insert(schema.dict).values(d.items.map(([key, zh, en], i) => ({
-      id: nextId(), parentId: headerId, code: d.code, dictKey: key, dictValue: zh, dictValueEn: en, sort: i + 1,
+    await tx.insert(schema.dict).values(d.items.map(([key, zh, en, remark], i) => ({
+      id: nextId(), parentId: headerId, code: d.code, dictKey: key, dictValue: zh, dictValueEn: en, sort: i + 1, remark: remark ?? null,
     })));
   }
 }

@@ -29,6 +29,13 @@ export interface Deployed {
 }
 
 type InstanceRow = typeof flowInstance.$inferSelect;
+type TaskRow = typeof flowTask.$inferSelect;
+
+/** what every task of an instance carries of it, so that a work list is one read of the task table */
+type InstanceMeta = Pick<InstanceRow, 'definitionId' | 'processName' | 'category' | 'businessKey' | 'startUserName'>;
+
+/** A process's own work when one of its tasks is completed (the leave request keeps the approver's comment), in the same transaction. */
+export type TaskCompletedHook = (tx: Executor, c: { instance: InstanceRow; task: TaskRow; pass: boolean; comment: string | null; status: string; user: AuthUser }) => Promise<void>;
 
 /** how often the scheduler looks for timers due */
 const TICK_MS = 1000;
@@ -50,7 +57,14 @@ export class FlowEngine {
   private ticking?: Promise<void>;
   private stopped = false;
 
+  private readonly completionHooks = new Map<string, TaskCompletedHook>();
+
   constructor(private readonly ctx: AppContext, private readonly services: Readonly<Record<string, FlowService>> = {}) {}
+
+  /** Runs `hook` in the transaction of every task completion of processes with this key. */
+  onTaskCompleted(processKey: string, hook: TaskCompletedHook): void {
+    this.completionHooks.set(processKey, hook);
+  }
 
   serviceNames(): Set<string> {
     return new Set(Object.keys(this.services));
@@ -65,30 +79,43 @@ export class FlowEngine {
       if (e instanceof BpmnInvalid) throw badRequest('flowBpmnInvalid', { detail: e.message.slice(0, 500) });
       throw e;
     }
+    return this.deployCompiled(user, [{ checked, ...input }], input.tenantIds);
+  }
+
+  /** Deploys checked models into each tenant, all of them or none there (one transaction per tenant). */
+  async deployCompiled(user: AuthUser, models: ReadonlyArray<Omit<DeployInput, 'tenantIds'> & { checked: CompiledProcess }>, tenantIds: readonly string[]): Promise<Deployed[]> {
     const out: Deployed[] = [];
-    for (const tenantId of new Set(input.tenantIds)) {
-      out.push(await inTenant(this.ctx.db, { tenantId }, (tx) => deployChecked(tx, tenantId, checked, input, user.userId)));
+    for (const tenantId of new Set(tenantIds)) {
+      await inTenant(this.ctx.db, { tenantId }, async (tx) => {
+        for (const m of models) out.push(await deployChecked(tx, tenantId, m.checked, m, user.userId));
+      });
     }
     return out;
   }
 
   /** Starts an instance of a definition of the user's tenant; answers it and the tasks it opened. */
   async start(user: AuthUser, definitionId: string, variables: Record<string, unknown>, businessKey?: string): Promise<{ instanceId: string; tasks: OpenedTask[] }> {
-    return inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
-      const [def] = await tx.select().from(flowDefinition).where(and(eq(flowDefinition.id, definitionId), eq(flowDefinition.tenantId, user.tenantId)));
-      if (!def) throw new AppError(404, 'flowDefinitionMissing');
-      if (def.suspended) throw badRequest('flowDefinitionSuspended', { name: def.name });
-      this.remember(def.id, def.compiled);
-      const instanceId = nextId();
-      const vars = { ...variables, initiator: user.userId };
-      const result = await this.step(tx, user.tenantId, instanceId, def.compiled, { start: { variables: vars, ...(businessKey ? { businessKey } : {}) } });
-      await tx.insert(flowInstance).values({
-        id: instanceId, tenantId: user.tenantId, definitionId: def.id, processKey: def.processKey, processName: def.name, businessKey: businessKey ?? null,
-        startUser: user.userId, startUserName: user.userName, status: 'running', variables: vars,
-      });
-      await this.record(tx, user.tenantId, instanceId, result);
-      return { instanceId, tasks: result.opened };
+    return inTenant(this.ctx.db, { tenantId: user.tenantId }, (tx) => this.startIn(tx, user, definitionId, variables, businessKey));
+  }
+
+  /** The same inside a transaction of the caller's tenant (a business record and its instance are written together). */
+  async startIn(tx: Executor, user: AuthUser, definitionId: string, variables: Record<string, unknown>, businessKey?: string): Promise<{ instanceId: string; tasks: OpenedTask[] }> {
+    const [def] = await tx.select().from(flowDefinition)
+      .where(and(eq(flowDefinition.id, definitionId), eq(flowDefinition.tenantId, user.tenantId), eq(flowDefinition.isDeleted, 0)));
+    if (!def) throw new AppError(404, 'flowDefinitionMissing');
+    if (def.suspended) throw badRequest('flowDefinitionSuspended', { name: def.name });
+    this.remember(def.id, def.compiled);
+    const instanceId = nextId();
+    const vars = { ...variables, initiator: user.userId };
+    const result = await this.step(tx, user.tenantId, instanceId, def.compiled, { start: { variables: vars, ...(businessKey ? { businessKey } : {}) } });
+    const meta: InstanceMeta = {
+      definitionId: def.id, processName: def.name, category: def.category, businessKey: businessKey ?? null, startUserName: user.userName,
+    };
+    await tx.insert(flowInstance).values({
+      id: instanceId, tenantId: user.tenantId, processKey: def.processKey, ...meta, startUser: user.userId, status: 'running', variables: vars,
     });
+    await this.record(tx, user.tenantId, instanceId, meta, result);
+    return { instanceId, tasks: result.opened };
   }
 
   /** Takes an unassigned task the user is a candidate for; of two at once, one wins. */
@@ -109,10 +136,10 @@ export class FlowEngine {
    * Completes the user's task: `pass` (BladeX's flag 'ok') and the comment become variables the model's gateways
    * read, with any others given. The instance is locked before the task, as the scheduler locks them.
    */
-  async complete(user: AuthUser, taskId: string, input: { pass: boolean; comment?: string; variables?: Record<string, unknown> }): Promise<{ instanceId: string; status: string; tasks: OpenedTask[] }> {
+  async complete(user: AuthUser, taskId: string, input: { pass: boolean; comment?: string; variables?: Record<string, unknown>; instanceId?: string }): Promise<{ instanceId: string; status: string; tasks: OpenedTask[] }> {
     return inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
       const [seen] = await tx.select({ instanceId: flowTask.instanceId, status: flowTask.status }).from(flowTask).where(and(eq(flowTask.id, taskId), eq(flowTask.tenantId, user.tenantId)));
-      if (!seen || seen.status !== 'open') throw new AppError(404, 'flowTaskMissing');
+      if (!seen || seen.status !== 'open' || (input.instanceId && input.instanceId !== seen.instanceId)) throw new AppError(404, 'flowTaskMissing');
       const instance = await this.lockInstance(tx, seen.instanceId);
       const [task] = await tx.select().from(flowTask).where(eq(flowTask.id, taskId)).for('update');
       if (!task || task.status !== 'open') throw new AppError(404, 'flowTaskMissing');
@@ -125,7 +152,8 @@ export class FlowEngine {
       const result = await this.step(tx, user.tenantId, instance.id, await this.compiledOf(tx, instance.definitionId),
         { resume: { state: instance.state as Record<string, unknown> }, signal: { taskId: task.executionId, variables } });
       await tx.update(flowTask).set({ outcome: input.pass ? 'pass' : 'reject', comment, completedBy: user.userId }).where(eq(flowTask.id, taskId));
-      await this.record(tx, user.tenantId, instance.id, result);
+      await this.record(tx, user.tenantId, instance.id, instance, result);
+      await this.completionHooks.get(instance.processKey)?.(tx, { instance, task, pass: input.pass, comment, status: result.status, user });
       return { instanceId: instance.id, status: result.status, tasks: result.opened };
     });
   }
@@ -160,7 +188,7 @@ export class FlowEngine {
             .where(and(eq(flowInstance.id, d.id), eq(flowInstance.status, 'running'), lte(flowInstance.dueAt, now))).for('update', { skipLocked: true });
           if (!instance) return false;
           const result = await this.step(tx, d.tenantId, instance.id, await this.compiledOf(tx, instance.definitionId), { resume: { state: instance.state as Record<string, unknown> } });
-          await this.record(tx, d.tenantId, instance.id, result);
+          await this.record(tx, d.tenantId, instance.id, instance, result);
           return true;
         });
         if (fired) moved++;
@@ -225,7 +253,7 @@ export class FlowEngine {
   }
 
   /** writes what a step did: the instance's state and next timer, its tasks opened and closed, its history */
-  private async record(tx: Executor, tenantId: string, instanceId: string, r: StepResult): Promise<void> {
+  private async record(tx: Executor, tenantId: string, instanceId: string, meta: InstanceMeta, r: StepResult): Promise<void> {
     const now = new Date();
     const ended = r.status === 'completed';
     await tx.update(flowInstance).set({
@@ -234,6 +262,7 @@ export class FlowEngine {
     if (r.opened.length) {
       await tx.insert(flowTask).values(r.opened.map((t) => ({
         id: nextId(), tenantId, instanceId, executionId: t.taskId, taskDefinitionKey: t.activityId, name: t.name,
+        definitionId: meta.definitionId, processName: meta.processName, category: meta.category, businessKey: meta.businessKey, startUserName: meta.startUserName,
         assignee: t.assignee, candidateUsers: t.candidateUsers, candidateGroups: t.candidateGroups,
       }))).onConflictDoNothing();
     }

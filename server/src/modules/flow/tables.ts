@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, tenantColumn, ts } from '../../core/db/columns.js';
+import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn, ts } from '../../core/db/columns.js';
 
 /**
  * The workflow engine's tables (docs/workflow.md), every one a tenant's (row-level security). A definition is
@@ -21,8 +21,14 @@ export const flowModel = pgTable(
     xml: text('xml'),
     version: integer('version').notNull().default(1),
     ...auditColumns(),
+    modelKeyGrams: searchGrams('model_key'),
+    nameGrams: searchGrams('name'),
   },
-  (t) => [uniqueIndex('uq_flow_model_key').on(t.tenantId, t.modelKey).where(sql`is_deleted = 0`)],
+  (t) => [
+    uniqueIndex('uq_flow_model_key').on(t.tenantId, t.modelKey).where(sql`is_deleted = 0`),
+    searchGramsIndex('ix_flow_model_key_grams', t.modelKeyGrams),
+    searchGramsIndex('ix_flow_model_name_grams', t.nameGrams),
+  ],
 );
 
 export const flowDeployment = pgTable(
@@ -55,8 +61,12 @@ export const flowDefinition = pgTable(
     compiled: text('compiled').notNull(),
     suspended: smallint('suspended').notNull().default(0),
     createTime: ts('create_time').notNull().defaultNow(),
+    /** a deleted deployment's definitions stay for the instances that ran on them (their diagrams) */
+    isDeleted: smallint('is_deleted').notNull().default(0),
+    nameGrams: searchGrams('name'),
   },
   (t) => [
+    searchGramsIndex('ix_flow_definition_name_grams', t.nameGrams),
     uniqueIndex('uq_flow_definition_version').on(t.tenantId, t.processKey, t.version),
     index('ix_flow_definition_deployment').on(t.deploymentId),
   ],
@@ -70,10 +80,12 @@ export const flowInstance = pgTable(
     definitionId: id('definition_id').notNull(),
     processKey: varchar('process_key', { length: 64 }).notNull(),
     processName: varchar('process_name', { length: 255 }).notNull(),
+    category: varchar('category', { length: 64 }),
     businessKey: varchar('business_key', { length: 64 }),
     startUser: id('start_user'),
     startUserName: varchar('start_user_name', { length: 100 }),
-    startTime: ts('start_time').notNull().defaultNow(),
+    /** when it started (the lists' `createTime`) */
+    createTime: ts('start_time').notNull().defaultNow(),
     endTime: ts('end_time'),
     /** running, completed, deleted */
     status: varchar('status', { length: 16 }).notNull(),
@@ -84,11 +96,17 @@ export const flowInstance = pgTable(
     /** the earliest timer of the instance: the scheduler resumes it then */
     dueAt: ts('due_at'),
     updateTime: ts('update_time').notNull().defaultNow(),
+    processNameGrams: searchGrams('process_name'),
+    businessKeyGrams: searchGrams('business_key'),
+    startUserNameGrams: searchGrams('start_user_name'),
   },
   (t) => [
+    searchGramsIndex('ix_flow_instance_process_name_grams', t.processNameGrams),
+    searchGramsIndex('ix_flow_instance_business_key_grams', t.businessKeyGrams),
+    searchGramsIndex('ix_flow_instance_start_user_name_grams', t.startUserNameGrams),
     index('ix_flow_instance_due').on(t.dueAt).where(sql`status = 'running' and due_at is not null`),
-    index('ix_flow_instance_start_user').on(t.tenantId, t.startUser, t.startTime.desc()),
-    index('ix_flow_instance_status').on(t.tenantId, t.status, t.startTime.desc()),
+    index('ix_flow_instance_start_user').on(t.tenantId, t.startUser, t.createTime.desc()),
+    index('ix_flow_instance_status').on(t.tenantId, t.status, t.createTime.desc()),
     index('ix_flow_instance_definition').on(t.definitionId),
   ],
 );
@@ -103,6 +121,12 @@ export const flowTask = pgTable(
     executionId: varchar('execution_id', { length: 100 }).notNull(),
     taskDefinitionKey: varchar('task_definition_key', { length: 64 }).notNull(),
     name: varchar('name', { length: 255 }).notNull(),
+    // the instance's, copied so that a work list is one indexed read of this table
+    definitionId: id('definition_id'),
+    processName: varchar('process_name', { length: 255 }),
+    category: varchar('category', { length: 64 }),
+    businessKey: varchar('business_key', { length: 64 }),
+    startUserName: varchar('start_user_name', { length: 100 }),
     assignee: varchar('assignee', { length: 64 }),
     candidateUsers: text('candidate_users').array().notNull().default(sql`'{}'::text[]`),
     candidateGroups: text('candidate_groups').array().notNull().default(sql`'{}'::text[]`),
@@ -115,8 +139,14 @@ export const flowTask = pgTable(
     outcome: varchar('outcome', { length: 16 }),
     comment: varchar('comment', { length: 1000 }),
     completedBy: varchar('completed_by', { length: 64 }),
+    processNameGrams: searchGrams('process_name'),
+    businessKeyGrams: searchGrams('business_key'),
+    startUserNameGrams: searchGrams('start_user_name'),
   },
   (t) => [
+    searchGramsIndex('ix_flow_task_process_name_grams', t.processNameGrams),
+    searchGramsIndex('ix_flow_task_business_key_grams', t.businessKeyGrams),
+    searchGramsIndex('ix_flow_task_start_user_name_grams', t.startUserNameGrams),
     uniqueIndex('uq_flow_task_execution').on(t.instanceId, t.executionId),
     index('ix_flow_task_assignee').on(t.tenantId, t.assignee, t.createTime.desc()).where(sql`status = 'open'`),
     index('ix_flow_task_candidates').using('gin', t.candidateGroups).where(sql`status = 'open' and assignee is null`),
@@ -144,4 +174,26 @@ export const flowHistory = pgTable(
     at: ts('at').notNull(),
   },
   (t) => [index('ix_flow_history_instance').on(t.instanceId, t.id)],
+);
+
+/** A leave request (BladeX's blade_process_leave): the business record of the leave process, `businessKey` of its instance. */
+export const processLeave = pgTable(
+  'blade_process_leave',
+  {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    processDefinitionId: id('process_definition_id').notNull(),
+    processInstanceId: id('process_instance_id'),
+    startTime: ts('start_time').notNull(),
+    endTime: ts('end_time').notNull(),
+    days: integer('days').notNull(),
+    reason: varchar('reason', { length: 500 }).notNull(),
+    /** the approver's user id */
+    taskUser: id('task_user').notNull(),
+    applyTime: ts('apply_time').notNull().defaultNow(),
+    /** the last approver's comment */
+    approvalComment: varchar('approval_comment', { length: 1000 }),
+    ...auditColumns(),
+  },
+  (t) => [index('ix_process_leave_instance').on(t.processInstanceId)],
 );

@@ -38,13 +38,11 @@ export function serviceName(e: Record<string, unknown>): string | undefined {
   return text(e.class) ?? fromExpression(e.delegateExpression) ?? fromExpression(e.implementation) ?? fromExpression(e.expression);
 }
 
-/**
- * Parses and checks a BPMN 2.0 model before it is deployed: XML and BPMN errors, unresolved references, unknown
- * elements and duplicate ids (bpmn-moddle only warns of these; the engine would run them and hang), exactly one
- * executable process, expressions that parse, and service tasks whose handler the server has.
- */
-export async function compileBpmn(xml: string, services: ReadonlySet<string>): Promise<CompiledProcess> {
-  let parsed: Awaited<ReturnType<BpmnModdle['fromXML']>>;
+type Parsed = Awaited<ReturnType<BpmnModdle['fromXML']>>;
+
+/** A BPMN document read far enough to name its one executable process (a model saved while it is designed). */
+async function readProcess(xml: string): Promise<{ parsed: Parsed; process: Element }> {
+  let parsed: Parsed;
   try {
     parsed = await new BpmnModdle(moddleExtensionsFor(xml)).fromXML(xml);
   } catch (e) {
@@ -57,7 +55,22 @@ export async function compileBpmn(xml: string, services: ReadonlySet<string>): P
   if (processes.length !== 1) {
     throw new BpmnInvalid(processes.length ? `a model holds one executable process, this one ${processes.length}` : 'no executable process (isExecutable="true")');
   }
-  const process = processes[0]!;
+  return { parsed, process: processes[0]! };
+}
+
+/** The key and name of a BPMN document's executable process; the document's errors as `BpmnInvalid`. */
+export async function processOf(xml: string): Promise<{ key: string; name: string }> {
+  const { process } = await readProcess(xml);
+  return { key: process.id!, name: process.name ?? process.id! };
+}
+
+/**
+ * Parses and checks a BPMN 2.0 model before it is deployed: XML and BPMN errors, unresolved references, unknown
+ * elements and duplicate ids (bpmn-moddle only warns of these; the engine would run them and hang), exactly one
+ * executable process, expressions that parse, and service tasks whose handler the server has.
+ */
+export async function compileBpmn(xml: string, services: ReadonlySet<string>): Promise<CompiledProcess> {
+  const { parsed, process } = await readProcess(xml);
   for (const e of walk(process.flowElements as Element[])) {
     const where = `${e.$type.replace('bpmn:', '')} ${e.id ?? ''}`.trim();
     const expressions = [

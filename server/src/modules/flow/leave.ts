@@ -1,0 +1,74 @@
+import { isIdText, leaveActions, type LeaveRecord } from '@console/contract';
+import { and, eq, inArray } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../core/context.js';
+import { schema } from '../../core/db/index.js';
+import { fieldError, forbidden, notFound } from '../../core/errors.js';
+import { nextId } from '../../core/ids.js';
+import { mountAction } from '../../core/resource/actions.js';
+import { formatDateTime, parseDateTime } from '../../core/time.js';
+import type { FlowEngine } from './engine.js';
+import { flowDefinition, flowInstance, processLeave } from './tables.js';
+import { mayViewInstance } from './view.js';
+
+/** the leave model's process key (leave.bpmn20.xml) */
+export const LEAVE_PROCESS_KEY = 'Leave';
+/** the steps where someone decides on the request (the applicant's own step, `adjust`, is not an approval) */
+const APPROVAL_STEPS = new Set(['managerApproval', 'hrApproval']);
+
+/**
+ * The leave request (blade-desk/process/leave): the request and its process instance are written in one
+ * transaction; each approver's comment is kept on the request as the process moves.
+ */
+export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowEngine): void {
+  flow.onTaskCompleted(LEAVE_PROCESS_KEY, async (tx, { instance, task, comment, user }) => {
+    if (!APPROVAL_STEPS.has(task.taskDefinitionKey) || !isIdText(instance.businessKey)) return;
+    await tx.update(processLeave).set({ approvalComment: comment, updateUser: user.userId, updateTime: new Date() })
+      .where(and(eq(processLeave.id, instance.businessKey), eq(processLeave.processInstanceId, instance.id)));
+  });
+
+  mountAction(app, ctx, leaveActions.startProcess, async (input, { tx, user, lang }) => {
+    const startTime = parseDateTime(input.startTime);
+    const endTime = parseDateTime(input.endTime);
+    if (!startTime) throw fieldError('badDate', lang, 'startTime', { field: lang === 'en' ? 'Start' : '开始时间' });
+    if (!endTime) throw fieldError('badDate', lang, 'endTime', { field: lang === 'en' ? 'End' : '结束时间' });
+    if (endTime < startTime) throw fieldError('leaveDatesOrder', lang, 'endTime');
+    if (input.taskUser === user.userId) throw fieldError('leaveApproverSelf', lang, 'taskUser');
+    const [approver] = await tx.select({ id: schema.user.id }).from(schema.user)
+      .where(and(eq(schema.user.id, input.taskUser), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0), eq(schema.user.status, 1)));
+    if (!approver) throw fieldError('leaveApproverUnknown', lang, 'taskUser');
+    const [def] = await tx.select({ processKey: flowDefinition.processKey }).from(flowDefinition)
+      .where(and(eq(flowDefinition.id, input.processDefinitionId), eq(flowDefinition.isDeleted, 0)));
+    if (def && def.processKey !== LEAVE_PROCESS_KEY) throw fieldError('flowNotLeave', lang, 'processDefinitionId');
+    const id = nextId();
+    const now = new Date();
+    await tx.insert(processLeave).values({
+      id, tenantId: user.tenantId, processDefinitionId: input.processDefinitionId, startTime, endTime, days: input.days, reason: input.reason,
+      taskUser: input.taskUser, applyTime: now, createUser: user.userId, createTime: now, updateUser: user.userId, updateTime: now,
+    });
+    const { instanceId } = await flow.startIn(tx, user, input.processDefinitionId, { applyUser: user.userId, taskUser: input.taskUser, days: input.days }, id);
+    await tx.update(processLeave).set({ processInstanceId: instanceId }).where(eq(processLeave.id, id));
+    return { businessId: id, processInstanceId: instanceId };
+  });
+
+  mountAction(app, ctx, leaveActions.detail, async ({ businessId }, { tx, user, granted }) => {
+    const [leave] = await tx.select().from(processLeave).where(and(eq(processLeave.id, businessId), eq(processLeave.isDeleted, 0)));
+    if (!leave) throw notFound();
+    const [instance] = leave.processInstanceId ? await tx.select().from(flowInstance).where(eq(flowInstance.id, leave.processInstanceId)) : [];
+    if (leave.createUser !== user.userId && !(instance && await mayViewInstance(tx, user, granted, instance))) throw forbidden('flowViewDenied');
+    const ids = [leave.taskUser, leave.createUser].filter((v): v is string => !!v);
+    const users = await tx.select({ id: schema.user.id, realName: schema.user.realName, name: schema.user.name }).from(schema.user).where(inArray(schema.user.id, ids));
+    const nameOf = (id: string | null) => {
+      const u = users.find((x) => String(x.id) === id);
+      return u ? u.realName || u.name || null : null;
+    };
+    const record: LeaveRecord = {
+      id: String(leave.id), processDefinitionId: String(leave.processDefinitionId), processInstanceId: leave.processInstanceId ? String(leave.processInstanceId) : null,
+      startTime: formatDateTime(leave.startTime)!, endTime: formatDateTime(leave.endTime)!, days: leave.days, reason: leave.reason,
+      taskUser: String(leave.taskUser), taskUserName: nameOf(String(leave.taskUser)),
+      applyUser: String(leave.createUser ?? ''), applyUserName: nameOf(leave.createUser ? String(leave.createUser) : null) ?? instance?.startUserName ?? null,
+      applyTime: formatDateTime(leave.applyTime)!, approvalComment: leave.approvalComment, processStatus: instance?.status ?? null,
+    };
+    return record;
+  });
+}
