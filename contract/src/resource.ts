@@ -306,7 +306,8 @@ export function permissionCodes(def: Pick<ResourceDef, 'code' | 'within' | 'code
 export function filterableFields(def: ResourceDef): Record<string, FieldDef> {
   const { tenantId: _omit, ...system } = SYSTEM_FIELDS;
   const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly && !f.secret && f.type !== 'json'));
-  return { ...own, ...system };
+  // a resource that defines a system field itself (a workflow list's text `status`) filters it as defined
+  return { ...system, ...own };
 }
 
 export function sortableFields(def: ResourceDef): string[] {

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { batchResource, firmwareResource } from '@console/contract';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
+import { parseDateTime } from '../src/core/time.js';
 import { moduleResources } from '../src/modules/index.js';
+import { flowDefinition, flowInstance, flowTask } from '../src/modules/flow/tables.js';
 import { describeResource, KIT_CHECKS, type Kit, type ResourceOptions } from './conformance/kit.js';
+import type { Account } from './conformance/support.js';
 import { useServer } from './harness.js';
 
 /**
@@ -84,7 +87,49 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   // commands and emergency requests name a device the tenant sees (a batch's, of a type granted to it)
   device_control: { values: { deviceSn: ({ kit }) => deviceSnFor(kit) } },
   emergency_unlock: { values: { deviceSn: ({ kit }) => deviceSnFor(kit) } },
+  // a model's key is the process id of its diagram: a letter, then letters, digits, _ or -
+  flow_model: { values: { modelKey: ({ n }) => `kit_${n.toString(36)}` } },
+  // the workflow's lists are views of definitions, instances and tasks: the kit writes rows each list shows its writer
+  flow_manager: { insert: (kit, who, values) => insertFlowRow(kit, who, 'definition', values) },
+  work_start: { insert: (kit, who, values) => insertFlowRow(kit, who, 'definition', values) },
+  flow_follow: { values: { status: 'running' }, insert: (kit, who, values) => insertFlowRow(kit, who, 'instance', values) },
+  work_send: { insert: (kit, who, values) => insertFlowRow(kit, who, 'instance', values) },
+  work_claim: { values: { status: 'open' }, insert: (kit, who, values) => insertFlowRow(kit, who, 'offered', values) },
+  work_todo: { values: { status: 'open' }, insert: (kit, who, values) => insertFlowRow(kit, who, 'assigned', values) },
+  work_done: { values: { status: 'completed' }, insert: (kit, who, values) => insertFlowRow(kit, who, 'done', values) },
 };
+
+/**
+ * A row of a workflow list, written as the engine would leave it, with the generated values: a definition of a
+ * key of its own (the newest version, active), a running instance the writer started, or a task offered to,
+ * assigned to or completed by the writer.
+ */
+async function insertFlowRow(kit: Kit, who: Account, kind: 'definition' | 'instance' | 'offered' | 'assigned' | 'done', values: Record<string, unknown>): Promise<string> {
+  const id = nextId();
+  const key = `kit_${id}`;
+  const [user] = await inTenant(h.server.ctx.db, { tenantId: who.tenantId }, (tx) => tx.select({ id: schema.user.id }).from(schema.user)
+    .where(and(eq(schema.user.account, who.account), eq(schema.user.isDeleted, 0))));
+  const userId = String(user!.id);
+  const def = kit.def;
+  const given = Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(def.fields, k)).map(([k, v]) => [k, def.fields[k]!.type === 'datetime' && typeof v === 'string' ? parseDateTime(v) : v]));
+  await inTenant(h.server.ctx.db, { tenantId: who.tenantId }, async (tx) => {
+    if (kind === 'definition') {
+      await tx.insert(flowDefinition).values({
+        id, tenantId: who.tenantId, deploymentId: nextId(), processKey: key, name: key, version: 1, xml: '<definitions/>', compiled: '{}', suspended: 0, ...given,
+      } as typeof flowDefinition.$inferInsert);
+    } else if (kind === 'instance') {
+      await tx.insert(flowInstance).values({
+        id, tenantId: who.tenantId, definitionId: nextId(), processKey: key, processName: key, status: 'running', ...given, startUser: userId,
+      } as typeof flowInstance.$inferInsert);
+    } else {
+      await tx.insert(flowTask).values({
+        id, tenantId: who.tenantId, instanceId: nextId(), executionId: key, taskDefinitionKey: 'step', name: key, ...given,
+        ...(kind === 'offered' ? { assignee: null, candidateUsers: [userId], status: 'open' } : kind === 'assigned' ? { assignee: userId, status: 'open' } : { assignee: userId, completedBy: userId, status: 'completed', endTime: given.endTime ?? new Date() }),
+      } as typeof flowTask.$inferInsert);
+    }
+  });
+  return id;
+}
 
 const OTA_SCOPES = ['all', 'batch', 'selected'] as const;
 const otaFixtures = new Map<number, { firmwareId: string; batchId: string; sn: string }>();

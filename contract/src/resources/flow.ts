@@ -75,6 +75,7 @@ export const flowManagerResource = defineResource({
   scope: 'tenant',
   nameField: 'name',
   readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   menu: {
     parent: 'flow', route: '/flow/manager', name: { zh: '流程管理', en: 'Deployments' }, sort: 2, icon: 'iconfont iconicon_ding',
@@ -115,6 +116,7 @@ export const flowFollowResource = defineResource({
   scope: 'tenant',
   nameField: 'processName',
   readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   menu: {
     parent: 'flow', route: '/flow/follow', name: { zh: '流程跟踪', en: 'Running instances' }, sort: 3, icon: 'iconfont iconicon_search',
@@ -129,6 +131,7 @@ export const flowFollowResource = defineResource({
     businessKey: BUSINESS_KEY,
     startUserName: STARTER,
     definitionId: DEFINITION_ID,
+    status: { type: 'string', label: { zh: '流程状态', en: 'State' }, dict: 'flow_instance_status', max: 16, list: false },
     createTime: { type: 'datetime', label: { zh: '开始时间', en: 'Started at' }, sortable: true, search: 'dateRange' },
   },
   actions: defineActions(`${FLOW}/follow`, {
@@ -150,6 +153,8 @@ const taskFields = {
   definitionId: DEFINITION_ID,
   taskDefinitionKey: { type: 'string', label: { zh: '环节标识', en: 'Step key' }, max: 64, list: false },
   createTime: { type: 'datetime', label: { zh: '到达时间', en: 'Arrived at' }, sortable: true, search: 'dateRange' },
+  /** open, completed, or cancelled (a timer or a deleted instance ended it) */
+  status: { type: 'string', label: { zh: '任务状态', en: 'Task state' }, max: 16, list: false },
 } as const;
 
 const workMenu = (route: string, zh: string, en: string, sort: number) => ({
@@ -164,6 +169,7 @@ export const workStartResource = defineResource({
   scope: 'tenant',
   nameField: 'name',
   readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   defaultSort: { field: 'name', order: 'asc' },
   menu: workMenu('/work/start', '发起事务', 'Start', 1),
@@ -195,6 +201,7 @@ export const workClaimResource = defineResource({
   scope: 'tenant',
   nameField: 'name',
   readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   menu: workMenu('/work/claim', '待签事务', 'To claim', 2),
   fields: taskFields,
@@ -214,6 +221,7 @@ export const workTodoResource = defineResource({
   scope: 'tenant',
   nameField: 'name',
   readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   menu: workMenu('/work/todo', '待办事务', 'To do', 3),
   fields: { ...taskFields, claimTime: { type: 'datetime', label: { zh: '签收时间', en: 'Claimed at' }, list: false } },
@@ -240,6 +248,7 @@ export const workSendResource = defineResource({
   scope: 'tenant',
   nameField: 'processName',
   readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   menu: workMenu('/work/send', '已发事务', 'Sent', 4),
   fields: {
@@ -262,6 +271,7 @@ export const workDoneResource = defineResource({
   scope: 'tenant',
   nameField: 'name',
   readOnly: true,
+  buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   defaultSort: { field: 'endTime', order: 'desc' },
   menu: workMenu('/work/done', '办结事务', 'Done', 5),
