@@ -306,8 +306,10 @@ export function permissionCodes(def: Pick<ResourceDef, 'code' | 'within' | 'code
 export function filterableFields(def: ResourceDef): Record<string, FieldDef> {
   const { tenantId: _omit, ...system } = SYSTEM_FIELDS;
   const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly && !f.secret && f.type !== 'json'));
-  // a resource that defines a system field itself (a workflow list's text `status`) filters it as defined
-  return { ...system, ...own };
+  // a resource that defines a system field itself (a workflow list's text `status`) filters it as defined; the
+  // fields keep their order (own fields first: the list's columns follow it)
+  const rest = Object.fromEntries(Object.entries(system).filter(([name]) => !Object.hasOwn(own, name)));
+  return { ...own, ...rest };
 }
 
 export function sortableFields(def: ResourceDef): string[] {

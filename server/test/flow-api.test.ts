@@ -205,6 +205,18 @@ describe('the leave request', () => {
     expect((await list('alice', 'work/send-list')).length).toBe(before);
   });
 
+  it('offers an applicant the tenant\'s other active users as approvers, without the user screen\'s permission', async () => {
+    const all = (await get('hr1', `${LEAVE_PATH}/approvers`, {})).body.data as Row[];
+    expect(all.some((u) => u.id === ids.bob)).toBe(true);
+    expect(all.some((u) => u.id === ids.hr1)).toBe(false);
+    expect((await h.call('GET', '/api/blade-system/user/list', { token: tokens.hr1 })).status).toBe(403);
+    const found = (await get('hr1', `${LEAVE_PATH}/approvers`, { keyword: 'fa-bo' })).body.data as Row[];
+    expect(found.map((u) => [u.id, u.account, u.realName])).toEqual([[ids.bob, 'fa-bob', 'fa-bob']]);
+    expect((await get('hr1', `${LEAVE_PATH}/approvers`, { keyword: '%' })).body.data).toEqual([]);
+    expect((await get('eve', `${LEAVE_PATH}/approvers`, {})).status).toBe(403);
+    expect(((await get('platform', `${LEAVE_PATH}/approvers`, { keyword: 'fa-' })).body.data as Row[])).toEqual([]);
+  });
+
   it('a long leave: the approver, then HR (one of two claims wins), then the end; the lists, the history and the diagram follow it', async () => {
     const applied = await applyLeave('alice', { days: 5, endTime: '2026-12-05 18:00:00' });
     expect(applied.status, applied.body.msg).toBe(200);

@@ -54,6 +54,10 @@ export const router = createBrowserRouter(withChunkLoadGuard([
               page('/info/index', async () => (await import('./shell/pages/info/InfoPage')).InfoPage),
               page('/dict-horizontal/index', async () => (await import('./modules/system/DictScreen')).DictHorizontalPage),
               page('/dict-vertical/index', async () => (await import('./modules/system/DictScreen')).DictVerticalPage),
+              // the leave request's business form (the `flow` dictionary's routes, modules/flow/flowRoutes.ts)
+              page('/work/process/leave/form/:processDefinitionId', async () => (await import('./modules/flow/leave/LeaveFormPage')).LeaveFormPage),
+              page('/work/process/leave/handle/:taskId/:processInstanceId/:businessId', async () => (await import('./modules/flow/leave/LeaveHandlePage')).LeaveHandlePage),
+              page('/work/process/leave/detail/:processInstanceId/:businessId', async () => (await import('./modules/flow/leave/LeaveDetailPage')).LeaveDetailPage),
               // everything else is a page from the server's menu, or a 404
               page('*', async () => (await import('./shell/MenuPage')).MenuPage),
             ],

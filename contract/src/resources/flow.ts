@@ -350,6 +350,12 @@ export const leaveActions = defineActions(LEAVE_PATH, {
     }),
     output: z.object({ businessId: z.string(), processInstanceId: z.string() }),
   },
+  /** the tenant's active users an applicant may choose as approver (not the applicant), by name or account */
+  approvers: {
+    method: 'GET', permission: 'work_start', title: { zh: '请假审批人', en: 'Leave approvers' },
+    input: z.object({ keyword: z.string().trim().max(64).optional() }),
+    output: z.array(z.object({ id: z.string(), account: z.string(), realName: z.string().nullable() })),
+  },
   detail: {
     method: 'GET', permission: null, title: { zh: '请假详情', en: 'Leave request' },
     input: z.object({ businessId: idInput }), output: leaveRecord,

@@ -3,6 +3,7 @@ import { i18n } from './index';
 import type { actionsZh } from './actions';
 import type { authorityZh } from './authority';
 import type { deviceZh } from './device';
+import type { flowZh } from './flow';
 import type { passwordResetZh } from './passwordReset';
 import type { productionZh } from './production';
 
@@ -14,6 +15,7 @@ export interface LazyMessages {
   actions: typeof actionsZh;
   authority: typeof authorityZh;
   device: typeof deviceZh;
+  flow: typeof flowZh;
   passwordReset: typeof passwordResetZh;
   production: typeof productionZh;
 }

@@ -7,6 +7,9 @@ export const pagesZh = {
     policy: '用户协议',
     iframe: '外部页面',
     dict: '系统字典',
+    leaveForm: '请假申请',
+    leaveHandle: '请假审批',
+    leaveDetail: '请假详情',
   },
   policy: {
     userAgreement: '用户协议',
@@ -124,6 +127,9 @@ export const pagesEn: PagesMessages = {
     policy: 'Agreement',
     iframe: 'External page',
     dict: 'System dictionary',
+    leaveForm: 'Apply for leave',
+    leaveHandle: 'Leave approval',
+    leaveDetail: 'Leave request',
   },
   policy: {
     userAgreement: 'User agreement',

@@ -34,4 +34,12 @@ export const customPages: Readonly<Record<string, CustomPageLoader>> = {
   emergency_unlock: () => import('./device/EmergencyPage').then((m) => ({ default: m.EmergencyPage })),
   device_info: () => import('./device/DeviceInfoPage').then((m) => ({ default: m.DeviceInfoPage })),
   device_notice: () => import('./device/DeviceNoticePage').then((m) => ({ default: m.DeviceNoticePage })),
+  flow_model: () => import('./flow/ModelPage').then((m) => ({ default: m.ModelPage })),
+  flow_manager: () => import('./flow/ManagerPage').then((m) => ({ default: m.ManagerPage })),
+  flow_follow: () => import('./flow/FollowPage').then((m) => ({ default: m.FollowPage })),
+  work_start: () => import('./flow/WorkPages').then((m) => ({ default: m.WorkStartPage })),
+  work_claim: () => import('./flow/WorkPages').then((m) => ({ default: m.WorkClaimPage })),
+  work_todo: () => import('./flow/WorkPages').then((m) => ({ default: m.WorkTodoPage })),
+  work_send: () => import('./flow/WorkPages').then((m) => ({ default: m.WorkSendPage })),
+  work_done: () => import('./flow/WorkPages').then((m) => ({ default: m.WorkDonePage })),
 };

@@ -1,4 +1,5 @@
 import type { MenuRoute, TokenResponse } from '@console/contract/envelope';
+import { PLATFORM_TENANT } from '@console/contract/paths';
 import { create } from 'zustand';
 import { persist } from 'zustand/middleware';
 
@@ -39,6 +40,15 @@ export const useSession = create<SessionState>()(
     { name: 'saber-session', version: 1 },
   ),
 );
+
+/** The platform's administrators (the server's `isPlatformAdmin`): the role alias administrator in tenant 000000. */
+export function isPlatformAdmin(info: UserInfo | null): boolean {
+  return info?.tenant_id === PLATFORM_TENANT && info.role_name.split(',').includes('administrator');
+}
+
+export function useIsPlatformAdmin(): boolean {
+  return useSession((s) => isPlatformAdmin(s.userInfo));
+}
 
 export function useSignedIn(): boolean {
   return useSession((s) => s.token !== null);

@@ -1,5 +1,5 @@
 import { isIdText, leaveActions, type LeaveRecord } from '@console/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
 import { schema } from '../../core/db/index.js';
@@ -15,6 +15,8 @@ import { mayViewInstance } from './view.js';
 export const LEAVE_PROCESS_KEY = 'Leave';
 /** the steps where someone decides on the request (the applicant's own step, `adjust`, is not an approval) */
 const APPROVAL_STEPS = new Set(['managerApproval', 'hrApproval']);
+/** the approver choice shows this many users; more are found by typing */
+const APPROVERS_SHOWN = 50;
 
 /**
  * The leave request (blade-desk/process/leave): the request and its process instance are written in one
@@ -49,6 +51,15 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
     const { instanceId } = await flow.startIn(tx, user, input.processDefinitionId, { applyUser: user.userId, taskUser: input.taskUser, days: input.days }, id);
     await tx.update(processLeave).set({ processInstanceId: instanceId }).where(eq(processLeave.id, id));
     return { businessId: id, processInstanceId: instanceId };
+  });
+
+  mountAction(app, ctx, leaveActions.approvers, async ({ keyword }, { tx, user }) => {
+    const pattern = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+    const rows = await tx.select({ id: schema.user.id, account: schema.user.account, realName: schema.user.realName }).from(schema.user)
+      .where(and(eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0), eq(schema.user.status, 1), ne(schema.user.id, user.userId),
+        pattern ? or(ilike(schema.user.realName, pattern), ilike(schema.user.account, pattern)) : undefined))
+      .orderBy(asc(schema.user.account)).limit(APPROVERS_SHOWN);
+    return rows.map((r) => ({ id: String(r.id), account: r.account, realName: r.realName }));
   });
 
   mountAction(app, ctx, leaveActions.detail, async ({ businessId }, { tx, user, granted }) => {

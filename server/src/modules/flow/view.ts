@@ -77,14 +77,14 @@ export async function historyOf(tx: Executor, instanceId: string): Promise<FlowH
   const activities = activitiesOf(await historyRows(tx, instanceId));
   const tasks = await tx.select().from(flowTask).where(eq(flowTask.instanceId, instanceId));
   const taskOf = new Map(tasks.map((t) => [t.executionId, t]));
-  const userIds = [...new Set(tasks.flatMap((t) => [t.assignee, t.completedBy]).filter((v): v is string => !!v && /^\d{1,19}$/.test(v)))];
+  const [instance] = await tx.select({ startUser: flowInstance.startUser, startUserName: flowInstance.startUserName }).from(flowInstance).where(eq(flowInstance.id, instanceId));
+  const userIds = [...new Set([instance?.startUser ?? null, ...tasks.flatMap((t) => [t.assignee, t.completedBy])].filter((v): v is string => !!v && /^\d{1,19}$/.test(v)))];
   const names = new Map<string, string>();
   if (userIds.length) {
     const users = await tx.select({ id: schema.user.id, realName: schema.user.realName, name: schema.user.name }).from(schema.user)
       .where(inArray(schema.user.id, userIds));
     for (const u of users) names.set(String(u.id), u.realName || u.name || String(u.id));
   }
-  const [instance] = await tx.select({ startUser: flowInstance.startUser, startUserName: flowInstance.startUserName }).from(flowInstance).where(eq(flowInstance.id, instanceId));
   return activities
     .filter((a) => !/Gateway$|SequenceFlow$/.test(a.row.elementType))
     .map((a) => {
