@@ -23,6 +23,27 @@ const ESCALATION = model(`
   <serviceTask id="notify" name="Notify" flowable:delegateExpression="\${notifyApplicant}" flowable:resultVariable="notified" />
   <sequenceFlow id="f5" sourceRef="notify" targetRef="end" /><endEvent id="end" />`, 'escalation');
 
+/** a parallel split to two reviews (one offered to users named by a variable), joined, then a sub-process with its own task */
+const PARALLEL = model(`
+  <startEvent id="start" /><sequenceFlow id="f1" sourceRef="start" targetRef="split" />
+  <parallelGateway id="split" />
+  <sequenceFlow id="f2" sourceRef="split" targetRef="legal" /><sequenceFlow id="f3" sourceRef="split" targetRef="finance" />
+  <userTask id="legal" name="Legal" flowable:candidateUsers="\${lawyers}" />
+  <userTask id="finance" name="Finance" flowable:assignee="\${cfo}" />
+  <sequenceFlow id="f4" sourceRef="legal" targetRef="join" /><sequenceFlow id="f5" sourceRef="finance" targetRef="join" />
+  <parallelGateway id="join" />
+  <sequenceFlow id="f6" sourceRef="join" targetRef="signing" />
+  <subProcess id="signing" name="Signing">
+    <startEvent id="subStart" /><sequenceFlow id="s1" sourceRef="subStart" targetRef="sign" />
+    <userTask id="sign" name="Sign" flowable:assignee="\${initiator}" />
+    <sequenceFlow id="s2" sourceRef="sign" targetRef="subEnd" /><endEvent id="subEnd" />
+  </subProcess>
+  <sequenceFlow id="f7" sourceRef="signing" targetRef="check" />
+  <exclusiveGateway id="check" default="f9" />
+  <sequenceFlow id="f8" sourceRef="check" targetRef="done"><conditionExpression xsi:type="tFormalExpression">\${signedBy == initiator}</conditionExpression></sequenceFlow>
+  <sequenceFlow id="f9" sourceRef="check" targetRef="odd" />
+  <endEvent id="done" /><endEvent id="odd" />`, 'contract');
+
 const noServices = new Set<string>();
 const json = (r: StepResult) => JSON.parse(JSON.stringify(r.state)) as Record<string, unknown>;
 
@@ -37,6 +58,29 @@ async function leave(variables: Record<string, unknown>) {
   };
   return { first, complete };
 }
+
+describe('parallel paths and sub-processes', () => {
+  it('opens both branches at once, joins them, runs the sub-process\'s task and copies out what it set', async () => {
+    const { compiled } = await compileBpmn(PARALLEL, noServices);
+    const first = await runStep('c1', compiled, { start: { variables: { lawyers: 'u-ann,u-ben', cfo: 'u-cfo', initiator: 'u-ivy' } } }, {});
+    expect(first.opened.map((t) => [t.activityId, t.assignee, t.candidateUsers])).toEqual([['legal', null, ['u-ann', 'u-ben']], ['finance', 'u-cfo', []]]);
+    const legal = first.opened.find((t) => t.activityId === 'legal')!;
+    const finance = first.opened.find((t) => t.activityId === 'finance')!;
+    // one branch done: the join waits for the other
+    const half = await runStep('c1', compiled, { resume: { state: json(first) }, signal: { taskId: legal.taskId, variables: { pass: true } } }, {});
+    expect(half.status).toBe('running');
+    expect(half.closed).toEqual([{ taskId: legal.taskId, outcome: 'completed' }]);
+    // a recovered step announces its waiting tasks again (saving them is idempotent): only the other branch waits
+    expect(half.opened.map((t) => t.taskId)).toEqual([finance.taskId]);
+    const joined = await runStep('c1', compiled, { resume: { state: json(half) }, signal: { taskId: finance.taskId, variables: { pass: true } } }, {});
+    expect(joined.opened.map((t) => [t.activityId, t.assignee])).toEqual([['sign', 'u-ivy']]);
+    expect(joined.history.filter((h) => h.event === 'take').map((h) => h.elementId)).toEqual(expect.arrayContaining(['f5', 'f6', 's1']));
+    const signed = await runStep('c1', compiled, { resume: { state: json(joined) }, signal: { taskId: joined.opened[0]!.taskId, variables: { signedBy: 'u-ivy' } } }, {});
+    expect(signed.status).toBe('completed');
+    expect(signed.variables.signedBy).toBe('u-ivy');
+    expect(signed.history.filter((h) => h.event === 'end').map((h) => h.elementId)).toContain('done');
+  });
+});
 
 describe('models', () => {
   it('reads the leave model: its key, name and a compiled definition', async () => {

@@ -166,8 +166,12 @@ function settle(engine: Engine): Promise<void> {
 /** the user tasks waiting in the engine, sub-processes included */
 function waitingTasks(engine: Engine): Set<string> {
   const out = new Set<string>();
+  // a recovered sub-process lists itself among its postponed children: each execution is walked once
+  const seen = new Set<string>();
   const walk = (apis: Api[]) => {
     for (const a of apis) {
+      if (seen.has(a.executionId)) continue;
+      seen.add(a.executionId);
       if (a.content.state === 'wait' && a.owner?.type === 'bpmn:UserTask') out.add(a.executionId);
       if (a.owner?.isSubProcess && a.getPostponed) walk(a.getPostponed());
     }
