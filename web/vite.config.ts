@@ -29,6 +29,37 @@ function antdButtonIsBright(): Plugin {
   };
 }
 
+const ANTD_RESULT_INDEX = /[\\/]antd[\\/]es[\\/]result[\\/]index\.js$/;
+const ANTD_RESULT_IMAGES = new Set(['./noFound', './serverError', './unauthorized']);
+const LAZY_IMAGE = '\0antd-result-lazy-image:';
+
+/**
+ * antd's Result imports its three large illustrations (403, 404, 500: ~10 KB gzip with them) at load time,
+ * and the route error boundary (in the entry chunk, so on every page) uses Result. Each illustration becomes
+ * a lazy component instead: its code loads when a Result shows it (the /403, /404, /500 pages, a page that
+ * crashed), into `.ant-result-image`, whose size is fixed by the Result's style. A failed load shows no image.
+ */
+function antdResultLazyImages(): Plugin {
+  return {
+    name: 'antd-result-lazy-images',
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer || !ANTD_RESULT_IMAGES.has(source) || !ANTD_RESULT_INDEX.test(importer)) return null;
+      const real = await this.resolve(source, importer, { skipSelf: true });
+      return real && `${LAZY_IMAGE}${real.id}`;
+    },
+    load(id) {
+      if (!id.startsWith(LAZY_IMAGE)) return null;
+      const real = JSON.stringify(id.slice(LAZY_IMAGE.length));
+      return [
+        `import { createElement, lazy, Suspense } from 'react';`,
+        `const Image = lazy(() => import(${real}).catch(() => ({ default: () => null })));`,
+        `export default function LazyResultImage() { return createElement(Suspense, { fallback: null }, createElement(Image)); }`,
+      ].join('\n');
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   // The API server that the dev server and `vite preview` forward to (CONSOLE_API_URL overrides it).
   const apiTarget = loadEnv(mode, '.', 'CONSOLE_').CONSOLE_API_URL ?? 'http://127.0.0.1:8080';
@@ -40,7 +71,7 @@ export default defineConfig(({ mode }) => {
     '/files': { target: apiTarget },
   };
   return {
-    plugins: [react(), antdButtonIsBright()],
+    plugins: [react(), antdButtonIsBright(), antdResultLazyImages()],
     resolve: {
       alias: [
         // antd's resize observers: the browser's own ResizeObserver instead of the polyfill's copy of it

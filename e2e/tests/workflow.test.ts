@@ -145,8 +145,9 @@ describe('the leave workflow', () => {
     await b.page.waitForURL('**/work/send');
     // the form's tab closed with it
     expect(await b.page.locator('[data-testid="tab"]', { hasText: '请假申请' }).count()).toBe(0);
-    const sent = tableRows(b.page).filter({ hasText: '请假流程' });
-    await waitFor(b.page, 'the running instance under 已发事务', async () => (await sent.innerText()).includes('运行中'));
+    // the newest running leave (an earlier file's deleted instance of the same process may be listed too)
+    const sent = tableRows(b.page).filter({ hasText: '请假流程' }).filter({ hasText: '运行中' }).first();
+    await waitFor(b.page, 'the running instance under 已发事务', async () => (await sent.count()) > 0);
     businessId = (await sent.innerText()).match(/\b\d{15,19}\b/)?.[0] ?? '';
     expect(businessId).not.toBe('');
   });

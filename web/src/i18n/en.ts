@@ -1,7 +1,6 @@
 import { chromeEn } from './chrome';
 import { tabsEn } from './tabs';
 import { pagesEn } from './pages';
-import { listPageEn } from './listPage';
 import type { Messages } from './zh';
 import { toolsEn } from './tools';
 
@@ -115,5 +114,4 @@ export const en: Messages = {
   tools: toolsEn,
   tabs: tabsEn,
   pages: pagesEn,
-  list: listPageEn,
 };

@@ -1,6 +1,6 @@
 /**
- * Strings of the generic list page's frame (registered as `list` in zh.ts and en.ts): the delete
- * confirmation, the pager and the table toolbar. `pro` holds the words ProComponents shows (toolbar
+ * Strings of the generic list page's frame (lazy: registered as `list` by its chunk, i18n/lazy.ts): the
+ * delete confirmation, the pager and the table toolbar. `pro` holds the words ProComponents shows (toolbar
  * tooltips, density menu, column settings, selection alert), keyed as ProComponents
  * keys them (resource/proIntl.ts hands them over), so its popups speak the console's language.
  */

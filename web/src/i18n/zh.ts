@@ -2,7 +2,6 @@ import { chromeZh } from './chrome';
 import { toolsZh } from './tools';
 import { tabsZh } from './tabs';
 import { pagesZh } from './pages';
-import { listPageZh } from './listPage';
 
 /** Chinese UI strings (the default language). en.ts mirrors this shape exactly. */
 export const zh = {
@@ -114,7 +113,6 @@ export const zh = {
   tools: toolsZh,
   tabs: tabsZh,
   pages: pagesZh,
-  list: listPageZh,
 };
 
 export type Messages = typeof zh;

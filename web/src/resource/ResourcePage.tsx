@@ -26,6 +26,10 @@ import type { ColumnsOverride, FormOverride, ResourceRecord, RowActionContext, T
 import { allDefinitions } from '../modules/definitions';
 import { WithinDrawer, type WithinTarget } from './WithinDrawer';
 import { useActionButtons } from './useActionButtons';
+import { addMessages } from '../i18n/lazy';
+import { listPageEn, listPageZh } from '../i18n/listPage';
+
+addMessages('list', { zh: listPageZh, en: listPageEn });
 
 export interface ResourcePageProps<F extends Fields> {
   /** the resource: its path, fields, permission code and standard buttons */

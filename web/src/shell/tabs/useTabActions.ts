@@ -1,10 +1,10 @@
-import { API, PLATFORM_TENANT } from '@console/contract';
+import { API } from '@console/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { request } from '../../api/client';
-import { useSession } from '../../store/session';
+import { isPlatformAdmin, useSession } from '../../store/session';
 import { testId } from '../../testId';
 import { withNewWindowOption } from './newWindow';
 import { tabKeyOf } from './tabList';
@@ -48,9 +48,7 @@ export function useTabActions(): TabActions {
       onOk: async () => {
         // the server's caches (permissions, dictionaries, clients) are the platform administrators' to
         // drop; everyone else clears what this console holds
-        const info = useSession.getState().userInfo;
-        const platformAdmin = info?.tenant_id === PLATFORM_TENANT && info.role_name.split(',').includes('administrator');
-        if (platformAdmin) {
+        if (isPlatformAdmin(useSession.getState().userInfo)) {
           try {
             await request<boolean>(API.clearCache);
           } catch {

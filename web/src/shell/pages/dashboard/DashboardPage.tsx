@@ -8,6 +8,10 @@ import { request } from '../../../api/client';
 import { useLang } from '../../../i18n';
 import { apiOption, signInsOption, type ChartColors } from './chartOptions';
 import { EChart } from './EChart';
+import { addMessages } from '../../../i18n/lazy';
+import { dashboardPageEn, dashboardPageZh } from '../../../i18n/dashboardPage';
+
+addMessages('dashboardPage', { zh: dashboardPageZh, en: dashboardPageEn });
 
 const DAY_CHOICES = [7, 14, 30] as const;
 type Days = (typeof DAY_CHOICES)[number];
@@ -47,19 +51,19 @@ export function DashboardPage() {
     [token],
   );
   const data = overview.data;
-  const signIns = useMemo(() => data && signInsOption(data.signIns, t('pages.dashboard.signIns'), colors), [data, t, colors]);
+  const signIns = useMemo(() => data && signInsOption(data.signIns, t('dashboardPage.signIns'), colors), [data, t, colors]);
   const api = useMemo(
-    () => data && apiOption(data.apiCalls, data.errors, { calls: t('pages.dashboard.calls'), errors: t('pages.dashboard.errors') }, colors),
+    () => data && apiOption(data.apiCalls, data.errors, { calls: t('dashboardPage.calls'), errors: t('dashboardPage.errors') }, colors),
     [data, t, colors],
   );
 
   const header = (
     <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-      <Typography.Title level={3} style={{ margin: 0, flex: 1 }}>{t('pages.dashboard.title')}</Typography.Title>
+      <Typography.Title level={3} style={{ margin: 0, flex: 1 }}>{t('dashboardPage.title')}</Typography.Title>
       <Segmented<Days>
         value={days}
         onChange={setDays}
-        options={DAY_CHOICES.map((n) => ({ value: n, label: <span data-testid={`dash-days-${n}`}>{t('pages.dashboard.days', { n })}</span> }))}
+        options={DAY_CHOICES.map((n) => ({ value: n, label: <span data-testid={`dash-days-${n}`}>{t('dashboardPage.days', { n })}</span> }))}
         data-testid="dash-days"
       />
     </div>
@@ -71,9 +75,9 @@ export function DashboardPage() {
         {header}
         <Result
           status="error"
-          title={t('pages.dashboard.loadFailed')}
+          title={t('dashboardPage.loadFailed')}
           subTitle={overview.error.message}
-          extra={<Button onClick={() => void overview.refetch()}>{t('pages.dashboard.retry')}</Button>}
+          extra={<Button onClick={() => void overview.refetch()}>{t('dashboardPage.retry')}</Button>}
         />
       </div>
     );
@@ -87,24 +91,24 @@ export function DashboardPage() {
       ) : (
         <Row gutter={[16, 16]} style={{ marginTop: 16 }}>
           <Col xs={24} sm={12} xl={6}>
-            <StatCard title={t('pages.dashboard.usersTotal')} value={data.users.total} icon={<UserOutlined />} testId="dash-users-total" />
+            <StatCard title={t('dashboardPage.usersTotal')} value={data.users.total} icon={<UserOutlined />} testId="dash-users-total" />
           </Col>
           <Col xs={24} sm={12} xl={6}>
-            <StatCard title={t('pages.dashboard.awaitingApproval')} value={data.users.awaitingApproval} icon={<ClockCircleOutlined />} testId="dash-users-awaiting" />
+            <StatCard title={t('dashboardPage.awaitingApproval')} value={data.users.awaitingApproval} icon={<ClockCircleOutlined />} testId="dash-users-awaiting" />
           </Col>
           <Col xs={24} sm={12} xl={6}>
-            <StatCard title={t('pages.dashboard.tenants')} value={data.tenants.total} icon={<TeamOutlined />} testId="dash-tenants" />
+            <StatCard title={t('dashboardPage.tenants')} value={data.tenants.total} icon={<TeamOutlined />} testId="dash-tenants" />
           </Col>
           <Col xs={24} sm={12} xl={6}>
-            <StatCard title={t('pages.dashboard.activeSessions')} value={data.activeSessions} icon={<LoginOutlined />} testId="dash-sessions" />
+            <StatCard title={t('dashboardPage.activeSessions')} value={data.activeSessions} icon={<LoginOutlined />} testId="dash-sessions" />
           </Col>
           <Col xs={24} xl={12}>
-            <Card title={t('pages.dashboard.signIns')}>
+            <Card title={t('dashboardPage.signIns')}>
               <EChart option={signIns} lang={lang} height={CHART_HEIGHT} testId="dash-chart-signins" />
             </Card>
           </Col>
           <Col xs={24} xl={12}>
-            <Card title={t('pages.dashboard.apiCalls')}>
+            <Card title={t('dashboardPage.apiCalls')}>
               <EChart option={api} lang={lang} height={CHART_HEIGHT} testId="dash-chart-api" />
             </Card>
           </Col>

@@ -1,5 +1,5 @@
 import { AppstoreOutlined } from '@ant-design/icons';
-import { Card, Col, Empty, Row, Space, theme } from 'antd';
+import { Card, Empty, Space, theme } from 'antd';
 import { useMemo, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import { useLang } from '../../../i18n';
 import { useSession } from '../../../store/session';
 import { menuIcon } from '../../layout/menuIcons';
 import { menuLabel, menuTarget } from '../../layout/menuTree';
+import './shortcuts.css';
 import { readVisits, subscribeVisits, topShortcuts, userKey, visitsSnapshot } from './visits';
 
 /** The home page's shortcuts: the user's most visited menu pages that are still in their menu. */
@@ -45,9 +46,10 @@ export function Shortcuts() {
       {shortcuts.length === 0 ? (
         <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('pages.home.noShortcuts')} />
       ) : (
-        <Row gutter={[12, 12]}>
+        // a plain CSS grid (shortcuts.css), laid out as antd's Row and Col would, which stay off the first page
+        <div className="home-shortcuts">
           {shortcuts.map((node) => (
-            <Col key={node.path} xs={12} sm={8} md={6} xl={3}>
+            <div key={node.path}>
               <button
                 type="button"
                 onClick={() => open(node.path)}
@@ -72,9 +74,9 @@ export function Shortcuts() {
                   {menuLabel(node, lang)}
                 </span>
               </button>
-            </Col>
+            </div>
           ))}
-        </Row>
+        </div>
       )}
     </Card>
   );

@@ -5,6 +5,10 @@ import { useParams, useSearchParams } from 'react-router';
 import { useSession } from '../../../store/session';
 import { menuByCode } from '../../layout/menuTree';
 import { embeddableUrl, sandboxFor } from './embedUrl';
+import { addMessages } from '../../../i18n/lazy';
+import { iframePageEn, iframePageZh } from '../../../i18n/iframePage';
+
+addMessages('iframePage', { zh: iframePageZh, en: iframePageEn });
 
 /** The layout's padding under the page. */
 const CONTENT_PADDING = 16;
@@ -45,7 +49,7 @@ export function IframePage() {
   if (!url) {
     return (
       <div data-testid="iframe-refused">
-        <Result status="warning" title={t(raw ? 'pages.iframe.refused' : 'pages.iframe.missing')} subTitle={raw || undefined} />
+        <Result status="warning" title={t(raw ? 'iframePage.refused' : 'iframePage.missing')} subTitle={raw || undefined} />
       </div>
     );
   }
@@ -70,7 +74,7 @@ export function IframePage() {
         style={{ position: 'absolute', right: 16, bottom: 16, opacity: 0.85 }}
         data-testid="iframe-open-window"
       >
-        {t('pages.iframe.openInNewWindow')}
+        {t('iframePage.openInNewWindow')}
       </Button>
     </div>
   );

@@ -5,6 +5,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { request } from '../../../api/client';
 import { avatarProblem } from './checks';
+import { addMessages } from '../../../i18n/lazy';
+import { infoPageEn, infoPageZh } from '../../../i18n/infoPage';
+
+addMessages('infoPage', { zh: infoPageZh, en: infoPageEn });
 
 interface AvatarFieldProps {
   value?: string;
@@ -24,7 +28,7 @@ export function AvatarField({ value, onChange }: AvatarFieldProps) {
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
     const problem = avatarProblem(file);
     if (!problem) return true;
-    void message.error(t(problem === 'type' ? 'pages.info.avatarType' : 'pages.info.avatarSize'));
+    void message.error(t(problem === 'type' ? 'infoPage.avatarType' : 'infoPage.avatarSize'));
     return Upload.LIST_IGNORE;
   };
 
@@ -35,7 +39,7 @@ export function AvatarField({ value, onChange }: AvatarFieldProps) {
     try {
       const uploaded = await request<UploadedFile>(API.putFile, { method: 'POST', query: { kind: 'avatar' }, multipart: body });
       onChange?.(uploaded.link);
-      void message.success(t('pages.info.avatarUploaded'));
+      void message.success(t('infoPage.avatarUploaded'));
       onSuccess?.(uploaded);
     } catch (err) {
       onError?.(err instanceof Error ? err : new Error(String(err)));
@@ -57,11 +61,11 @@ export function AvatarField({ value, onChange }: AvatarFieldProps) {
           customRequest={customRequest}
         >
           <Button icon={uploading ? <LoadingOutlined /> : <UploadOutlined />} disabled={uploading}>
-            {t('pages.info.upload')}
+            {t('infoPage.upload')}
           </Button>
         </Upload>
         </span>
-        <Typography.Text type="secondary">{t('pages.info.avatarTip')}</Typography.Text>
+        <Typography.Text type="secondary">{t('infoPage.avatarTip')}</Typography.Text>
       </Space>
     </Space>
   );

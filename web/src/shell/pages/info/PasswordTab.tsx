@@ -8,6 +8,10 @@ import { useLang } from '../../../i18n';
 import { infoLabelCol } from './labels';
 import { useRevalidateOnLanguage } from './useRevalidateOnLanguage';
 import { differentFrom, sameAs } from '../../../resource/rules';
+import { addMessages } from '../../../i18n/lazy';
+import { infoPageEn, infoPageZh } from '../../../i18n/infoPage';
+
+addMessages('infoPage', { zh: infoPageZh, en: infoPageEn });
 
 interface PasswordForm {
   oldPassword: string;
@@ -40,7 +44,7 @@ export function PasswordTab({ onChanged }: PasswordTabProps = {}) {
         json: { oldPassword: md5(oldPassword), newPassword: md5(newPassword), newPassword1: md5(newPassword1) },
       });
       form.resetFields();
-      void message.success({ content: t('pages.info.passwordChanged'), duration: 6 });
+      void message.success({ content: t('infoPage.passwordChanged'), duration: 6 });
       onChanged?.();
     } catch (err) {
       // the client toasted the failure (spec 8); when the server names the field at fault (wrong current
@@ -54,34 +58,34 @@ export function PasswordTab({ onChanged }: PasswordTabProps = {}) {
 
   return (
     <Form<PasswordForm> form={form} layout="horizontal" labelCol={infoLabelCol(lang)} labelWrap style={{ maxWidth: 600 }} onFinish={submit} data-testid="info-password-form">
-      <Form.Item name="oldPassword" label={t('pages.info.oldPassword')} rules={[{ required: true, message: t('pages.info.oldPasswordRequired') }]}>
+      <Form.Item name="oldPassword" label={t('infoPage.oldPassword')} rules={[{ required: true, message: t('infoPage.oldPasswordRequired') }]}>
         <Input.Password autoComplete="current-password" data-testid="pwd-old" />
       </Form.Item>
       <Form.Item
         name="newPassword"
-        label={t('pages.info.newPassword')}
+        label={t('infoPage.newPassword')}
         dependencies={['oldPassword']}
         rules={[
-          { required: true, message: t('pages.info.newPasswordRequired') },
-          differentFrom('oldPassword', t('pages.info.passwordUnchanged')),
+          { required: true, message: t('infoPage.newPasswordRequired') },
+          differentFrom('oldPassword', t('infoPage.passwordUnchanged')),
         ]}
       >
         <Input.Password autoComplete="new-password" data-testid="pwd-new" />
       </Form.Item>
       <Form.Item
         name="newPassword1"
-        label={t('pages.info.confirmPassword')}
+        label={t('infoPage.confirmPassword')}
         dependencies={['newPassword']}
         rules={[
-          { required: true, message: t('pages.info.confirmPasswordRequired') },
-          sameAs('newPassword', t('pages.info.passwordsDiffer')),
+          { required: true, message: t('infoPage.confirmPasswordRequired') },
+          sameAs('newPassword', t('infoPage.passwordsDiffer')),
         ]}
       >
         <Input.Password autoComplete="new-password" data-testid="pwd-confirm" />
       </Form.Item>
       <Form.Item label=" " colon={false}>
         <Button type="primary" htmlType="submit" loading={saving} data-testid="pwd-submit">
-          {t('pages.info.save')}
+          {t('infoPage.save')}
         </Button>
       </Form.Item>
     </Form>

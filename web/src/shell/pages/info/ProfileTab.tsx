@@ -11,6 +11,10 @@ import { useRevalidateOnLanguage } from './useRevalidateOnLanguage';
 import { useSession } from '../../../store/session';
 import { AvatarField } from './AvatarField';
 import { phoneProblem } from './checks';
+import { addMessages } from '../../../i18n/lazy';
+import { infoPageEn, infoPageZh } from '../../../i18n/infoPage';
+
+addMessages('infoPage', { zh: infoPageZh, en: infoPageEn });
 
 type ProfileForm = Pick<UserProfile, 'avatar' | 'realName' | 'account' | 'name' | 'phone' | 'email'>;
 const PROFILE_KEY = ['profile'] as const;
@@ -39,9 +43,9 @@ export function ProfileTab() {
   const phoneRule: Rule = {
     validator: async (_, value: string | undefined) => {
       const problem = phoneProblem(value);
-      if (problem === 'empty') throw new Error(t('pages.info.phoneEmpty'));
-      if (problem === 'length') throw new Error(t('pages.info.phoneLength'));
-      if (problem === 'format') throw new Error(t('pages.info.phoneFormat'));
+      if (problem === 'empty') throw new Error(t('infoPage.phoneEmpty'));
+      if (problem === 'length') throw new Error(t('infoPage.phoneLength'));
+      if (problem === 'format') throw new Error(t('infoPage.phoneFormat'));
     },
   };
 
@@ -51,7 +55,7 @@ export function ProfileTab() {
     try {
       await request<boolean>(API.updateProfile, { method: 'POST', json: body });
       useSession.getState().updateUserInfo({ real_name: body.realName, nick_name: body.name, avatar: body.avatar });
-      void message.success(t('pages.info.saved'));
+      void message.success(t('infoPage.saved'));
       await queryClient.invalidateQueries({ queryKey: PROFILE_KEY });
     } catch (err) {
       // the client toasted the failure (spec 8); the fields the server names show their messages too
@@ -74,31 +78,31 @@ export function ProfileTab() {
       onFinish={save}
       data-testid="info-profile-form"
     >
-      <Form.Item name="avatar" label={t('pages.info.avatar')}>
+      <Form.Item name="avatar" label={t('infoPage.avatar')}>
         <AvatarField />
       </Form.Item>
-      <Form.Item name="realName" label={t('pages.info.realName')} rules={[{ required: true, whitespace: true, message: t('pages.info.realNameRequired') }]}>
+      <Form.Item name="realName" label={t('infoPage.realName')} rules={[{ required: true, whitespace: true, message: t('infoPage.realNameRequired') }]}>
         <Input maxLength={64} data-testid="info-realName" />
       </Form.Item>
-      <Form.Item name="account" label={t('pages.info.account')}>
+      <Form.Item name="account" label={t('infoPage.account')}>
         <Input readOnly disabled data-testid="info-account" />
       </Form.Item>
-      <Form.Item name="name" label={t('pages.info.nickname')}>
+      <Form.Item name="name" label={t('infoPage.nickname')}>
         <Input maxLength={64} data-testid="info-name" />
       </Form.Item>
-      <Form.Item name="phone" label={t('pages.info.phone')} required rules={[phoneRule]} validateTrigger={['onChange', 'onBlur']}>
+      <Form.Item name="phone" label={t('infoPage.phone')} required rules={[phoneRule]} validateTrigger={['onChange', 'onBlur']}>
         <Input maxLength={32} inputMode="numeric" data-testid="info-phone" />
       </Form.Item>
-      <Form.Item name="email" label={t('pages.info.email')} rules={[{ type: 'email', message: t('pages.info.emailFormat') }]}>
+      <Form.Item name="email" label={t('infoPage.email')} rules={[{ type: 'email', message: t('infoPage.emailFormat') }]}>
         <Input maxLength={128} data-testid="info-email" />
       </Form.Item>
       <Form.Item label=" " colon={false}>
         <Space>
           <Button type="primary" htmlType="submit" loading={saving} data-testid="info-save">
-            {t('pages.info.save')}
+            {t('infoPage.save')}
           </Button>
           <Button onClick={() => profile.data && form.setFieldsValue(toForm(profile.data))} data-testid="info-reset">
-            {t('pages.info.reset')}
+            {t('infoPage.reset')}
           </Button>
         </Space>
       </Form.Item>

@@ -7,6 +7,10 @@ import { ApiError, request } from '../../../api/client';
 import { useLang } from '../../../i18n';
 import { RichTextView } from '../../../resource/RichTextView';
 import { LanguageSwitch } from '../../LanguageSwitch';
+import { addMessages } from '../../../i18n/lazy';
+import { policyPageEn, policyPageZh } from '../../../i18n/policyPage';
+
+addMessages('policyPage', { zh: policyPageZh, en: policyPageEn });
 
 function isAgreementType(id: string | undefined): id is AgreementType {
   return (AGREEMENT_TYPES as readonly string[]).includes(id ?? '');
@@ -41,7 +45,7 @@ export function PolicyPage() {
   if (missing) {
     body = (
       <div data-testid="policy-not-found">
-        <Result status="404" title={t('pages.policy.notFoundTitle')} subTitle={t('pages.policy.notFound', { id })} />
+        <Result status="404" title={t('policyPage.notFoundTitle')} subTitle={t('policyPage.notFound', { id })} />
       </div>
     );
   } else if (agreement.isError) {
@@ -49,9 +53,9 @@ export function PolicyPage() {
       <div data-testid="policy-error">
         <Result
           status="error"
-          title={t('pages.policy.loadFailed')}
+          title={t('policyPage.loadFailed')}
           subTitle={agreement.error.message}
-          extra={<Button onClick={() => void agreement.refetch()}>{t('pages.policy.retry')}</Button>}
+          extra={<Button onClick={() => void agreement.refetch()}>{t('policyPage.retry')}</Button>}
         />
       </div>
     );
@@ -63,7 +67,7 @@ export function PolicyPage() {
       <article data-testid="policy" data-type={a.type}>
         <Typography.Title level={2} style={{ marginTop: 0 }} data-testid="policy-title">{a.title}</Typography.Title>
         <Typography.Paragraph type="secondary" data-testid="policy-meta">
-          {t('pages.policy.version', { version: a.version })} · {t('pages.policy.published', { time: a.publishTime })}
+          {t('policyPage.version', { version: a.version })} · {t('policyPage.published', { time: a.publishTime })}
         </Typography.Paragraph>
         <div data-testid="policy-content">
           <RichTextView html={a.content} />
@@ -76,7 +80,7 @@ export function PolicyPage() {
     <div style={{ minHeight: '100vh', background: token.colorBgLayout, padding: 16 }}>
       <div style={{ maxWidth: 860, margin: '0 auto' }}>
         <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', marginBottom: 16 }}>
-          <Button onClick={back} data-testid="policy-back">{t('pages.policy.back')}</Button>
+          <Button onClick={back} data-testid="policy-back">{t('policyPage.back')}</Button>
           <LanguageSwitch />
         </div>
         <main style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: 32, boxShadow: token.boxShadowTertiary }}>

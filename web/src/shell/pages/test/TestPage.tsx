@@ -8,6 +8,10 @@ import { usePermissions } from '../../../store/permissions';
 import { useSession } from '../../../store/session';
 import { LanguageSwitch } from '../../LanguageSwitch';
 import { probeServer, probeVersion, SKEW_NOISE_MS, SKEW_WARN_MS, type ServerState } from './probes';
+import { addMessages } from '../../../i18n/lazy';
+import { testPageEn, testPageZh } from '../../../i18n/testPage';
+
+addMessages('testPage', { zh: testPageZh, en: testPageEn });
 
 const STATE_COLOR: Record<ServerState, string> = { online: 'success', offline: 'error', failed: 'warning' };
 const DIAGNOSTICS = ['diagnostics'] as const;
@@ -26,50 +30,50 @@ function ServerCard() {
   const server = useQuery({ queryKey: [...DIAGNOSTICS, 'server'], queryFn: probeServer, staleTime: 0, gcTime: 0 });
   const p = server.data;
   // whole milliseconds, but a tenth below 10 ms (a local database answers in well under one)
-  const ms = (n: number | undefined) => (n === undefined ? '—' : t('pages.test.ms', { n: n < 10 ? Math.round(n * 10) / 10 : Math.round(n) }));
+  const ms = (n: number | undefined) => (n === undefined ? '—' : t('testPage.ms', { n: n < 10 ? Math.round(n * 10) / 10 : Math.round(n) }));
   let skew: ReactNode = '—';
   if (p?.skewMs !== undefined) {
     const seconds = Math.round(Math.abs(p.skewMs) / 1000);
     const text = Math.abs(p.skewMs) < SKEW_NOISE_MS
-      ? t('pages.test.inSync')
-      : t(p.skewMs < 0 ? 'pages.test.ahead' : 'pages.test.behind', { n: seconds });
+      ? t('testPage.inSync')
+      : t(p.skewMs < 0 ? 'testPage.ahead' : 'testPage.behind', { n: seconds });
     const off = Math.abs(p.skewMs) >= SKEW_WARN_MS;
     skew = (
       <Space data-testid="test-clock-skew" data-skew-ms={Math.round(p.skewMs)}>
-        <Tag color={off ? 'warning' : 'success'}>{t(off ? 'pages.test.clockOff' : 'pages.test.clockOk')}</Tag>
+        <Tag color={off ? 'warning' : 'success'}>{t(off ? 'testPage.clockOff' : 'testPage.clockOk')}</Tag>
         {text}
       </Space>
     );
   }
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
-      <Card title={t('pages.test.server')} loading={server.isPending} data-testid="test-server">
+      <Card title={t('testPage.server')} loading={server.isPending} data-testid="test-server">
         {p && (
           <Descriptions column={{ xs: 1, md: 2 }} size="small">
-            <Descriptions.Item label={t('pages.test.server')}>
+            <Descriptions.Item label={t('testPage.server')}>
               <Tag color={STATE_COLOR[p.state]} data-testid="test-server-state" data-state={p.state}>
-                {t(`pages.test.${p.state}`)}
+                {t(`testPage.${p.state}`)}
               </Tag>
               {p.error && <Typography.Text type="secondary">{p.error}</Typography.Text>}
             </Descriptions.Item>
-            <Descriptions.Item label={t('pages.test.roundTrip')}>
+            <Descriptions.Item label={t('testPage.roundTrip')}>
               <span data-testid="test-rtt">{ms(p.roundTripMs)}</span>
             </Descriptions.Item>
-            <Descriptions.Item label={t('pages.test.dbMillis')}>
+            <Descriptions.Item label={t('testPage.dbMillis')}>
               <span data-testid="test-db">{ms(p.status?.dbMillis)}</span>
             </Descriptions.Item>
-            <Descriptions.Item label={t('pages.test.serverVersion')}>
+            <Descriptions.Item label={t('testPage.serverVersion')}>
               <span data-testid="test-server-version">{p.status?.version ?? '—'}</span>
             </Descriptions.Item>
-            <Descriptions.Item label={t('pages.test.serverTime')}>
+            <Descriptions.Item label={t('testPage.serverTime')}>
               <span data-testid="test-server-time">{p.status?.time ?? '—'}</span>
             </Descriptions.Item>
           </Descriptions>
         )}
       </Card>
-      <Card title={t('pages.test.clock')} loading={server.isPending}>
+      <Card title={t('testPage.clock')} loading={server.isPending}>
         <Descriptions column={1} size="small">
-          <Descriptions.Item label={t('pages.test.skew')}>{skew}</Descriptions.Item>
+          <Descriptions.Item label={t('testPage.skew')}>{skew}</Descriptions.Item>
         </Descriptions>
       </Card>
     </Space>
@@ -81,23 +85,23 @@ function VersionCard() {
   const version = useQuery({ queryKey: [...DIAGNOSTICS, 'version'], queryFn: probeVersion, staleTime: 0, gcTime: 0 });
   const v = version.data;
   return (
-    <Card title={t('pages.test.version')} loading={version.isPending} data-testid="test-version">
-      {version.isError && <Alert type="error" showIcon message={t('pages.test.failed')} description={version.error.message} />}
+    <Card title={t('testPage.version')} loading={version.isPending} data-testid="test-version">
+      {version.isError && <Alert type="error" showIcon message={t('testPage.failed')} description={version.error.message} />}
       {v && (
         <Descriptions column={{ xs: 1, md: 2 }} size="small">
-          <Descriptions.Item label={t('pages.test.deployed')}>
-            <span data-testid="test-deployed-version">{v.deployed ?? t('pages.test.unknown')}</span>
+          <Descriptions.Item label={t('testPage.deployed')}>
+            <span data-testid="test-deployed-version">{v.deployed ?? t('testPage.unknown')}</span>
           </Descriptions.Item>
-          <Descriptions.Item label={t('pages.test.bundle')}>
+          <Descriptions.Item label={t('testPage.bundle')}>
             <span data-testid="test-bundle-version">{v.bundle}</span>
           </Descriptions.Item>
           <Descriptions.Item span={2}>
             {v.current ? (
-              <Tag color="success" data-testid="test-version-state" data-state="current">{t('pages.test.upToDate')}</Tag>
+              <Tag color="success" data-testid="test-version-state" data-state="current">{t('testPage.upToDate')}</Tag>
             ) : (
               <Space data-testid="test-version-state" data-state="outdated">
-                <Tag color="warning">{t('pages.test.outdated')}</Tag>
-                <Button size="small" onClick={() => window.location.reload()}>{t('pages.test.reload')}</Button>
+                <Tag color="warning">{t('testPage.outdated')}</Tag>
+                <Button size="small" onClick={() => window.location.reload()}>{t('testPage.reload')}</Button>
               </Space>
             )}
           </Descriptions.Item>
@@ -109,7 +113,7 @@ function VersionCard() {
 
 function duration(ms: number, t: ReturnType<typeof useTranslation>['t']): string {
   const total = Math.max(0, Math.floor(ms / 1000));
-  return t('pages.test.duration', { m: Math.floor(total / 60), s: total % 60 });
+  return t('testPage.duration', { m: Math.floor(total / 60), s: total % 60 });
 }
 
 function SessionCard() {
@@ -120,29 +124,29 @@ function SessionCard() {
   const now = useNow(1000);
   if (!token?.content || !user) {
     return (
-      <Card title={t('pages.test.session')} data-testid="test-session" data-signed-in="false">
-        {t('pages.test.signedOut')}
+      <Card title={t('testPage.session')} data-testid="test-session" data-signed-in="false">
+        {t('testPage.signedOut')}
       </Card>
     );
   }
   const age = now - token.datetime;
   const left = user.expires_in * 1000 - age;
   return (
-    <Card title={t('pages.test.session')} data-testid="test-session" data-signed-in="true">
+    <Card title={t('testPage.session')} data-testid="test-session" data-signed-in="true">
       <Descriptions column={{ xs: 1, md: 2 }} size="small">
-        <Descriptions.Item label={t('pages.test.tokenAge')}>
+        <Descriptions.Item label={t('testPage.tokenAge')}>
           <span data-testid="test-token-age">{duration(age, t)}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('pages.test.tokenExpires')}>
-          <span data-testid="test-token-expires">{left > 0 ? duration(left, t) : t('pages.test.expired')}</span>
+        <Descriptions.Item label={t('testPage.tokenExpires')}>
+          <span data-testid="test-token-expires">{left > 0 ? duration(left, t) : t('testPage.expired')}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('pages.test.tenant')}>
+        <Descriptions.Item label={t('testPage.tenant')}>
           <span data-testid="test-tenant">{user.tenant_id}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('pages.test.roles')}>
+        <Descriptions.Item label={t('testPage.roles')}>
           <span data-testid="test-roles">{user.role_name || '—'}</span>
         </Descriptions.Item>
-        <Descriptions.Item label={t('pages.test.permissions')}>
+        <Descriptions.Item label={t('testPage.permissions')}>
           <span data-testid="test-permissions">{permissionCount}</span>
         </Descriptions.Item>
       </Descriptions>
@@ -172,11 +176,11 @@ export function TestPage() {
   const content = (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="test-page" data-runs={runs}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
-        <Typography.Title level={3} style={{ margin: 0, flex: 1 }}>{t('pages.test.title')}</Typography.Title>
+        <Typography.Title level={3} style={{ margin: 0, flex: 1 }}>{t('testPage.title')}</Typography.Title>
         {!signedIn && <LanguageSwitch />}
-        {!signedIn && <Link to="/login">{t('pages.test.back')}</Link>}
+        {!signedIn && <Link to="/login">{t('testPage.back')}</Link>}
         <Button type="primary" icon={<ReloadOutlined />} loading={running} onClick={() => void rerun()} data-testid="test-rerun">
-          {running ? t('pages.test.checking') : t('pages.test.rerun')}
+          {running ? t('testPage.checking') : t('testPage.rerun')}
         </Button>
       </div>
       <ServerCard />
