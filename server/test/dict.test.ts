@@ -2,6 +2,7 @@ import type { DictItem, Page, TreeNode } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
+import { nextId } from '../src/core/ids.js';
 import { useServer } from './harness.js';
 
 const h = useServer();
@@ -239,5 +240,23 @@ describe('business dictionary', () => {
   it('answers 401 without a token', async () => {
     expect((await h.call('GET', `${BIZ}/list`)).status).toBe(401);
     expect((await h.call('GET', `${BIZ}/dictionary`, { query: { code: 'x' } })).status).toBe(401);
+  });
+});
+
+describe('dictionary labels', () => {
+  it('a caller inside a transaction never waits for a load queued behind it (PGlite has one connection)', async () => {
+    const { db, dicts } = h.server.ctx;
+    const header = nextId();
+    await db.insert(schema.dict).values([
+      { id: header, parentId: '0', code: 'labels_probe', dictKey: '-1', dictValue: '探针', sort: 0 },
+      { id: nextId(), parentId: header, code: 'labels_probe', dictKey: 'a', dictValue: '甲', dictValueEn: 'A', sort: 1 },
+    ]);
+    const { queued } = await inTenant(db, { tenantId: '000000' }, async (tx) => {
+      // a request without a transaction asks first: on PGlite its read waits for this transaction to end
+      const queued = dicts.labels('labels_probe', 'en');
+      expect((await dicts.labels('labels_probe', 'zh', tx)).get('a')).toBe('甲');
+      return { queued };
+    });
+    expect((await queued).get('a')).toBe('A');
   });
 });

@@ -10,7 +10,10 @@ const TTL_MS = 5 * 60_000;
 interface Entry {
   at: number;
   items: Promise<Map<string, { zh: string; en: string }>>;
+  done: boolean;
 }
+
+const inLang = (items: Map<string, { zh: string; en: string }>, lang: Lang) => new Map([...items].map(([key, v]) => [key, v[lang]]));
 
 /**
  * Display values of dictionary keys (`category` 1 → 通知 / Notice), cached per dictionary code. Every
@@ -29,13 +32,17 @@ export class DictLabels {
   /** key → label in the dictionary's order; `tx`: read through this transaction (PGlite's one connection) */
   async labels(code: string, lang: Lang, tx?: Executor): Promise<Map<string, string>> {
     let entry = this.cache.get(code);
-    if (!entry || Date.now() - entry.at > TTL_MS) {
-      entry = { at: Date.now(), items: this.load(code, tx ?? this.db) };
-      entry.items.catch(() => this.cache.delete(code));
-      this.cache.set(code, entry);
+    const fresh = entry !== undefined && Date.now() - entry.at <= TTL_MS;
+    // A caller inside a transaction never waits for a load running elsewhere: on PGlite (one connection) that
+    // load may be queued behind this very transaction, and both would wait forever. It reads through its own.
+    if (fresh && tx && !entry!.done) return inLang(await this.load(code, tx), lang);
+    if (!entry || !fresh) {
+      const made: Entry = { at: Date.now(), items: this.load(code, tx ?? this.db), done: false };
+      made.items.then(() => { made.done = true; }, () => { if (this.cache.get(code) === made) this.cache.delete(code); });
+      this.cache.set(code, made);
+      entry = made;
     }
-    const items = await entry.items;
-    return new Map([...items].map(([key, v]) => [key, v[lang]]));
+    return inLang(await entry.items, lang);
   }
 
   /**
