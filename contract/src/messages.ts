@@ -214,7 +214,14 @@ export const messages = {
   smsSendFailed: { zh: '短信发送失败: {detail}', en: 'The SMS could not be sent: {detail}' },
   smsPhoneInvalid: { zh: '手机号码格式不正确: {phone}', en: 'Not a phone number: {phone}' },
   smsParamsInvalid: { zh: '短信参数应为 JSON 对象, 值为文字或数字', en: 'The parameters must be a JSON object of texts or numbers' },
-  storageUnavailable: { zh: '存储服务不可用: {detail}', en: 'The storage service is unavailable: {detail}' },
+  storageUnavailable: {
+    zh: '存储服务暂不可用, 请稍后重试; 如持续出现, 请管理员检查对象存储配置',
+    en: 'The storage service is unavailable. Try again later; if it persists, an administrator should check the object storage settings',
+  },
+  outboundInternal: {
+    zh: '{field}不能是内部网络地址 ({host}), 请填写服务对外公开的地址',
+    en: '{field} cannot be an internal address ({host}): give the service\'s public address',
+  },
   // xlsx import / export (api.md section 5)
   importFileTooLarge: { zh: '导入文件不能超过 {max}', en: 'The import file must not exceed {max}' },
   importTooManyRows: { zh: '导入文件最多 {max} 行数据, 请拆分后分批导入', en: 'An import file may hold at most {max} rows; split it and import the parts one after the other' },

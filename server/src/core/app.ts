@@ -14,7 +14,7 @@ import {
 import { ClientVerifier, installAccessControl, isApiPath } from './access.js';
 import type { AppContext } from './context.js';
 import { failure } from './envelope.js';
-import { AppError } from './errors.js';
+import { AppError, UpstreamError } from './errors.js';
 import { describeIssues } from './validation.js';
 import { answerForDbError } from './dbErrors.js';
 import { installInputChecks, MAX_BODY_DEPTH } from './input.js';
@@ -102,6 +102,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
         },
       }),
     };
+    if (err instanceof UpstreamError) {
+      req.log.warn({ err }, 'upstream service failed');
+      ctx.logs.error(req, err);
+    }
     if (err instanceof AppError) {
       if (err.code === 429 && err.params?.seconds !== undefined) void (rawReply as FastifyReply).header('retry-after', String(err.params.seconds));
       return reply.code(err.code).send(failure(err.code, err.message_(lang), err.data ?? null));

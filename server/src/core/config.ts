@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { type OutboundAllowList, parseAllowList } from './outbound.js';
 
 export interface Config {
   port: number;
@@ -53,6 +54,11 @@ export interface Config {
    * `https://host[:port]` or `http://…` (SMS_ALIYUN_ENDPOINT, SMS_TENCENT_ENDPOINT)
    */
   smsEndpoints: { aliyun?: string; tencent?: string };
+  /**
+   * internal hosts that addresses given by tenants (object storage endpoints) may reach all the same
+   * (OUTBOUND_ALLOW_HOSTS: names, `*.suffix`, addresses, CIDR ranges); everything else internal is refused
+   */
+  outboundAllow: OutboundAllowList;
   /**
    * the IoT clouds' API credentials (`sync-product-info`): never stored in the database nor answered.
    * TENCENT_IOT_SECRET_ID / _SECRET_KEY / _REGION / _PROJECT_ID / _ENDPOINT and ALIBABA_IOT_ACCESS_KEY_ID /
@@ -207,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       publicPerMinute: positiveInt(env.PUBLIC_RATE_PER_MINUTE, 600, 'PUBLIC_RATE_PER_MINUTE'),
     },
     smsEndpoints: { aliyun: env.SMS_ALIYUN_ENDPOINT || undefined, tencent: env.SMS_TENCENT_ENDPOINT || undefined },
+    outboundAllow: parseAllowList(env.OUTBOUND_ALLOW_HOSTS),
     firmwareCloud: firmwareCloud(env.FIRMWARE_CLOUD),
     iotClouds: {
       tencent: {

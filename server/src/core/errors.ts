@@ -17,6 +17,18 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * A service outside the server failed (object storage, a vendor's API): the caller gets the fixed message
+ * `key` in its language; the detail (it may name internal hosts, statuses, bodies) goes to the error log only.
+ */
+export class UpstreamError extends AppError {
+  constructor(key: MessageKey, readonly detail: string) {
+    super(Code.BAD_REQUEST, key);
+    this.name = 'UpstreamError';
+    this.message = detail;
+  }
+}
+
 export const badRequest = (key: MessageKey, params?: Record<string, string | number>, data?: Record<string, string>) =>
   new AppError(Code.BAD_REQUEST, key, params, data);
 export const unauthorized = (key: MessageKey = 'unauthorized') => new AppError(Code.UNAUTHORIZED, key);

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError, notFound } from '../../core/errors.js';
+import { internalUrl } from '../../core/outbound.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks, SaveContext } from '../../core/resource/engine.js';
 import { oss, sms } from './tables.js';
@@ -51,7 +52,12 @@ export function smsHooks(): ResourceHooks {
   };
 }
 
-export function ossHooks(): ResourceHooks {
+/**
+ * The endpoint is a tenant's: never an internal address (loopback, private, metadata…) unless the operator
+ * listed it (OUTBOUND_ALLOW_HOSTS). Checked here on what is written; again at each connection on what the
+ * name then resolves to (core/outbound.ts).
+ */
+export function ossHooks(ctx: AppContext): ResourceHooks {
   return {
     async beforeSave(_tx, values, c) {
       keepStatus(values, c);
@@ -66,6 +72,8 @@ export function ossHooks(): ResourceHooks {
         if (endpoint && !/^https?:\/\/[^\s/]+(\/[^\s]*)?$/i.test(endpoint)) {
           throw fieldError('badEnum', c.lang, 'endpoint', { field: t(ossResource.fields.endpoint.label, c.lang) });
         }
+        const inside = endpoint ? internalUrl(endpoint, ctx.config.outboundAllow) : null;
+        if (inside) throw fieldError('outboundInternal', c.lang, 'endpoint', { field: t(ossResource.fields.endpoint.label, c.lang), host: inside.host });
       }
     },
   };

@@ -14,7 +14,6 @@ import { nextId } from '../../core/ids.js';
 import { amountBudget, type BudgetOwner, spendByUser } from '../../core/rateLimit.js';
 import { type FileStorage, isStorageKey, newStorageKey } from '../../core/storage/index.js';
 import { INLINE_TYPES, SNIFF_BYTES, type Sniffed, sniff } from '../../core/storage/sniff.js';
-import { StorageError } from './s3.js';
 import type { OssStorages } from './storages.js';
 
 /** Upload limits per purpose; the type is decided by the content, never by the name or the browser's claim. */
@@ -98,9 +97,8 @@ function extensionOf(name: string): string {
   return ext ?? 'bin';
 }
 
-/** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400. */
+/** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400 (a storage failure stays itself). */
 function brokenUpload(e: unknown): never {
-  if (e instanceof StorageError) throw badRequest('storageUnavailable', { detail: e.detail });
   brokenMultipart(e);
 }
 
@@ -268,10 +266,7 @@ export async function sendAttachment(
   reply: FastifyReply, row: typeof schema.attach.$inferSelect, storage: FileStorage, disposition: 'inline' | 'attachment',
   cache = 'public, max-age=31536000, immutable',
 ): Promise<FastifyReply> {
-  const object = await storage.open(row.name).catch((e: unknown) => {
-    if (e instanceof StorageError) throw badRequest('storageUnavailable', { detail: e.detail });
-    throw e;
-  });
+  const object = await storage.open(row.name);
   if (!object) throw notFound();
   return reply
     .header('content-type', row.contentType)

@@ -1,5 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
+import { UpstreamError } from '../../core/errors.js';
 import { type FileStorage, localDiskStorage } from '../../core/storage/index.js';
 
 export interface S3Options {
@@ -11,6 +14,8 @@ export interface S3Options {
   secretKey: string;
   /** where an upload waits until its size is known (S3 wants the length of a streamed body) */
   stagingDir: string;
+  /** the agents every request goes through: guarded ones (core/outbound.ts), the endpoint being a tenant's */
+  agents: { httpAgent: HttpAgent; httpsAgent: HttpsAgent };
 }
 
 type Sdk = typeof import('@aws-sdk/client-s3');
@@ -22,10 +27,14 @@ function loadSdk(): Promise<Sdk> {
   return sdkLoading;
 }
 
-/** An S3 failure the caller can act on: the service cannot be reached, the bucket or the keys are wrong. */
-export class StorageError extends Error {
-  constructor(readonly detail: string) {
-    super(`storage: ${detail}`);
+/**
+ * An S3 failure (the service cannot be reached or is refused, the bucket or the keys are wrong): the caller
+ * gets the fixed "storage unavailable", the detail goes to the error log.
+ */
+export class StorageError extends UpstreamError {
+  constructor(detail: string) {
+    super('storageUnavailable', `storage: ${detail}`);
+    this.name = 'StorageError';
   }
 }
 
@@ -59,6 +68,7 @@ export function s3Storage(o: S3Options): FileStorage & { destroy(): void } {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
       maxAttempts: 2,
+      requestHandler: { ...o.agents, connectionTimeout: 10_000 },
     });
     return { sdk, client };
   };

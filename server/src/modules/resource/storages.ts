@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { join } from 'node:path';
 import type { AppContext } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
+import { outboundAgents } from '../../core/outbound.js';
 import { secretBox } from '../../core/secrets.js';
 import type { FileStorage } from '../../core/storage/index.js';
 import { s3Storage } from './s3.js';
@@ -22,6 +23,7 @@ export interface StorageChoice {
  * configuration (the local disk when none is, or when it is of the local kind); a file is read from the
  * configuration its attachment names, even after another was enabled or that one was removed. S3 clients
  * are kept per configuration version (its update time), so an edited configuration gets a new client.
+ * The endpoint is a tenant's: every connection goes through the outbound guard (core/outbound.ts).
  */
 export class OssStorages {
   private readonly clients = new Map<string, { version: number; storage: FileStorage & { destroy(): void } }>();
@@ -41,6 +43,7 @@ export class OssStorages {
       endpoint: row.endpoint, region: row.region, bucket: row.bucketName ?? '',
       accessKey: this.box.open(row.accessKey) ?? '', secretKey: this.box.open(row.secretKey) ?? '',
       stagingDir: join(this.ctx.config.dataDir, 'staging'),
+      agents: outboundAgents(this.ctx.config.outboundAllow),
     });
     this.clients.set(row.id, { version, storage });
     return storage;
