@@ -133,6 +133,13 @@ export const messages = {
   snInvalid: { zh: 'SN 须是 4–32 位字母或数字', en: 'An SN is 4–32 letters or digits' },
   snUnchanged: { zh: '新 SN 与原 SN 相同', en: 'The new SN is the old one' },
   recordNotEditable: { zh: '该记录创建后不能修改', en: 'This record cannot be changed once written' },
+  stationKeyMissing: { zh: '缺少工位凭据: 请以 "Authorization: Station <工位编码>:<工位密钥>" 调用', en: 'No station credentials: call with "Authorization: Station <station code>:<station key>"' },
+  stationKeyInvalid: { zh: '工位编码或工位密钥不正确 (或工位已删除、密钥已重新签发)', en: 'Wrong station code or station key (or the station was deleted, or its key issued again)' },
+  stationNotBurn: { zh: '工位 {code} 不是烧录工位, 不能领取设备密钥', en: 'The station {code} is not a burn station; it cannot take device secrets' },
+  burnDeviceNotOfStation: { zh: '工厂「{factory}」的批次中没有 SN 为 {sn} 的设备', en: 'No device with the SN {sn} in the batches of the factory "{factory}"' },
+  burnBatchCancelled: { zh: '批次 {batchNo} 已取消, 不能烧录', en: 'The batch {batchNo} is cancelled; nothing of it is burned' },
+  burnNoCertificate: { zh: '设备 {sn} 尚未分配证书: 请先为批次 {batchNo} 分配证书', en: 'The device {sn} has no certificate yet: allocate certificates to the batch {batchNo} first' },
+  burnCertificateRevoked: { zh: '设备 {sn} 的证书已吊销或删除, 请重新分配', en: 'The certificate of the device {sn} is revoked or removed; allocate another' },
   stationsNotOfFactory: { zh: '所选工位不属于该工厂或已删除', en: 'The stations picked are not of this factory, or were deleted' },
   // devices in the field
   deviceUnknown: { zh: '设备 {sn} 不存在或不可见', en: 'The device {sn} does not exist or is not visible to you' },

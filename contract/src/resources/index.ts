@@ -104,6 +104,6 @@ export { logErrorResource } from './logError.js';
 export { LOG_BUTTONS, logRequestFields, logUsualResource } from './logUsual.js';
 export { OSS_CATEGORY, ossResource } from './oss.js';
 export { RESOURCE_STATUS, SMS_CATEGORY, smsResource, smsSendResult } from './sms.js';
-export { batchResource, certResource, factoryDeviceResource, factoryResource, IPC_PATH, IPC_USERS_PATH, OPERATOR_ACCOUNT, MAX_BATCH_QUANTITY, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from './production.js';
+export { batchResource, burnBundle, certResource, factoryDeviceResource, factoryResource, IPC_PATH, IPC_USERS_PATH, OPERATOR_ACCOUNT, MAX_BATCH_QUANTITY, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, STATION_API_PATH, stationResource } from './production.js';
 export { deviceGatewayActions, MAX_SIMULATOR_SNS, simulatorSession } from './deviceGateway.js';
 export { CIT_STANDARD, citDictResource, citItemResult, citResource, rewriteSnResource } from './cit.js';

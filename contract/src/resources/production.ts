@@ -11,6 +11,27 @@ export const IPC_PATH = '/sc/ymy-ipc/back';
 /** station operators (`users/submit`): platform accounts that work the stations of one factory */
 export const IPC_USERS_PATH = '/sc/ymy-ipc/users';
 export const OPERATOR_ACCOUNT = /^[A-Za-z0-9_.-]{2,45}$/;
+/**
+ * The stations' own calls (not the console's): a burn station, signed in with its station key
+ * (`Authorization: Station <stationCode>:<key>`), takes the bundle it burns into a device (docs/device-protocol.md §10).
+ */
+export const STATION_API_PATH = '/sc/ymy-ipc/station';
+/** what a burn station writes into one device: its cloud credentials and its emergency-code secret */
+export const burnBundle = z.object({
+  sn: z.string(),
+  batchNo: z.string(),
+  cloudVendor: z.number().int(),
+  cloudProductId: z.string(),
+  deviceName: z.string(),
+  deviceSecret: z.string().nullable(),
+  certificate: z.string().nullable(),
+  privateKey: z.string().nullable(),
+  /** the 32 bytes a lock checks its emergency codes with, lowercase hex */
+  emergencySecret: z.string(),
+  /** the emergency codes' format (docs/device-protocol.md §10) */
+  emergencyScheme: z.literal('EU1'),
+  burnTime: z.string(),
+});
 
 const catalogueItem = z.object({ id: z.string(), name: z.string(), code: z.string() });
 
@@ -100,12 +121,19 @@ export const stationResource = defineResource({
     },
     ip: { type: 'string', format: 'ip', label: { zh: 'IP 地址', en: 'IP address' }, max: 45, width: 140, help: { zh: '工位电脑的 IPv4 或 IPv6 地址', en: "The station computer's IPv4 or IPv6 address" } },
     lastSeenTime: { type: 'datetime', label: { zh: '最近在线', en: 'Last seen' }, form: false },
+    keyTime: { type: 'datetime', label: { zh: '工位密钥签发', en: 'Station key issued' }, form: false },
     remark,
   },
   actions: defineActions(IPC_PATH, {
     editRemark: {
       segment: 'edit-station-remark', method: 'POST', permission: 'station_edit', platform: 'write', title: { zh: '修改工位备注', en: 'Stations: edit the remark' },
       input: z.object({ id: idInput, remark: z.string().trim().max(500).nullish() }), output: okOutput,
+    },
+    /** a new key for the station (the one before stops working), answered this once: the station signs in with it */
+    issueKey: {
+      segment: 'issue-station-key', method: 'POST', permission: 'station_edit', platform: 'write', title: { zh: '签发工位密钥', en: 'Stations: issue the station key' },
+      input: z.object({ id: idInput }),
+      output: z.object({ stationCode: z.string(), key: z.string(), keyTime: z.string() }),
     },
   }),
 });

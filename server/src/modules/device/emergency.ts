@@ -21,7 +21,8 @@ const SERVER_FIELDS = ['validTo', 'state', 'approver', 'approverName', 'approval
 
 /**
  * The secret a lock verifies its emergency codes with: derived from the server's key and the device's SN
- * (HKDF, then HMAC), so it is never stored anywhere; the lock receives it at production.
+ * (HKDF, then HMAC), so it is never stored anywhere; the lock receives it at production, in the burn station's
+ * bundle (production/stationChannel.ts, docs/device-protocol.md §10).
  */
 export function deviceUnlockSecret(masterKey: Buffer, sn: string): Buffer {
   const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'emergency-unlock/v1', 32));

@@ -17,6 +17,7 @@ import { registerCatalogueActions } from './catalogue.js';
 import { deliverHooks } from './deliveries.js';
 import { certHooks, registerCertActions } from './certs.js';
 import { registerOperatorActions } from './operators.js';
+import { registerStationChannel } from './stationChannel.js';
 import { citDictHooks, citRecordHooks, registerCitActions, rewriteSnHooks } from './cit.js';
 import { batch, batchLog, cert, citDict, citRecord, factory, factoryDevice, rewriteSn, snSequence, station } from './tables.js';
 
@@ -215,6 +216,7 @@ export const productionFeature: FeatureModule = {
     registerCertActions(app, ctx);
     registerCitActions(app, ctx);
     registerOperatorActions(app, ctx);
+    registerStationChannel(app, ctx);
     registerCatalogueActions(app, ctx);
   },
   dataSteps: PRODUCTION_DATA_STEPS,

@@ -37,6 +37,9 @@ export const station = pgTable(
     stationType: integer('station_type').notNull(),
     ip: varchar('ip', { length: 45 }),
     lastSeenTime: ts('last_seen_time'),
+    /** SHA-256 (hex) of the station key (32 random bytes): the station's own calls sign in with it */
+    keyHash: varchar('key_hash', { length: 64 }),
+    keyTime: ts('key_time'),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
     stationNameGrams: searchGrams('station_name'),
@@ -127,6 +130,27 @@ export const factoryDevice = pgTable(
     index('ix_factory_device_product').on(t.productId, t.sn),
     index('ix_factory_device_burned').on(t.batchId).where(sql`burn_time is not null`),
     searchGramsIndex('ix_factory_device_sn_grams', t.snGrams),
+  ],
+);
+
+/**
+ * The audit of burn bundles (append-only): every time a station took a device's credentials and emergency
+ * secret, from which address, and which certificate it got.
+ */
+export const burnRecord = pgTable(
+  'ymy_burn_record',
+  {
+    id: id('id').primaryKey(),
+    stationId: id('station_id').notNull(),
+    deviceSn: varchar('device_sn', { length: 32 }).notNull(),
+    batchId: id('batch_id').notNull(),
+    certificateId: id('certificate_id').notNull(),
+    remoteIp: varchar('remote_ip', { length: 64 }),
+    createTime: ts('create_time').notNull().defaultNow(),
+  },
+  (t) => [
+    index('ix_burn_record_device').on(t.deviceSn, t.createTime),
+    index('ix_burn_record_station').on(t.stationId, t.createTime),
   ],
 );
 

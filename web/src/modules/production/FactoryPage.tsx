@@ -1,7 +1,7 @@
 import { ProFormSelect, ProFormText } from '@ant-design/pro-components';
 import { crudPaths, factoryResource, OPERATOR_ACCOUNT, type Page, stationResource } from '@console/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Drawer, Table } from 'antd';
+import { Alert, App, Button, Drawer, Table, Typography } from 'antd';
 import { md5 } from 'js-md5';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -38,6 +38,7 @@ export function FactoryPage({ def }: CustomPageProps) {
       <Drawer open={factory !== null} onClose={() => setFactory(null)} width="min(900px, 92vw)" destroyOnHidden
         title={t('production.operators.title', { factory: factory?.factoryName ?? '' })}>
         {factory && <Operators factory={factory} canAdd={can('station_add')} canEdit={can('station_edit')} />}
+        {factory && <StationKeys factory={factory} canIssue={can('station_edit')} />}
       </Drawer>
     </>
   );
@@ -102,6 +103,77 @@ function Operators({ factory, canAdd, canEdit }: { factory: Rec; canAdd: boolean
           <ProFormText name="realName" label={t('production.operators.realName')} rules={[{ required: true, whitespace: true, message: t('production.operators.realNameRule') }]} />
           <ProFormSelect name="stationIds" label={t('production.operators.stations')} mode="multiple" options={options} />
         </ActionDialog>
+      )}
+    </div>
+  );
+}
+
+type StationRow = { id: string; stationName: string; stationCode: string; stationType: number; keyTime: string | null };
+
+/** The factory's stations and their keys: a key is issued (or issued again, revoking the last) and shown once. */
+function StationKeys({ factory, canIssue }: { factory: Rec; canIssue: boolean }) {
+  const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const key = [...resourceKeys.all(stationResource.path), 'keys-of-factory', factory.id];
+  const stations = useQuery({
+    queryKey: key,
+    queryFn: () => request<Page<StationRow>>(crudPaths(stationResource).list, { query: { factoryId: factory.id, size: 200 } }),
+  });
+  const [shown, setShown] = useState<{ station: string; code: string; key: string } | null>(null);
+  const issue = (s: StationRow) => modal.confirm({
+    title: s.keyTime ? t('production.stationKeys.reissue') : t('production.stationKeys.issue'),
+    content: t('production.stationKeys.confirm', { station: s.stationName }),
+    okText: t('common.ok'),
+    cancelText: t('common.cancel'),
+    okButtonProps: testId('confirm-ok'),
+    onOk: () => callAction(stationResource.actions.issueKey, { id: s.id }).then(
+      (answer) => {
+        setShown({ station: s.stationName, code: answer.stationCode, key: answer.key });
+        void queryClient.invalidateQueries({ queryKey: resourceKeys.all(stationResource.path) });
+      },
+      () => undefined,
+    ),
+  });
+  return (
+    <div data-testid="factory-station-keys" style={{ marginTop: 24 }}>
+      <Typography.Title level={5}>{t('production.stationKeys.title')}</Typography.Title>
+      <Alert type="info" showIcon message={t('production.stationKeys.hint')} style={{ marginBottom: 12 }} />
+      <Table<StationRow>
+        size="small"
+        rowKey="id"
+        loading={stations.isPending}
+        dataSource={stations.data?.records ?? []}
+        pagination={false}
+        columns={[
+          { title: t('production.stationKeys.station'), key: 'station', render: (_: unknown, s: StationRow) => `${s.stationName} (${s.stationCode})` },
+          { title: t('production.stationKeys.issuedAt'), dataIndex: 'keyTime', width: 180, render: (v: string | null) => v ?? t('production.stationKeys.never') },
+          ...(canIssue ? [{
+            title: '', key: 'issue', width: 110,
+            render: (_: unknown, s: StationRow) => (
+              <Button type="link" size="small" onClick={() => issue(s)} {...testId('station-key-issue')}>
+                {s.keyTime ? t('production.stationKeys.reissue') : t('production.stationKeys.issue')}
+              </Button>
+            ),
+          }] : []),
+        ]}
+      />
+      {shown && (
+        <Alert
+          type="warning"
+          showIcon
+          closable
+          onClose={() => setShown(null)}
+          style={{ marginTop: 12 }}
+          message={t('production.stationKeys.shownOnce', { station: shown.station })}
+          description={(
+            <>
+              <Typography.Paragraph copyable code {...testId('station-key-value')}>{shown.key}</Typography.Paragraph>
+              <Typography.Text type="secondary">{t('production.stationKeys.header')}</Typography.Text>
+              <Typography.Paragraph copyable code>{`Authorization: Station ${shown.code}:${shown.key}`}</Typography.Paragraph>
+            </>
+          )}
+        />
       )}
     </div>
   );
