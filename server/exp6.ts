@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { compileBpmn } from './src/modules/flow/bpmn/compile.js';
+import { runStep } from './src/modules/flow/bpmn/step.js';
+const LEAVE = readFileSync('src/modules/flow/leave.bpmn20.xml', 'utf8');
+const c = await compileBpmn(LEAVE, new Set());
+const t0 = Date.now();
+const r = await runStep('i', c.compiled, { start: { variables: { applyUser: 'a', taskUser: 'b', days: 4 } } }, {});
+console.log('start', Date.now() - t0, r.status, r.opened.map(t => t.activityId), r.dueAt);
+const r2 = await runStep('i', c.compiled, { resume: { state: JSON.parse(JSON.stringify(r.state)) }, signal: { taskId: r.opened[0]!.taskId, variables: { pass: false } } }, {});
+console.log('complete', Date.now() - t0, r2.status, r2.opened.map(t => t.activityId));
+console.log('active handles', (process as any)._getActiveHandles().length);
