@@ -198,6 +198,46 @@ describe('no step holds the server', () => {
     expect(again.body.msg).toMatch(/^The process instance was stopped as an incident \(see Running instances\): /);
   });
 
+  it('a leave request whose process loops writes no request, and its incident shows once the transaction has rolled back', async () => {
+    // a tenant may deploy any model under the leave key
+    const def = await deploy('Leave', LOOP);
+    const bobId = await h.createUser(T, 'fs-bob', 'Flow#2026', []);
+    const res = await h.call<unknown>('POST', '/api/blade-desk/process/leave/start-process', {
+      token: tokens.admin, lang: 'en',
+      body: { processDefinitionId: def, startTime: '2026-12-01 09:00:00', endTime: '2026-12-02 18:00:00', days: 2, reason: 'loop', taskUser: bobId },
+    });
+    expect(res.status, res.body.msg).toBe(400);
+    expect(res.body.msg).toMatch(/^The process was stopped, nothing was changed/);
+    // written in a transaction of its own after the request's rolled back: a bounded wait for it
+    let incident: Row | undefined;
+    for (let i = 0; i < 100 && !incident; i++) {
+      incident = (await list('admin', 'follow/list', { definitionId: def }))[0];
+      if (!incident) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(incident).toMatchObject({ status: 'incident', processKey: 'Leave' });
+    const detail = await h.call<unknown>('GET', '/api/blade-desk/process/leave/detail', { token: tokens.admin, query: { businessId: String(incident!.businessKey) } });
+    expect(detail.status).toBe(404);
+  });
+
+  it('a timer that fires into a loop is stopped the same way: the scheduler marks the incident and no longer fires it', async () => {
+    const def = await deploy('SpinOnTimer', `<startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="wait"/>
+      <intermediateCatchEvent id="wait"><timerEventDefinition><timeDuration xsi:type="tFormalExpression">PT1S</timeDuration></timerEventDefinition></intermediateCatchEvent>
+      <sequenceFlow id="f1" sourceRef="wait" targetRef="t"/><intermediateThrowEvent id="t"/>
+      <sequenceFlow id="f2" sourceRef="t" targetRef="g"/><exclusiveGateway id="g" default="f3"/><sequenceFlow id="f3" sourceRef="g" targetRef="t"/>`);
+    const started = await start(def);
+    expect(started.status, started.body.msg).toBe(200);
+    const instanceId = (started.body.data as { processInstanceId: string }).processInstanceId;
+    // the server's scheduler fires the timer within a few ticks: a bounded wait for the incident
+    let row: Row | undefined;
+    for (let i = 0; i < 300 && row?.status !== 'incident'; i++) {
+      row = (await list('admin', 'follow/list', { definitionId: def }))[0];
+      if (row?.status !== 'incident') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(row).toMatchObject({ id: instanceId, status: 'incident' });
+    expect(String(row!.incidentReason)).toMatch(/more than 500 activities|longer than 5 s/);
+    expect(await h.server.ctx.flow!.fireDue(new Date(Date.now() + 3600_000))).toBe(0);
+  });
+
   it('a legal model whose sequence flows have no id runs, as Flowable runs it', async () => {
     const def = await deploy('NoIds', `<startEvent id="s"/><sequenceFlow sourceRef="s" targetRef="u"/><userTask id="u" flowable:assignee="\${applicant}"/>
       <sequenceFlow sourceRef="u" targetRef="g"/><exclusiveGateway id="g"/>
