@@ -252,6 +252,11 @@ export const messages = {
   flowTaskClaimed: { zh: '该任务已被他人签收', en: 'Someone else has claimed this task' },
   flowTaskClaimFirst: { zh: '请先签收该任务', en: 'Claim this task first' },
   flowStepFailed: { zh: '流程无法继续: {reason}', en: 'The process cannot go on: {reason}' },
+  flowStepStopped: {
+    zh: '流程已被中止, 未做任何更改, 并在流程跟踪中标记为异常: {reason}',
+    en: 'The process was stopped, nothing was changed, and it is marked as an incident under Running instances: {reason}',
+  },
+  flowInstanceIncident: { zh: '流程实例异常已中止, 请在流程跟踪中查看原因: {reason}', en: 'The process instance was stopped as an incident (see Running instances): {reason}' },
   flowModelInvalid: { zh: '流程图无法读取: {detail}', en: 'The diagram cannot be read: {detail}' },
   flowModelKeyMismatch: { zh: '流程图的流程标识「{key}」与模型标识「{modelKey}」不一致', en: 'The diagram\'s process key "{key}" differs from the model key "{modelKey}"' },
   flowModelKeyFormat: { zh: '模型标识须以字母开头, 只含字母、数字、下划线或连字符', en: 'The model key starts with a letter and holds only letters, digits, _ or -' },

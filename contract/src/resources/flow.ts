@@ -131,7 +131,9 @@ export const flowFollowResource = defineResource({
     businessKey: BUSINESS_KEY,
     startUserName: STARTER,
     definitionId: DEFINITION_ID,
-    status: { type: 'string', label: { zh: '流程状态', en: 'State' }, dict: 'flow_instance_status', max: 16, list: false },
+    /** running, or incident: a step stopped at its bound (docs/workflow.md), with its reason */
+    status: { type: 'string', label: { zh: '流程状态', en: 'State' }, dict: 'flow_instance_status', max: 16, search: 'equal', width: 90 },
+    incidentReason: { type: 'string', label: { zh: '异常原因', en: 'Incident' }, max: 500, width: 260 },
     createTime: { type: 'datetime', label: { zh: '开始时间', en: 'Started at' }, sortable: true, search: 'dateRange' },
   },
   actions: defineActions(`${FLOW}/follow`, {

@@ -50,6 +50,11 @@ export interface Config {
    */
   limits: { statementTimeoutMs: number; heavyQueries: number; publicPerMinute: number };
   /**
+   * a workflow step that has not reached a wait state after `stepMaxActivities` activities or `stepMaxMs` is
+   * stopped, rolled back, and its instance marked as an incident (FLOW_STEP_MAX_ACTIVITIES, FLOW_STEP_MAX_MS)
+   */
+  flow: { stepMaxActivities: number; stepMaxMs: number };
+  /**
    * SMS providers' API addresses when not their public ones (a VPC endpoint, a proxy, a test server):
    * `https://host[:port]` or `http://…` (SMS_ALIYUN_ENDPOINT, SMS_TENCENT_ENDPOINT)
    */
@@ -211,6 +216,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       statementTimeoutMs: wholeNumber(env.STATEMENT_TIMEOUT_MS, 3000, 'STATEMENT_TIMEOUT_MS'),
       heavyQueries: positiveInt(env.HEAVY_QUERY_CONCURRENCY, Math.max(1, Math.floor(availableParallelism() / 2)), 'HEAVY_QUERY_CONCURRENCY'),
       publicPerMinute: positiveInt(env.PUBLIC_RATE_PER_MINUTE, 600, 'PUBLIC_RATE_PER_MINUTE'),
+    },
+    flow: {
+      stepMaxActivities: positiveInt(env.FLOW_STEP_MAX_ACTIVITIES, 500, 'FLOW_STEP_MAX_ACTIVITIES'),
+      stepMaxMs: positiveInt(env.FLOW_STEP_MAX_MS, 5000, 'FLOW_STEP_MAX_MS'),
     },
     smsEndpoints: { aliyun: env.SMS_ALIYUN_ENDPOINT || undefined, tencent: env.SMS_TENCENT_ENDPOINT || undefined },
     outboundAllow: parseAllowList(env.OUTBOUND_ALLOW_HOSTS),

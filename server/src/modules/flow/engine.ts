@@ -5,7 +5,7 @@ import { type Executor, inTenant } from '../../core/db/index.js';
 import { AppError, badRequest, forbidden } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { BpmnInvalid, type CompiledProcess, compileBpmn } from './bpmn/compile.js';
-import { type OpenedTask, runStep, type ServiceHandler, StepFailed, type StepInput, type StepResult, TaskNotWaiting } from './bpmn/step.js';
+import { type OpenedTask, runStep, type ServiceHandler, StepFailed, type StepInput, type StepLimits, type StepResult, StepStopped, TaskNotWaiting } from './bpmn/step.js';
 import { flowDefinition, flowDeployment, flowHistory, flowInstance, flowTask } from './tables.js';
 
 /** A server handler a service task may call, inside the step's transaction. */
@@ -37,6 +37,21 @@ type InstanceMeta = Pick<InstanceRow, 'definitionId' | 'processName' | 'category
 /** A process's own work when one of its tasks is completed (the leave request keeps the approver's comment), in the same transaction. */
 export type TaskCompletedHook = (tx: Executor, c: { instance: InstanceRow; task: TaskRow; pass: boolean; comment: string | null; status: string; user: AuthUser }) => Promise<void>;
 
+/**
+ * A step stopped at its bound (StepStopped): the caller's 400. Its transaction rolls back; `recorded` settles once
+ * the instance is marked as an incident, in a transaction of its own after that (docs/workflow.md).
+ */
+export class FlowIncident extends AppError {
+  constructor(reason: string, readonly recorded: Promise<void>) {
+    super(400, 'flowStepStopped', { reason });
+  }
+}
+
+/** what an incident writes once the step's transaction has rolled back */
+type IncidentWrite = (tx: Executor, reason: string) => Promise<unknown>;
+
+const REASON_MAX = 500;
+
 /** how often the scheduler looks for timers due */
 const TICK_MS = 1000;
 /** instances one tick resumes at most (the rest on the next) */
@@ -56,10 +71,16 @@ export class FlowEngine {
   private timer?: NodeJS.Timeout;
   private ticking?: Promise<void>;
   private stopped = false;
+  /** where failures off the request path go (the server's log, given to the scheduler) */
+  private reportError: (e: unknown) => void = () => undefined;
 
   private readonly completionHooks = new Map<string, TaskCompletedHook>();
 
-  constructor(private readonly ctx: AppContext, private readonly services: Readonly<Record<string, FlowService>> = {}) {}
+  private readonly limits: StepLimits;
+
+  constructor(private readonly ctx: AppContext, private readonly services: Readonly<Record<string, FlowService>> = {}) {
+    this.limits = { maxActivities: ctx.config.flow.stepMaxActivities, maxMs: ctx.config.flow.stepMaxMs };
+  }
 
   /** Runs `hook` in the transaction of every task completion of processes with this key. */
   onTaskCompleted(processKey: string, hook: TaskCompletedHook): void {
@@ -95,7 +116,7 @@ export class FlowEngine {
 
   /** Starts an instance of a definition of the user's tenant; answers it and the tasks it opened. */
   async start(user: AuthUser, definitionId: string, variables: Record<string, unknown>, businessKey?: string): Promise<{ instanceId: string; tasks: OpenedTask[] }> {
-    return inTenant(this.ctx.db, { tenantId: user.tenantId }, (tx) => this.startIn(tx, user, definitionId, variables, businessKey));
+    return incidentsRecorded(inTenant(this.ctx.db, { tenantId: user.tenantId }, (tx) => this.startIn(tx, user, definitionId, variables, businessKey)));
   }
 
   /** The same inside a transaction of the caller's tenant (a business record and its instance are written together). */
@@ -107,13 +128,14 @@ export class FlowEngine {
     this.remember(def.id, def.compiled);
     const instanceId = nextId();
     const vars = { ...variables, initiator: user.userId };
-    const result = await this.step(tx, user.tenantId, instanceId, def.compiled, { start: { variables: vars, ...(businessKey ? { businessKey } : {}) } });
     const meta: InstanceMeta = {
       definitionId: def.id, processName: def.name, category: def.category, businessKey: businessKey ?? null, startUserName: user.userName,
     };
-    await tx.insert(flowInstance).values({
-      id: instanceId, tenantId: user.tenantId, processKey: def.processKey, ...meta, startUser: user.userId, status: 'running', variables: vars,
-    });
+    const row = { id: instanceId, tenantId: user.tenantId, processKey: def.processKey, ...meta, startUser: user.userId, variables: vars };
+    // a start stopped at its bound leaves an instance that never ran a step: the incident, with its reason
+    const result = await this.step(tx, user.tenantId, instanceId, def.compiled, { start: { variables: vars, ...(businessKey ? { businessKey } : {}) } },
+      (itx, reason) => itx.insert(flowInstance).values({ ...row, status: 'incident', incidentReason: reason }));
+    await tx.insert(flowInstance).values({ ...row, status: 'running' });
     await this.record(tx, user.tenantId, instanceId, meta, result);
     return { instanceId, tasks: result.opened };
   }
@@ -137,7 +159,7 @@ export class FlowEngine {
    * read, with any others given. The instance is locked before the task, as the scheduler locks them.
    */
   async complete(user: AuthUser, taskId: string, input: { pass: boolean; comment?: string; variables?: Record<string, unknown>; instanceId?: string }): Promise<{ instanceId: string; status: string; tasks: OpenedTask[] }> {
-    return inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
+    return incidentsRecorded(inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
       const [seen] = await tx.select({ instanceId: flowTask.instanceId, status: flowTask.status }).from(flowTask).where(and(eq(flowTask.id, taskId), eq(flowTask.tenantId, user.tenantId)));
       if (!seen || seen.status !== 'open' || (input.instanceId && input.instanceId !== seen.instanceId)) throw new AppError(404, 'flowTaskMissing');
       const instance = await this.lockInstance(tx, seen.instanceId);
@@ -150,18 +172,18 @@ export class FlowEngine {
       const comment = input.comment?.trim() || null;
       const variables = { ...(input.variables ?? {}), pass: input.pass, comment: comment ?? '' };
       const result = await this.step(tx, user.tenantId, instance.id, await this.compiledOf(tx, instance.definitionId),
-        { resume: { state: instance.state as Record<string, unknown> }, signal: { taskId: task.executionId, variables } });
+        { resume: { state: instance.state as Record<string, unknown> }, signal: { taskId: task.executionId, variables } }, markIncident(instance.id));
       await tx.update(flowTask).set({ outcome: input.pass ? 'pass' : 'reject', comment, completedBy: user.userId }).where(eq(flowTask.id, taskId));
       await this.record(tx, user.tenantId, instance.id, instance, result);
       await this.completionHooks.get(instance.processKey)?.(tx, { instance, task, pass: input.pass, comment, status: result.status, user });
       return { instanceId: instance.id, status: result.status, tasks: result.opened };
-    });
+    }));
   }
 
   /** Ends a running instance (follow/delete-process-instance): its open tasks are cancelled, the reason kept. */
   async deleteInstance(user: AuthUser, instanceId: string, reason: string): Promise<void> {
     await inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
-      const instance = await this.lockInstance(tx, instanceId);
+      const instance = await this.lockInstance(tx, instanceId, { incident: true });
       const now = new Date();
       const open = await tx.update(flowTask).set({ status: 'cancelled', endTime: now })
         .where(and(eq(flowTask.instanceId, instance.id), eq(flowTask.status, 'open'))).returning();
@@ -187,12 +209,13 @@ export class FlowEngine {
           const [instance] = await tx.select().from(flowInstance)
             .where(and(eq(flowInstance.id, d.id), eq(flowInstance.status, 'running'), lte(flowInstance.dueAt, now))).for('update', { skipLocked: true });
           if (!instance) return false;
-          const result = await this.step(tx, d.tenantId, instance.id, await this.compiledOf(tx, instance.definitionId), { resume: { state: instance.state as Record<string, unknown> } });
+          const result = await this.step(tx, d.tenantId, instance.id, await this.compiledOf(tx, instance.definitionId), { resume: { state: instance.state as Record<string, unknown> } }, markIncident(instance.id));
           await this.record(tx, d.tenantId, instance.id, instance, result);
           return true;
         });
         if (fired) moved++;
       } catch (err) {
+        if (err instanceof FlowIncident) await err.recorded;
         onError(err);
         await inTenant(this.ctx.db, { tenantId: d.tenantId }, (tx) => tx.update(flowInstance)
           .set({ dueAt: new Date(Date.now() + RETRY_FAILED_MS) }).where(eq(flowInstance.id, d.id))).catch(() => undefined);
@@ -203,6 +226,7 @@ export class FlowEngine {
 
   /** Fires due timers now and then every second (at start too: timers that came due while the server was down). */
   startScheduler(onError: (e: unknown) => void): void {
+    this.reportError = onError;
     const loop = () => {
       if (this.stopped) return;
       this.ticking = this.fireDue(new Date(), onError).then(() => undefined, onError).finally(() => {
@@ -234,19 +258,33 @@ export class FlowEngine {
     return def.compiled;
   }
 
-  private async lockInstance(tx: Executor, instanceId: string): Promise<InstanceRow> {
+  private async lockInstance(tx: Executor, instanceId: string, allow: { incident?: boolean } = {}): Promise<InstanceRow> {
     const [instance] = await tx.select().from(flowInstance).where(eq(flowInstance.id, instanceId)).for('update');
     if (!instance) throw new AppError(404, 'flowTaskMissing');
+    if (instance.status === 'incident' && allow.incident) return instance;
+    if (instance.status === 'incident') throw badRequest('flowInstanceIncident', { reason: instance.incidentReason ?? '' });
     if (instance.status !== 'running' || !instance.state) throw badRequest('flowInstanceEnded');
     return instance;
   }
 
-  private async step(tx: Executor, tenantId: string, instanceId: string, compiled: string, input: StepInput): Promise<StepResult> {
+  /**
+   * Runs one step in the caller's transaction. A step stopped at its bound throws a FlowIncident: the caller's
+   * transaction rolls back, and `incident` then writes the incident in a transaction of its own (on PGlite it
+   * waits for the one connection, which the rollback frees; on PostgreSQL for the instance's row lock).
+   */
+  private async step(tx: Executor, tenantId: string, instanceId: string, compiled: string, input: StepInput, incident: IncidentWrite): Promise<StepResult> {
     const bound: Record<string, ServiceHandler> = Object.fromEntries(Object.entries(this.services).map(([name, fn]) => [name, (vars) => fn(vars, { tx, tenantId, instanceId })]));
     try {
-      return await runStep(instanceId, compiled, input, bound);
+      return await runStep(instanceId, compiled, input, bound, this.limits);
     } catch (e) {
       if (e instanceof TaskNotWaiting) throw new AppError(404, 'flowTaskMissing');
+      if (e instanceof StepStopped) {
+        const reason = e.message.slice(0, REASON_MAX);
+        const recorded = Promise.resolve()
+          .then(() => inTenant(this.ctx.db, { tenantId }, (itx) => incident(itx, reason)))
+          .then(() => undefined, (err: unknown) => this.reportError(err));
+        throw new FlowIncident(reason, recorded as Promise<void>);
+      }
       if (e instanceof StepFailed) throw badRequest('flowStepFailed', { reason: e.message.slice(0, 300) });
       throw e;
     }
@@ -279,6 +317,21 @@ export class FlowEngine {
         executionId: h.executionId, sourceId: h.sourceId, targetId: h.targetId, at: h.at,
       })));
     }
+  }
+}
+
+/** marks a running instance as an incident; its state stays the last settled one, its open tasks stay until it is deleted */
+const markIncident = (instanceId: string): IncidentWrite => (tx, reason) => tx.update(flowInstance)
+  .set({ status: 'incident', incidentReason: reason, dueAt: null, updateTime: new Date() })
+  .where(and(eq(flowInstance.id, instanceId), eq(flowInstance.status, 'running')));
+
+/** a FlowIncident reaches the caller once the incident is written (the transaction it came from has rolled back) */
+async function incidentsRecorded<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    if (e instanceof FlowIncident) await e.recorded;
+    throw e;
   }
 }
 

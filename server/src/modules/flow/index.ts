@@ -26,7 +26,7 @@ export const LEAVE_CATEGORY = '1';
 const FLOW_DICTS: DictSeed[] = [
   { code: 'flow', name: '流程分类', nameEn: 'Process category', items: [['1', '请假流程', 'Leave', 'leave'], ['2', '通用审批', 'General approval']] },
   { code: 'flow_suspended', name: '流程状态', nameEn: 'Process state', items: [['0', '激活', 'Active'], ['1', '挂起', 'Suspended']] },
-  { code: 'flow_instance_status', name: '流程实例状态', nameEn: 'Instance state', items: [['running', '运行中', 'Running'], ['completed', '已完成', 'Completed'], ['deleted', '已删除', 'Deleted']] },
+  { code: 'flow_instance_status', name: '流程实例状态', nameEn: 'Instance state', items: [['running', '运行中', 'Running'], ['completed', '已完成', 'Completed'], ['deleted', '已删除', 'Deleted'], ['incident', '异常中止', 'Incident']] },
   { code: 'flow_outcome', name: '办理结果', nameEn: 'Outcome', items: [['pass', '通过', 'Passed'], ['reject', '驳回', 'Rejected']] },
 ];
 
@@ -46,6 +46,19 @@ const FLOW_DATA_STEPS: DataStep[] = [{
   async run(tx) {
     await seedDicts(tx, FLOW_DICTS);
     await tx.update(flowDefinition).set({ category: LEAVE_CATEGORY }).where(and(eq(flowDefinition.processKey, LEAVE_PROCESS_KEY), isNull(flowDefinition.category)));
+  },
+}, {
+  // an instance whose step was stopped at its bound (issue 23): the state's label, where 1202 ran before it existed
+  name: '2301-flow-incident-state',
+  async run(tx) {
+    const items = await tx.select({ id: schema.dict.id, parentId: schema.dict.parentId, dictKey: schema.dict.dictKey, sort: schema.dict.sort })
+      .from(schema.dict).where(and(eq(schema.dict.code, 'flow_instance_status'), eq(schema.dict.isDeleted, 0)));
+    const header = items.find((d) => d.dictKey === '-1');
+    if (!header || items.some((d) => d.dictKey === 'incident')) return;
+    await tx.insert(schema.dict).values({
+      id: nextId(), parentId: header.id, code: 'flow_instance_status', dictKey: 'incident', dictValue: '异常中止', dictValueEn: 'Incident',
+      sort: Math.max(...items.map((d) => d.sort)) + 1,
+    });
   },
 }];
 

@@ -1,5 +1,5 @@
 import { type Lang, msg } from '@console/contract';
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError } from '../../core/errors.js';
@@ -29,7 +29,8 @@ export const workListHooks = {
   todo: scope((user) => and(eq(flowTask.status, 'open'), eq(flowTask.assignee, user.userId))!),
   send: scope((user) => eq(flowInstance.startUser, user.userId)),
   done: scope((user) => and(eq(flowTask.status, 'completed'), eq(flowTask.completedBy, user.userId))!),
-  follow: scope(() => eq(flowInstance.status, 'running')),
+  // running instances, and the incidents among them (a step stopped at its bound), until they are deleted
+  follow: scope(() => inArray(flowInstance.status, ['running', 'incident'])),
 };
 
 const MODEL_KEY = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;

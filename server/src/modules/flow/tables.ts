@@ -87,9 +87,11 @@ export const flowInstance = pgTable(
     /** when it started (the lists' `createTime`) */
     createTime: ts('start_time').notNull().defaultNow(),
     endTime: ts('end_time'),
-    /** running, completed, deleted */
+    /** running, completed, deleted, incident (a step stopped at its bound: docs/workflow.md) */
     status: varchar('status', { length: 16 }).notNull(),
     deleteReason: varchar('delete_reason', { length: 500 }),
+    /** why a step was stopped, for an incident */
+    incidentReason: varchar('incident_reason', { length: 500 }),
     /** the engine's state after the last step (null once ended) */
     state: jsonb('state'),
     variables: jsonb('variables').notNull().default({}),

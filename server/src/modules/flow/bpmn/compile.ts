@@ -20,7 +20,14 @@ export interface CompiledProcess {
 
 type Element = { $type: string; id?: string; name?: string; [k: string]: unknown };
 
-const SERVICE_TYPES = new Set(['bpmn:ServiceTask', 'bpmn:SendTask']);
+/** the task types bpmn-engine runs as service tasks: each must name a server handler */
+const SERVICE_TYPES = new Set(['bpmn:ServiceTask', 'bpmn:SendTask', 'bpmn:BusinessRuleTask']);
+/** attributes that name code to run (Flowable, Camunda, Activiti): allowed only where they name a server handler */
+const CODE_ATTRIBUTES = new Set(['class', 'delegateexpression', 'expression', 'script', 'scriptformat', 'resource']);
+/** the only expression language a condition may declare: JUEL (the default when none is named) */
+const EXPRESSION_LANGUAGES = new Set(['juel', 'http://www.w3.org/1999/xpath' /* BPMN's default, as some modelers write it */]);
+/** properties that point at another element (walked where they are defined, not from here) */
+const REFERENCES = new Set(['$parent', 'sourceRef', 'targetRef', 'default', 'attachedToRef', 'incoming', 'outgoing', 'bpmnElement', 'lanes', 'flowNodeRef', 'messageRef', 'signalRef', 'errorRef', 'escalationRef', 'calledElementRef', 'processRef', 'dataObjectRef', 'categoryValueRef', 'eventDefinitionRef', 'operationRef', 'structureRef', 'itemSubjectRef', 'resourceRef']);
 
 function* walk(elements: readonly Element[] | undefined): Generator<Element> {
   for (const e of elements ?? []) {
@@ -30,12 +37,89 @@ function* walk(elements: readonly Element[] | undefined): Generator<Element> {
 }
 
 const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-const bodyOf = (v: unknown): string | undefined => text((v as { body?: unknown } | undefined)?.body);
+const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
+const isNode = (v: unknown): v is Element => !!v && typeof v === 'object' && typeof (v as Element).$type === 'string';
+const HAS_EXPRESSION = /[$#]\{/;
 
 /** the name a service task's handler is registered under: flowable:class, flowable:delegateExpression or implementation */
 export function serviceName(e: Record<string, unknown>): string | undefined {
   const fromExpression = (v: unknown) => text(v)?.replace(/^\$\{\s*|\s*\}$/g, '').replace(/^environment\.services\./, '');
   return text(e.class) ?? fromExpression(e.delegateExpression) ?? fromExpression(e.implementation) ?? fromExpression(e.expression);
+}
+
+/**
+ * Refuses every construct that would run code the product does not own, anywhere in the process (its elements,
+ * their event definitions, loop characteristics, and extension elements of any namespace): script tasks,
+ * conditions in a scripting language, listeners, scripts, and class / delegate-expression / expression
+ * attributes other than a service task's registered handler. Checks every expression can be evaluated.
+ */
+function checkNoCode(process: Element, services: ReadonlySet<string>): void {
+  const seen = new Set<unknown>();
+  const visit = (node: Element, owner: string) => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    const type = node.$type;
+    const local = localName(type);
+    const where = node.id && !type.startsWith('bpmn:FormalExpression') ? `${type.replace('bpmn:', '')} ${node.id}` : owner;
+    const refuse = (why: string): never => {
+      throw new BpmnInvalid(`${where}: ${why}`);
+    };
+    if (type === 'bpmn:ScriptTask') refuse('a script task runs code on the server, which runs no code of a model (use a service task with a server handler)');
+    if (local.endsWith('listener')) refuse(`${type} runs code on the server (a class, an expression, a delegate or a script): listeners are not supported`);
+    if (local === 'script' || local === 'connector') refuse(`${type} runs code on the server: scripts are not supported`);
+    const language = text(node.language);
+    if (language !== undefined && language.trim() !== '' && !EXPRESSION_LANGUAGES.has(language.trim().toLowerCase())) {
+      refuse(`the expression language "${language}" is a script, and the server runs no code of a model (write the condition as \${…})`);
+    }
+    const isService = SERVICE_TYPES.has(type);
+    if (isService) {
+      const name = serviceName(node);
+      if (!name) refuse('a service task names its handler (flowable:class or flowable:delegateExpression)');
+      if (!services.has(name!)) refuse(`no server handler "${name}" (known: ${[...services].join(', ') || 'none'})`);
+    }
+    // a field (flowable:field) is a value handed to a handler, not code
+    if (!isService && !local.endsWith('field')) {
+      for (const attribute of ['class', 'delegateExpression', 'expression']) {
+        if (text(node[attribute])) refuse(`${attribute}="${text(node[attribute])}" names code to run; only a service task may name a server handler`);
+      }
+    }
+    const foreign = (node.$attrs ?? {}) as Record<string, unknown>;
+    for (const key of Object.keys(foreign)) {
+      if (!key.startsWith('xmlns') && CODE_ATTRIBUTES.has(localName(key))) refuse(`${key}="${String(foreign[key])}" names code to run`);
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (REFERENCES.has(key) || key === '$attrs' || key === 'name') continue;
+      if (type === 'bpmn:Documentation' || type === 'bpmn:TextAnnotation') continue;
+      if (typeof value === 'string' && HAS_EXPRESSION.test(value)) {
+        try {
+          checkExpression(value);
+        } catch (err) {
+          refuse(`the expression ${value} cannot be read (${(err as Error).message})`);
+        }
+      }
+      if (isNode(value)) visit(value, where);
+      else if (Array.isArray(value)) for (const v of value) if (isNode(v)) visit(v, where);
+    }
+  };
+  visit(process, `Process ${process.id}`);
+}
+
+/**
+ * Gives an id to every element of the process that has none (a sequence flow may legally have none; the engine
+ * routes by id and would hang), unique in the document.
+ */
+function nameAnonymous(process: Element, taken: Set<string>): void {
+  const fresh = (base: string) => {
+    let id = base;
+    for (let n = 2; taken.has(id); n++) id = `${base}_${n}`;
+    taken.add(id);
+    return id;
+  };
+  for (const e of walk(process.flowElements as Element[])) {
+    if (e.id) continue;
+    const ref = (v: unknown) => (isNode(v) && v.id ? v.id : '');
+    e.id = e.$type === 'bpmn:SequenceFlow' ? fresh(`flow_${ref(e.sourceRef)}_${ref(e.targetRef)}`) : fresh(`${localName(e.$type)}_${taken.size + 1}`);
+  }
 }
 
 type Parsed = Awaited<ReturnType<BpmnModdle['fromXML']>>;
@@ -67,30 +151,13 @@ export async function processOf(xml: string): Promise<{ key: string; name: strin
 /**
  * Parses and checks a BPMN 2.0 model before it is deployed: XML and BPMN errors, unresolved references, unknown
  * elements and duplicate ids (bpmn-moddle only warns of these; the engine would run them and hang), exactly one
- * executable process, expressions that parse, and service tasks whose handler the server has.
+ * executable process, no code to run (scripts, listeners, classes, scripted conditions), expressions that parse,
+ * and service tasks whose handler the server has. Elements without an id get one.
  */
 export async function compileBpmn(xml: string, services: ReadonlySet<string>): Promise<CompiledProcess> {
   const { parsed, process } = await readProcess(xml);
-  for (const e of walk(process.flowElements as Element[])) {
-    const where = `${e.$type.replace('bpmn:', '')} ${e.id ?? ''}`.trim();
-    const expressions = [
-      bodyOf(e.conditionExpression),
-      text(e.assignee), text(e.candidateUsers), text(e.candidateGroups),
-      ...((e.eventDefinitions as Element[] | undefined) ?? []).flatMap((d) => [bodyOf(d.timeDuration), bodyOf(d.timeDate), bodyOf(d.timeCycle)]),
-    ].filter((x): x is string => !!x);
-    for (const x of expressions) {
-      try {
-        checkExpression(x);
-      } catch (err) {
-        throw new BpmnInvalid(`${where}: the expression ${x} cannot be read (${(err as Error).message})`);
-      }
-    }
-    if (SERVICE_TYPES.has(e.$type)) {
-      const name = serviceName(e);
-      if (!name) throw new BpmnInvalid(`${where}: a service task names its handler (flowable:class or flowable:delegateExpression)`);
-      if (!services.has(name)) throw new BpmnInvalid(`${where}: no server handler "${name}" (known: ${[...services].join(', ') || 'none'})`);
-    }
-  }
+  checkNoCode(process, services);
+  nameAnonymous(process, new Set(Object.keys((parsed as unknown as { elementsById: Record<string, unknown> }).elementsById ?? {})));
   const context = serializer(parsed as never, typeResolver);
   return { key: process.id!, name: process.name ?? process.id!, compiled: context.serialize() };
 }

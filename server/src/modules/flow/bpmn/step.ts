@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Engine } from 'bpmn-engine';
+import { Timers } from 'bpmn-elements';
 import { loadCompiled, serviceName } from './compile.js';
 import { juelExpressions } from './expressions.js';
 
@@ -54,12 +55,28 @@ export type StepInput =
 
 /** The process cannot go on (a failing handler, an expression that cannot be evaluated, no way out of a gateway). */
 export class StepFailed extends Error {}
+/**
+ * The step did not reach a wait state within its bound of activities or of time (a loop without a wait, a
+ * handler that does not answer): it was stopped, and the instance is an incident (docs/workflow.md).
+ */
+export class StepStopped extends Error {}
+
+/** how far one step may run before it is stopped: activities started, and wall-clock time */
+export interface StepLimits {
+  maxActivities: number;
+  maxMs: number;
+}
+
+export const DEFAULT_STEP_LIMITS: StepLimits = { maxActivities: 500, maxMs: 5000 };
 /** The task named is not waiting in this instance (done, cancelled, or never there). */
 export class TaskNotWaiting extends Error {}
 
 /** the engine adds these to the variables on its own */
 const ENGINE_KEYS = new Set(['fields', 'content', 'properties']);
-const SETTLE_LIMIT_MS = 10_000;
+/** how long a failed engine is given to stop before it is dropped */
+const STOP_GRACE_MS = 200;
+/** expression languages a condition may declare and that are read as expressions (compile.ts) */
+const EXPRESSION_LANGUAGES = new Set(['juel', 'http://www.w3.org/1999/xpath']);
 
 /* bpmn-engine's event objects are loosely typed; these are the parts read here */
 type Api = {
@@ -116,9 +133,9 @@ function variablesFromOutput(activity: Activity, context?: { owner?: unknown }):
 }
 
 /** Service and send tasks call the server handler their model names (flowable:class, delegateExpression or implementation). */
-function serviceHandlers(handlers: Readonly<Record<string, ServiceHandler>>) {
+function serviceHandlers(handlers: Readonly<Record<string, ServiceHandler>>, guard: Guard) {
   return (activity: Activity): void => {
-    if (activity.type !== 'bpmn:ServiceTask' && activity.type !== 'bpmn:SendTask') return;
+    if (activity.type !== 'bpmn:ServiceTask' && activity.type !== 'bpmn:SendTask' && activity.type !== 'bpmn:BusinessRuleTask') return;
     const b = activity.behaviour;
     const name = serviceName(b);
     if (!name) return;
@@ -129,9 +146,10 @@ function serviceHandlers(handlers: Readonly<Record<string, ServiceHandler>>) {
         execute(_msg: unknown, callback: (err: Error | null, out?: unknown) => void) {
           const handler = handlers[name];
           if (!handler) return callback(new Error(`no server handler "${name}"`));
+          // the engine goes on inside the callback: what it throws there (a bound reached) is the step's failure
           handler(plainVariables(act.environment.variables)).then(
-            (out) => callback(null, resultVariable ? { [resultVariable]: out ?? null } : out ?? {}),
-            (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
+            (out) => guard.run(() => callback(null, resultVariable ? { [resultVariable]: out ?? null } : out ?? {})),
+            (err: unknown) => guard.run(() => callback(err instanceof Error ? err : new Error(String(err)))),
           );
         },
       };
@@ -139,23 +157,103 @@ function serviceHandlers(handlers: Readonly<Record<string, ServiceHandler>>) {
   };
 }
 
-function settle(engine: Engine): Promise<void> {
+/**
+ * Bounds a step and keeps its first failure. bpmn-engine runs a path without a wait state synchronously (a loop
+ * of events and gateways never returns, and overflows the stack after about a thousand activities), so no timer
+ * can interrupt it: the listener counts activities and checks the time at each, and past a bound it throws,
+ * again at every later activity, which unwinds the engine's synchronous run up to whoever called into it (this
+ * code: execute, resume, signal, a timer or a handler's answer). The engine is then dropped, never reused.
+ */
+class Guard {
+  private activities = 0;
+  private readonly started = Date.now();
+  failure: Error | null = null;
+
+  constructor(private readonly limits: StepLimits) {}
+
+  /** at each activity started */
+  count(elementId: string): void {
+    if (this.failure) throw this.failure;
+    this.activities++;
+    if (this.activities > this.limits.maxActivities) {
+      this.fail(new StepStopped(`more than ${this.limits.maxActivities} activities ran without the process waiting (a loop without a user task or a timer?), the last one ${elementId}`));
+    } else if (Date.now() - this.started > this.limits.maxMs) {
+      this.fail(new StepStopped(`the step ran longer than ${this.limits.maxMs / 1000} s without the process waiting, the last activity ${elementId}`));
+    }
+    if (this.failure) throw this.failure;
+  }
+
+  /** at every wait for the engine: the time bound, for a handler that does not answer */
+  checkTime(): void {
+    if (!this.failure && Date.now() - this.started > this.limits.maxMs) {
+      this.fail(new StepStopped(`the step ran longer than ${this.limits.maxMs / 1000} s without the process waiting (a service handler that does not answer?)`));
+    }
+  }
+
+  fail(err: unknown): void {
+    if (this.failure) return;
+    if (err instanceof StepStopped || err instanceof StepFailed || err instanceof TaskNotWaiting) this.failure = err;
+    // the engine recursed deeper than the stack: a path without a wait state, stopped by the runtime
+    else if (err instanceof RangeError && /call stack/i.test(err.message)) this.failure = new StepStopped('the process ran too many activities without waiting (a loop without a user task or a timer?)');
+    else this.failure = new StepFailed(err instanceof Error ? err.message : String(err));
+  }
+
+  /** runs a call into the engine; what it throws becomes the step's failure */
+  run(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.fail(err);
+    }
+  }
+}
+
+/** timers whose callbacks run under the guard (an exception in a timer's callback would otherwise crash the server) */
+function guardedTimers(guard: Guard) {
+  return new Timers({
+    setTimeout: ((fn: (...args: unknown[]) => void, delay: number, ...args: unknown[]) => setTimeout(() => guard.run(() => fn(...args)), delay)) as typeof setTimeout,
+    clearTimeout,
+  });
+}
+
+/** bpmn-engine's default would run a script in node:vm, which is no sandbox: a script is never run */
+function noScripts() {
+  const refuse = (id: unknown, language: unknown): never => {
+    throw new StepFailed(`${String(id)}: the server runs no scripts (${String(language)})`);
+  };
+  const scriptLanguage = (activity: { behaviour?: { scriptFormat?: unknown; conditionExpression?: { language?: unknown } } }) =>
+    activity.behaviour?.scriptFormat ?? activity.behaviour?.conditionExpression?.language;
+  const isExpressionLanguage = (language: unknown) => !language || (typeof language === 'string' && EXPRESSION_LANGUAGES.has(language.trim().toLowerCase()));
+  return {
+    register(activity: { id?: unknown; type?: unknown; behaviour?: { scriptFormat?: unknown; conditionExpression?: { language?: unknown } } }) {
+      const language = scriptLanguage(activity);
+      if (activity.type === 'bpmn:ScriptTask' || !isExpressionLanguage(language)) refuse(activity.id, language ?? 'a script task');
+      return undefined;
+    },
+    getScript(language: unknown, activity: { id?: unknown }) {
+      if (isExpressionLanguage(language)) return undefined;
+      return refuse(activity?.id, language);
+    },
+  };
+}
+
+function settle(engine: Engine, guard: Guard): Promise<void> {
   return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const onError = (err: Error) => {
-      engine.removeListener('error', onError);
-      reject(new StepFailed(err.message));
+    const onError = (err: Error & { source?: { content?: { id?: string; type?: string } } }) => {
+      const source = err.source?.content;
+      guard.fail(new StepFailed(source?.id ? `${(source.type ?? '').replace('bpmn:', '')} ${source.id}: ${err.message}`.trim() : err.message));
     };
     engine.once('error', onError);
     const check = () => {
-      if (engine.state === 'error') return;
+      guard.checkTime();
+      if (guard.failure) {
+        engine.removeListener('error', onError);
+        return reject(guard.failure);
+      }
+      if (engine.state === 'error') return setImmediate(check);
       if (engine.state !== 'running' || engine.activityStatus !== 'executing') {
         engine.removeListener('error', onError);
         return resolve();
-      }
-      if (Date.now() - started > SETTLE_LIMIT_MS) {
-        engine.removeListener('error', onError);
-        return reject(new StepFailed(`the process did not settle within ${SETTLE_LIMIT_MS / 1000} s (a service handler that does not answer?)`));
       }
       setImmediate(check);
     };
@@ -180,7 +278,7 @@ function waitingTasks(engine: Engine): Set<string> {
   return out;
 }
 
-function collector() {
+function collector(guard: Guard) {
   const listener = new EventEmitter();
   const opened = new Map<string, OpenedTask>();
   const closed: StepResult['closed'] = [];
@@ -192,13 +290,24 @@ function collector() {
     event, elementId: api.id, elementType: typeOf(api), elementName: api.name ?? api.owner?.name ?? null, executionId: api.executionId ?? null,
     sourceId: null, targetId: null, at: at(api), ...extra,
   });
-  listener.on('activity.start', (api: Api) => history.push(row('start', api)));
+  listener.on('activity.start', (api: Api) => {
+    guard.count(api.id);
+    history.push(row('start', api));
+  });
   const waited = new Set<string>();
   listener.on('wait', (api: Api) => {
     if (api.owner?.type !== 'bpmn:UserTask') return;
     waited.add(api.executionId);
     const b = api.owner.behaviour;
-    const resolve = (e: unknown) => (typeof e === 'string' && e ? api.environment.resolveExpression(e, api) : e);
+    const resolve = (e: unknown) => {
+      if (typeof e !== 'string' || !e) return e;
+      try {
+        return api.environment.resolveExpression(e, api);
+      } catch (err) {
+        guard.fail(new StepFailed(`UserTask ${api.id}: ${(err as Error).message}`));
+        throw guard.failure;
+      }
+    };
     const assignee = resolve(b.assignee);
     opened.set(api.executionId, {
       taskId: api.executionId, activityId: api.id, name: api.name ?? api.id,
@@ -226,34 +335,44 @@ function collector() {
 }
 
 /** Runs one step: start, or recover (firing the timers now due) and optionally complete a waiting task. */
-export async function runStep(name: string, compiled: string, input: StepInput, handlers: Readonly<Record<string, ServiceHandler>>): Promise<StepResult> {
+export async function runStep(
+  name: string, compiled: string, input: StepInput, handlers: Readonly<Record<string, ServiceHandler>>, limits: StepLimits = DEFAULT_STEP_LIMITS,
+): Promise<StepResult> {
+  const guard = new Guard(limits);
   const engine = new Engine({
     name,
     sourceContext: loadCompiled(compiled),
     expressions: juelExpressions,
+    scripts: noScripts(),
+    timers: guardedTimers(guard),
     // bpmn-engine types an extension's element as its base class; ours read the activity's events and behaviour
-    extensions: { variablesFromOutput, services: serviceHandlers(handlers) } as never,
-  });
-  const c = collector();
-  // a failure before the engine settles must not leave a live engine with timers behind
-  const stop = async () => {
-    if (engine.state === 'running') await engine.stop();
+    extensions: { variablesFromOutput, services: serviceHandlers(handlers, guard) } as never,
+  } as never);
+  const c = collector(guard);
+  /** a call into the engine: synchronous in part, then a promise; either way its failure is the guard's */
+  const call = async (fn: () => unknown): Promise<void> => {
+    try {
+      await fn();
+    } catch (err) {
+      guard.fail(err);
+    }
+    if (guard.failure) throw guard.failure;
   };
   try {
     if ('start' in input) {
-      await engine.execute({ listener: c.listener, variables: input.start.variables, ...(input.start.businessKey ? { businessKey: input.start.businessKey } : {}) });
+      await call(() => engine.execute({ listener: c.listener, variables: input.start.variables, ...(input.start.businessKey ? { businessKey: input.start.businessKey } : {}) }));
     } else {
-      engine.recover(structuredClone(input.resume.state) as never);
-      await engine.resume({ listener: c.listener });
-      await settle(engine);
+      await call(() => engine.recover(structuredClone(input.resume.state) as never));
+      await call(() => engine.resume({ listener: c.listener }));
+      await settle(engine, guard);
       if (input.signal) {
         const { taskId, variables } = input.signal;
         if (!waitingTasks(engine).has(taskId)) throw new TaskNotWaiting(taskId);
         const { id: _id, executionId: _e, ...vars } = variables;
-        engine.execution!.signal({ ...vars, executionId: taskId });
+        await call(() => engine.execution!.signal({ ...vars, executionId: taskId }));
       }
     }
-    await settle(engine);
+    await settle(engine, guard);
     const running = engine.state === 'running';
     const full = engine.execution!.getState() as unknown as { definitions: Array<Record<string, unknown>> };
     const variables = plainVariables(processVariables(full));
@@ -272,7 +391,26 @@ export async function runStep(name: string, compiled: string, input: StepInput, 
       opened: [...c.opened.values()].filter((t) => !closedIds.has(t.taskId)), closed: c.closed, history: c.history,
     };
   } finally {
-    await stop();
+    await stopEngine(engine, guard);
+  }
+}
+
+/**
+ * Stops the engine and its timers. After a failure the engine may be in any state, and its stop may never
+ * settle (it did not for a loop stopped by the stack): it is given a moment, then dropped.
+ */
+async function stopEngine(engine: Engine, guard: Guard): Promise<void> {
+  const timers = (engine.environment as unknown as { timers?: { executing: unknown[]; clearTimeout(ref: unknown): void } }).timers;
+  try {
+    for (const t of timers?.executing ?? []) timers!.clearTimeout(t);
+    if (engine.state !== 'running') return;
+    const stopped = engine.stop();
+    if (!guard.failure) return await stopped;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([stopped.catch(() => undefined), new Promise((r) => { timer = setTimeout(r, STOP_GRACE_MS); })]);
+    clearTimeout(timer);
+  } catch {
+    // a broken engine's stop: it is dropped anyway
   }
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "blade_flow_instance" ADD COLUMN "incident_reason" varchar(500);
