@@ -238,3 +238,24 @@ describe('simulator sessions and the fleet', () => {
     }
   });
 });
+
+describe('answers a device can count on', () => {
+  it('answers an event_post resent with the same clientToken again (its first answer was lost), and stores it once', async () => {
+    const d = locks[4]!;
+    const c = await device(d);
+    const replies: string[] = [];
+    c.on('message', (topic, payload) => {
+      const m = JSON.parse(payload.toString()) as { method?: string; clientToken?: string };
+      if (topic === `${ROOT}/down/event/${d.cloudProductId}/${d.deviceName}` && m.method === 'event_reply' && m.clientToken) replies.push(m.clientToken);
+    });
+    await c.subscribeAsync(`${ROOT}/down/+/${d.cloudProductId}/${d.deviceName}`, { qos: 1 });
+    const post = JSON.stringify({ method: 'event_post', clientToken: 'resend-1', params: { eventId: 'face', event: 'enrol', userId: 'u-9' } });
+    await c.publishAsync(up('event', d), post, { qos: 1 });
+    await until(() => replies.length === 1, 10_000, 'the first event_reply');
+    await c.publishAsync(up('event', d), post, { qos: 1 });
+    await until(() => replies.length === 2, 10_000, 'the event_reply of the resent event');
+    expect(replies).toEqual(['resend-1', 'resend-1']);
+    const rows = await h.call<{ records: Array<Record<string, unknown>> }>('GET', '/api/omc-log/face/list', { token: (await h.login('000000', 'admin', 'admin')).access_token, query: { deviceSn: d.sn } });
+    expect(rows.body.data.records).toHaveLength(1);
+  });
+});
