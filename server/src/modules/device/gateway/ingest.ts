@@ -117,18 +117,13 @@ export class Ingest {
    * that is answered is still handed to the handlers that answer repeats.
    */
   pushUplink(u: Uplink): boolean {
-    if (u.clientToken) {
-      const key = `${u.device.sn}\n${u.kind}\n${u.clientToken}`;
-      if (this.recent.has(key)) {
-        this.reject('duplicate');
-        if (this.answered.has(u.kind)) {
-          this.uplinks.push({ ...u, repeat: true });
-          this.schedule();
-        }
-        return false;
+    if (u.clientToken && this.seen(`${u.device.sn}\n${u.kind}\n${u.clientToken}`)) {
+      this.reject('duplicate');
+      if (this.answered.has(u.kind)) {
+        this.uplinks.push({ ...u, repeat: true });
+        this.schedule();
       }
-      this.recent.add(key);
-      if (this.recent.size > this.recentTokens) this.recent.delete(this.recent.values().next().value as string);
+      return false;
     }
     this.counters.accepted++;
     this.uplinks.push(u);
@@ -136,10 +131,23 @@ export class Ingest {
     return true;
   }
 
+  /** Queues a presence change; a repeat of a recent signed one (same device, state and session) is dropped. */
   pushPresence(p: Presence): void {
+    if (p.session !== undefined && this.seen(`${p.device.sn}\nstatus-${p.online ? 'on' : 'off'}\n${p.session}`)) {
+      this.reject('duplicate');
+      return;
+    }
     this.counters.presence++;
     this.presences.push(p);
     this.schedule();
+  }
+
+  /** whether this key was seen recently; remembers it (the oldest of `recentTokens` is forgotten) */
+  private seen(key: string): boolean {
+    if (this.recent.has(key)) return true;
+    this.recent.add(key);
+    if (this.recent.size > this.recentTokens) this.recent.delete(this.recent.values().next().value as string);
+    return false;
   }
 
   private schedule(): void {

@@ -43,6 +43,12 @@ export interface Presence {
   at: number;
   /** the address it connected from (online only) */
   address?: string;
+  /**
+   * external broker: the clientToken of the signed presence message, which names the device's session; an
+   * `offline` ends only the session it names (docs/device-protocol.md §7). Absent on the embedded broker, whose
+   * presence comes from the connections themselves.
+   */
+  session?: string;
 }
 
 /**
