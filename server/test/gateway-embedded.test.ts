@@ -259,3 +259,22 @@ describe('answers a device can count on', () => {
     expect(rows.body.data.records).toHaveLength(1);
   });
 });
+
+describe('what a device reports about itself', () => {
+  it('stores the MAC and IMEI of report_info and shows them in the device lookup and list; malformed ones are not kept', async () => {
+    const d = locks[3]!;
+    const c = await device(d);
+    const admin = (await h.login('000000', 'admin', 'admin')).access_token;
+    const info = async () => (await h.call<{ reportedMac: string | null; imei: string | null }>('GET', '/tc/omc-device/device/info', { token: admin, query: { deviceSn: d.sn } })).body.data;
+    await c.publishAsync(up('property', d), JSON.stringify({ method: 'report_info', clientToken: 'i1', params: { version: '1.0.3', mac: 'a4-c1-38-0b-22-f1', imei: '861234567890123' } }), { qos: 1 });
+    await until(async () => (await gw.flush(), (await info()).imei !== null), 10_000, 'the reported identity');
+    expect(await info()).toMatchObject({ reportedMac: 'A4:C1:38:0B:22:F1', imei: '861234567890123' });
+    const listed = await h.call<{ records: Array<Record<string, unknown>> }>('GET', '/tc/omc-device/device/list', { token: admin, query: { imei: '861234567890123' } });
+    expect(listed.body.data.records.map((r) => [r.sn, r.mac, r.imei])).toEqual([[d.sn, 'A4:C1:38:0B:22:F1', '861234567890123']]);
+    // a later report with malformed values keeps what was stored
+    await c.publishAsync(up('property', d), JSON.stringify({ method: 'report_info', clientToken: 'i2', params: { version: '1.0.3', mac: 'not-a-mac', imei: '12ab' } }), { qos: 1 });
+    await until(() => uplinks.some((u) => u.clientToken === 'i2'), 10_000, 'the second report');
+    await gw.flush();
+    expect(await info()).toMatchObject({ reportedMac: 'A4:C1:38:0B:22:F1', imei: '861234567890123' });
+  });
+});

@@ -169,6 +169,13 @@ export function createFleet(opts: FleetOptions): Fleet {
     async function ota(cmd: Record<string, unknown>): Promise<void> {
       const { taskId, version, url: fileUrl } = cmd;
       counters.otaStarted++;
+      if (String(version) === dev.version) {
+        // told again what it already runs (its earlier final report was lost): succeeded at once
+        counters.otaSucceeded++;
+        progress(taskId, version, 'succeeded');
+        send('ota', 'report_version', { version: dev.version });
+        return;
+      }
       emit(s.sn, `ota ${String(dev.version)} → ${String(version)}`);
       if (random() < (opts.timeoutRate ?? 0)) {
         counters.otaSilent++;
@@ -243,6 +250,7 @@ export function createFleet(opts: FleetOptions): Fleet {
         case 'enable': dev.enabled = true; reply = { code: 0, result: { enabled: true } }; break;
         case 'unbind': dev.bound = false; reply = { code: 0, result: { bound: false } }; break;
         case 'factory_reset': dev.bound = false; dev.enabled = true; dev.lockState = 1; reply = { code: 0, result: {} }; break;
+        case 'lock_firmware': reply = { code: 0, result: {} }; break;
         case 'get_status': reply = { code: 0, result: status() }; break;
         default: reply = { code: -1, result: { msg: `unsupported action ${actionId}` } };
       }
