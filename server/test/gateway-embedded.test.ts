@@ -278,3 +278,24 @@ describe('what a device reports about itself', () => {
     expect(await info()).toMatchObject({ reportedMac: 'A4:C1:38:0B:22:F1', imei: '861234567890123' });
   });
 });
+
+describe('presence on the embedded broker comes from connections only', () => {
+  it('a device saying offline on its status topic stays online; no other client can speak for it', async () => {
+    const d = locks[1]!;
+    const c = await device(d);
+    const admin = (await h.login('000000', 'admin', 'admin')).access_token;
+    const onlineInConsole = async () => (await h.call<{ online: number }>('GET', '/tc/omc-device/device/info', { token: admin, query: { deviceSn: d.sn } })).body.data.online;
+    await until(async () => (await gw.flush(), (await onlineInConsole()) === 1), 10_000, 'online');
+    const ignored = gw.stats().rejected.ignored ?? 0;
+    await c.publishAsync(up('status', d), JSON.stringify({ method: 'offline', clientToken: 'x' }), { qos: 1 });
+    await until(() => gw.stats().rejected.ignored === ignored + 1, 5_000, 'the status message ignored');
+    // another device publishing to this device's status topic is disconnected; a client without credentials never gets in
+    const other = await device(locks[0]!);
+    const gone = new Promise<void>((resolve) => other.once('close', () => resolve()));
+    other.publish(up('status', d), JSON.stringify({ method: 'offline' }), { qos: 1 });
+    await gone;
+    await expect(connect(url, { clientId: 'anonymous' })).rejects.toMatchObject({ code: 4 });
+    await gw.flush();
+    expect(await onlineInConsole()).toBe(1);
+  });
+});
