@@ -250,7 +250,6 @@ export function createFleet(opts: FleetOptions): Fleet {
         case 'enable': dev.enabled = true; reply = { code: 0, result: { enabled: true } }; break;
         case 'unbind': dev.bound = false; reply = { code: 0, result: { bound: false } }; break;
         case 'factory_reset': dev.bound = false; dev.enabled = true; dev.lockState = 1; reply = { code: 0, result: {} }; break;
-        case 'lock_firmware': reply = { code: 0, result: {} }; break;
         case 'get_status': reply = { code: 0, result: status() }; break;
         default: reply = { code: -1, result: { msg: `unsupported action ${actionId}` } };
       }
