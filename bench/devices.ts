@@ -94,7 +94,7 @@ async function main() {
   const root = `bd${randomBytes(3).toString('hex')}`;
   const mqttEnv = broker === 'mosquitto'
     ? { MQTT_URL: args['mqtt-url'] ?? 'mqtt://127.0.0.1:1883', MQTT_TOPIC_ROOT: root }
-    : { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', MQTT_TOPIC_ROOT: root };
+    : { MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', MQTT_TOPIC_ROOT: root, MQTT_MAX_CONNECTIONS_PER_ADDRESS: String(devices * 2) };
   const config = loadConfig({
     NODE_ENV: 'production', LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn', DATABASE_URL: db === 'postgres' ? withDatabase(adminUrl, dbName) : '',
     PUBLIC_RATE_PER_MINUTE: '10000000', DEVICE_SIMULATOR: 'true', ...mqttEnv,

@@ -238,3 +238,64 @@ describe('simulator sessions and the fleet', () => {
     }
   });
 });
+
+describe('answers a device can count on', () => {
+  it('answers an event_post resent with the same clientToken again (its first answer was lost), and stores it once', async () => {
+    const d = locks[4]!;
+    const c = await device(d);
+    const replies: string[] = [];
+    c.on('message', (topic, payload) => {
+      const m = JSON.parse(payload.toString()) as { method?: string; clientToken?: string };
+      if (topic === `${ROOT}/down/event/${d.cloudProductId}/${d.deviceName}` && m.method === 'event_reply' && m.clientToken) replies.push(m.clientToken);
+    });
+    await c.subscribeAsync(`${ROOT}/down/+/${d.cloudProductId}/${d.deviceName}`, { qos: 1 });
+    const post = JSON.stringify({ method: 'event_post', clientToken: 'resend-1', params: { eventId: 'face', event: 'enrol', userId: 'u-9' } });
+    await c.publishAsync(up('event', d), post, { qos: 1 });
+    await until(() => replies.length === 1, 10_000, 'the first event_reply');
+    await c.publishAsync(up('event', d), post, { qos: 1 });
+    await until(() => replies.length === 2, 10_000, 'the event_reply of the resent event');
+    expect(replies).toEqual(['resend-1', 'resend-1']);
+    const rows = await h.call<{ records: Array<Record<string, unknown>> }>('GET', '/api/omc-log/face/list', { token: (await h.login('000000', 'admin', 'admin')).access_token, query: { deviceSn: d.sn } });
+    expect(rows.body.data.records).toHaveLength(1);
+  });
+});
+
+describe('what a device reports about itself', () => {
+  it('stores the MAC and IMEI of report_info and shows them in the device lookup and list; malformed ones are not kept', async () => {
+    const d = locks[3]!;
+    const c = await device(d);
+    const admin = (await h.login('000000', 'admin', 'admin')).access_token;
+    const info = async () => (await h.call<{ reportedMac: string | null; imei: string | null }>('GET', '/tc/omc-device/device/info', { token: admin, query: { deviceSn: d.sn } })).body.data;
+    await c.publishAsync(up('property', d), JSON.stringify({ method: 'report_info', clientToken: 'i1', params: { version: '1.0.3', mac: 'a4-c1-38-0b-22-f1', imei: '861234567890123' } }), { qos: 1 });
+    await until(async () => (await gw.flush(), (await info()).imei !== null), 10_000, 'the reported identity');
+    expect(await info()).toMatchObject({ reportedMac: 'A4:C1:38:0B:22:F1', imei: '861234567890123' });
+    const listed = await h.call<{ records: Array<Record<string, unknown>> }>('GET', '/tc/omc-device/device/list', { token: admin, query: { imei: '861234567890123' } });
+    expect(listed.body.data.records.map((r) => [r.sn, r.mac, r.imei])).toEqual([[d.sn, 'A4:C1:38:0B:22:F1', '861234567890123']]);
+    // a later report with malformed values keeps what was stored
+    await c.publishAsync(up('property', d), JSON.stringify({ method: 'report_info', clientToken: 'i2', params: { version: '1.0.3', mac: 'not-a-mac', imei: '12ab' } }), { qos: 1 });
+    await until(() => uplinks.some((u) => u.clientToken === 'i2'), 10_000, 'the second report');
+    await gw.flush();
+    expect(await info()).toMatchObject({ reportedMac: 'A4:C1:38:0B:22:F1', imei: '861234567890123' });
+  });
+});
+
+describe('presence on the embedded broker comes from connections only', () => {
+  it('a device saying offline on its status topic stays online; no other client can speak for it', async () => {
+    const d = locks[1]!;
+    const c = await device(d);
+    const admin = (await h.login('000000', 'admin', 'admin')).access_token;
+    const onlineInConsole = async () => (await h.call<{ online: number }>('GET', '/tc/omc-device/device/info', { token: admin, query: { deviceSn: d.sn } })).body.data.online;
+    await until(async () => (await gw.flush(), (await onlineInConsole()) === 1), 10_000, 'online');
+    const ignored = gw.stats().rejected.ignored ?? 0;
+    await c.publishAsync(up('status', d), JSON.stringify({ method: 'offline', clientToken: 'x' }), { qos: 1 });
+    await until(() => gw.stats().rejected.ignored === ignored + 1, 5_000, 'the status message ignored');
+    // another device publishing to this device's status topic is disconnected; a client without credentials never gets in
+    const other = await device(locks[0]!);
+    const gone = new Promise<void>((resolve) => other.once('close', () => resolve()));
+    other.publish(up('status', d), JSON.stringify({ method: 'offline' }), { qos: 1 });
+    await gone;
+    await expect(connect(url, { clientId: 'anonymous' })).rejects.toMatchObject({ code: 4 });
+    await gw.flush();
+    expect(await onlineInConsole()).toBe(1);
+  });
+});

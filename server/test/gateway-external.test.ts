@@ -7,6 +7,9 @@ import { createGateway, type DeviceGateway } from '../src/modules/device/gateway
 import type { Presence, Uplink } from '../src/modules/device/gateway/types.js';
 import { connect, type FixtureDevice, makeDevices, until } from './gateway-fixture.js';
 import { useServer } from './harness.js';
+import { PLATFORM_TENANT } from '@console/contract';
+import { inTenant } from '../src/core/db/index.js';
+import { foldPresence } from '../src/modules/device/status.js';
 
 /**
  * The gateway on the machine's Mosquitto (MQTT_URL, anonymous on 127.0.0.1:1883): a topic root of its own per run,
@@ -52,7 +55,7 @@ afterAll(async () => {
 });
 
 describe('external gateway (Mosquitto)', () => {
-  it('takes signed uplinks and signed presence; an unsigned offline (last will) counts, an unsigned online never', async () => {
+  it('takes signed uplinks and signed presence; an unsigned online or offline never counts', async () => {
     const d = locks[0]!;
     const s = signer(d);
     const c = await device(d);
@@ -61,11 +64,12 @@ describe('external gateway (Mosquitto)', () => {
     await until(() => uplinks.some((u) => u.clientToken === 'r1') && presence.some((p) => p.device.sn === d.sn && p.online), 5_000, 'uplink and online');
     expect(uplinks.find((u) => u.clientToken === 'r1')).toMatchObject({ device: { sn: d.sn, cloudProductId: PID }, kind: 'property', method: 'report', params: { battery: 80 } });
     const before = gw.stats().rejected.unsigned ?? 0;
-    await c.publishAsync(s.topic('status'), JSON.stringify({ method: 'online' }), { qos: 1 });
-    await c.publishAsync(s.topic('status'), JSON.stringify({ method: 'offline' }), { qos: 1 });
+    await c.publishAsync(s.topic('status'), JSON.stringify({ method: 'online', clientToken: 'x1' }), { qos: 1 });
+    await c.publishAsync(s.topic('status'), JSON.stringify({ method: 'offline', clientToken: 'x2' }), { qos: 1 });
+    await until(() => gw.stats().rejected.unsigned === before + 2, 5_000, 'unsigned presence refused');
+    await c.publishAsync(s.topic('status'), s.sign('status', 'offline', 'on1'), { qos: 1 });
     await until(() => presence.some((p) => p.device.sn === d.sn && !p.online), 5_000, 'offline');
-    expect(gw.stats().rejected.unsigned).toBe(before + 1);
-    expect(presence.filter((p) => p.device.sn === d.sn).map((p) => p.online)).toEqual([true, false]);
+    expect(presence.filter((p) => p.device.sn === d.sn).map((p) => [p.online, p.session])).toEqual([[true, 'on1'], [false, 'on1']]);
   });
 
   it('drops unsigned, tampered, foreign, expired and unknown-device uplinks, and counts them', async () => {
@@ -141,5 +145,53 @@ describe('external gateway (Mosquitto)', () => {
       await fleet.stop();
     }
     await until(() => sessions.every((x) => presence.filter((p) => p.device.sn === x.sn).at(-1)?.online === false), 5_000, 'fleet offline');
+  });
+});
+
+describe('presence an anonymous client cannot forge (Mosquitto)', () => {
+  it('an anonymous offline or a replayed offline of an earlier session leaves the device online; its own signed last will takes it offline', async () => {
+    const [d] = await makeDevices(h.server.ctx, { batchNo: 'EXT-B9', snPrefix: 'EXTP', count: 1, cloudProductId: PID });
+    const s = signer(d!);
+    const admin = (await h.login('000000', 'admin', 'admin')).access_token;
+    const onlineInConsole = async () => (await h.call<{ online: number }>('GET', '/tc/omc-device/device/info', { token: admin, query: { deviceSn: d!.sn } })).body.data.online;
+    const session = async (token: string) => {
+      const c = await connect(BROKER, {
+        ...s.creds, clientId: `${d!.cloudProductId}${d!.deviceName}-${RUN}`,
+        will: { topic: s.topic('status'), payload: Buffer.from(s.sign('status', 'offline', token)), qos: 1, retain: false },
+      });
+      open.push(c);
+      await c.publishAsync(s.topic('status'), s.sign('status', 'online', token), { qos: 1 });
+      await until(async () => (await gw.flush(), (await onlineInConsole()) === 1), 10_000, `online in session ${token}`);
+      return c;
+    };
+    // session 1 ends with the device's signed goodbye, which anyone subscribed to the topic can read
+    const first = await session('sess-1');
+    const goodbye = s.sign('status', 'offline', 'sess-1');
+    await first.publishAsync(s.topic('status'), goodbye, { qos: 1 });
+    await until(async () => (await gw.flush(), (await onlineInConsole()) === 0), 10_000, 'offline after the goodbye');
+    await first.endAsync(true);
+    const second = await session('sess-2');
+
+    // an anonymous client: an unsigned offline, and session 1's goodbye replayed
+    const anonymous = await connect(BROKER, { clientId: `anon-${RUN}` });
+    open.push(anonymous);
+    const before = gw.stats().rejected;
+    await anonymous.publishAsync(s.topic('status'), JSON.stringify({ method: 'offline' }), { qos: 1 });
+    await anonymous.publishAsync(s.topic('status'), JSON.stringify({ method: 'offline', clientToken: 'sess-2' }), { qos: 1 });
+    await anonymous.publishAsync(s.topic('status'), goodbye, { qos: 1 });
+    await until(() => {
+      const now = gw.stats().rejected;
+      return (now.bad_envelope ?? 0) === (before.bad_envelope ?? 0) + 1 && (now.unsigned ?? 0) === (before.unsigned ?? 0) + 1
+        && (now.duplicate ?? 0) === (before.duplicate ?? 0) + 1;
+    }, 10_000, 'the forged presence refused');
+    await gw.flush();
+    expect(await onlineInConsole()).toBe(1);
+    // the same replay reaching another instance (or after this one forgot it) ends no session but its own
+    await inTenant(h.server.ctx.db, { tenantId: PLATFORM_TENANT }, (tx) => foldPresence(tx, [{ device: { sn: d!.sn, productId: '1001', cloudVendor: 1, cloudProductId: PID, deviceName: d!.deviceName }, online: false, at: Date.now(), session: 'sess-1' }]));
+    expect(await onlineInConsole()).toBe(1);
+
+    // the device goes away without a word: the broker publishes its last will, signed for session 2
+    second.stream.destroy();
+    await until(async () => (await gw.flush(), (await onlineInConsole()) === 0), 15_000, 'offline by the last will');
   });
 });

@@ -179,7 +179,7 @@ describe('embedded broker backpressure', () => {
         return n < 0 ? null : { device: devices[n]!, key: keyOf(n) };
       },
     } as unknown as DeviceKeys;
-    const broker = new EmbeddedBroker({ port: 0, host: '127.0.0.1', root: 'bp', instanceId: 'bp', keys, ingest, log: silentLogger });
+    const broker = new EmbeddedBroker({ port: 0, host: '127.0.0.1', root: 'bp', instanceId: 'bp', keys, ingest, log: silentLogger, maxConnections: 100, maxConnectionsPerAddress: 100, connectTimeoutMs: 10_000 });
     await broker.start();
     const clients = await Promise.all(devices.map((d, n) => connect(`mqtt://127.0.0.1:${broker.port}`, tencentCredentials(d.cloudProductId, d.deviceName, keyOf(n)))));
     try {

@@ -419,7 +419,11 @@ export const deviceInfoAnswer = z.object({
   productId: z.string(),
   productName: z.string().nullable(),
   batchNo: z.string().nullable(),
+  /** the MAC written at production */
   mac: z.string().nullable(),
+  /** what the device itself reports (`report_info`) */
+  reportedMac: z.string().nullable(),
+  imei: z.string().nullable(),
   cloudVendorName: z.string().nullable(),
   deviceName: z.string().nullable(),
   online: z.number(),
@@ -449,6 +453,8 @@ export const deviceInfoResource = defineResource({
     productId: { type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, search: 'equal', width: 150 },
     online: { type: 'boolean', label: { zh: '在线', en: 'Online' }, search: 'equal', width: 80 },
     firmwareVersion: { type: 'string', label: { zh: '固件版本', en: 'Firmware' }, max: 32, search: 'equal', width: 110 },
+    mac: { type: 'string', label: { zh: 'MAC 地址', en: 'MAC' }, max: 17, search: 'equal', width: 150 },
+    imei: { type: 'string', label: { zh: 'IMEI', en: 'IMEI' }, max: 16, search: 'equal', width: 150 },
     lastSeenTime: { type: 'datetime', label: { zh: '最近在线', en: 'Last seen' }, sortable: true },
     activationTime: { type: 'datetime', label: { zh: '激活时间', en: 'Activated at' }, sortable: true, search: 'dateRange' },
   },

@@ -84,7 +84,11 @@ export interface Config {
    * MQTT_PUBLIC_URL is the address handed to devices (simulator sessions) when it differs from the default.
    */
   /** the device gateway; `portChosen`: MQTT_PORT was set (a taken default port falls back to a free one) */
-  mqtt: { url?: string; port: number | 'off'; portChosen: boolean; host: string; username?: string; password?: string; topicRoot: string; publicUrl?: string };
+  mqtt: {
+    url?: string; port: number | 'off'; portChosen: boolean; host: string; username?: string; password?: string; topicRoot: string; publicUrl?: string;
+    /** the embedded broker's bounds: open connections in total and per address, and the wait for a CONNECT */
+    maxConnections: number; maxConnectionsPerAddress: number; connectTimeoutMs: number;
+  };
   /**
    * `simulator/sessions` hands out device sessions (DEVICE_SIMULATOR): on by default in test and development and on
    * the embedded database (the one-machine install `npm start` makes, where `npm run simulate` plays devices); off by
@@ -168,6 +172,9 @@ function mqttConfig(env: NodeJS.ProcessEnv, nodeEnv: Config['env']): Config['mqt
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(topicRoot)) throw new Error(`MQTT_TOPIC_ROOT must be 1–64 letters, digits, _ or - (no $ nor /), got ${topicRoot}`);
   return {
     url, port, portChosen: Boolean(env.MQTT_PORT), host: env.MQTT_HOST || '0.0.0.0', username: env.MQTT_USERNAME || undefined, password: env.MQTT_PASSWORD || undefined, topicRoot, publicUrl,
+    maxConnections: positiveInt(env.MQTT_MAX_CONNECTIONS, 50_000, 'MQTT_MAX_CONNECTIONS'),
+    maxConnectionsPerAddress: positiveInt(env.MQTT_MAX_CONNECTIONS_PER_ADDRESS, 200, 'MQTT_MAX_CONNECTIONS_PER_ADDRESS'),
+    connectTimeoutMs: positiveInt(env.MQTT_CONNECT_TIMEOUT_MS, 10_000, 'MQTT_CONNECT_TIMEOUT_MS'),
   };
 }
 

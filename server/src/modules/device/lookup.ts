@@ -35,7 +35,7 @@ export function registerDeviceLookup(app: FastifyInstance, ctx: AppContext): voi
     const controls = await tx.select({ action: deviceControl.action, state: deviceControl.state, createTime: deviceControl.createTime })
       .from(deviceControl).where(and(eq(deviceControl.deviceSn, deviceSn), eq(deviceControl.isDeleted, 0))).orderBy(desc(deviceControl.createTime)).limit(20);
     return {
-      sn: d.sn, productId: d.productId, productName: d.productName, batchNo: d.batchNo, mac: d.mac,
+      sn: d.sn, productId: d.productId, productName: d.productName, batchNo: d.batchNo, mac: d.mac, reportedMac: s?.mac ?? null, imei: s?.imei ?? null,
       cloudVendorName: d.cloudVendor ? (await ctx.dicts.labels('cloud_vendor', lang, tx)).get(String(d.cloudVendor)) ?? String(d.cloudVendor) : null,
       deviceName: d.deviceName,
       online: s?.online ?? 0, lastSeenTime: formatDateTime(s?.lastSeenTime ?? null) ?? null, address: s?.address ?? null,

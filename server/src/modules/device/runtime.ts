@@ -22,12 +22,13 @@ export function startDeviceRuntime(ctx: AppContext, onError: (e: unknown) => voi
       if (relevant.length) await platform((tx) => foldDeviceReports(tx, relevant));
     });
     gw.onPresence((batch) => platform((tx) => foldPresence(tx, batch)));
-    // events are answered once stored, so the devices stop resending them (docs/device-protocol.md)
+    // events are answered once stored, so the devices stop resending them (docs/device-protocol.md); a resent
+    // event (its answer was lost) is stored again idempotently and answered again
     gw.onUplink(['event'], async (batch) => {
       await platform((tx) => foldDeviceEvents(tx, batch));
       await Promise.all(batch.filter((u) => u.method === 'event_post' && u.clientToken).map((u) =>
         gw.send(u.device, 'event', { method: 'event_reply', clientToken: u.clientToken, params: { code: 0 } }).catch((e: unknown) => onError(e))));
-    });
+    }, { repeats: true });
     // control rows belong to tenants: the replies are matched across them by their command's token
     gw.onUplink(['action'], (batch) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true, timeoutMs: BACKGROUND_TIMEOUT_MS }, (tx) => foldControlReplies(tx, batch)).then(() => undefined));
   }

@@ -17,6 +17,18 @@ function plainValues(params: Row): Row {
   return out;
 }
 
+const MAC = /^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/;
+/** a reported MAC as AA:BB:CC:DD:EE:FF (colons, dashes or none accepted); anything else is not kept */
+function normalMac(v: unknown): string | undefined {
+  if (typeof v !== 'string' || !MAC.test(v.trim())) return undefined;
+  return v.trim().replace(/[:-]/g, '').toUpperCase().match(/../g)!.join(':');
+}
+
+/** a reported IMEI: 15 digits (16 for an IMEISV); anything else is not kept */
+function normalImei(v: unknown): string | undefined {
+  return typeof v === 'string' && /^\d{15,16}$/.test(v.trim()) ? v.trim() : undefined;
+}
+
 const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
 
 /**
@@ -25,7 +37,7 @@ const finite = (v: unknown): number | undefined => (typeof v === 'number' && Num
  * first location a device reports is its activation place and time.
  */
 export async function foldDeviceReports(tx: Executor, batch: readonly Uplink[]): Promise<number> {
-  const byDevice = new Map<string, { sn: string; at: number; properties: Row; versions: Row; firmware?: string; lat?: number; lng?: number; region?: string }>();
+  const byDevice = new Map<string, { sn: string; at: number; properties: Row; versions: Row; firmware?: string; mac?: string; imei?: string; lat?: number; lng?: number; region?: string }>();
   for (const u of [...batch].sort((a, b) => a.timestamp - b.timestamp)) {
     let d = byDevice.get(u.device.sn);
     if (!d) byDevice.set(u.device.sn, (d = { sn: u.device.sn, at: 0, properties: {}, versions: {} }));
@@ -37,6 +49,10 @@ export async function foldDeviceReports(tx: Executor, batch: readonly Uplink[]):
       if (version) {
         d.versions[module] = version;
         if (module === 'mcu') d.firmware = version;
+      }
+      if (u.method === 'report_info') {
+        d.mac = normalMac(u.params.mac) ?? d.mac;
+        d.imei = normalImei(u.params.imei) ?? d.imei;
       }
     }
     if (u.kind === 'location') {
@@ -50,14 +66,18 @@ export async function foldDeviceReports(tx: Executor, batch: readonly Uplink[]):
     }
   }
   if (byDevice.size === 0) return 0;
-  const records = [...byDevice.values()].map((d) => ({ sn: d.sn, at: d.at, properties: d.properties, versions: d.versions, firmware: d.firmware ?? null, lat: d.lat ?? null, lng: d.lng ?? null, region: d.region ?? null }));
+  const records = [...byDevice.values()].map((d) => ({
+    sn: d.sn, at: d.at, properties: d.properties, versions: d.versions, firmware: d.firmware ?? null, mac: d.mac ?? null, imei: d.imei ?? null, lat: d.lat ?? null, lng: d.lng ?? null, region: d.region ?? null,
+  }));
   await tx.execute(sql`
-    insert into ymy_device_status as s (id, sn, product_id, firmware_version, versions, properties, reported_at, last_seen_time, activation_time, activation_lat, activation_lng, activation_region)
-    select f.id, r.sn, f.product_id, r.firmware, r.versions, r.properties, r.at, to_timestamp(r.at / 1000.0),
+    insert into ymy_device_status as s (id, sn, product_id, firmware_version, versions, properties, mac, imei, reported_at, last_seen_time, activation_time, activation_lat, activation_lng, activation_region)
+    select f.id, r.sn, f.product_id, r.firmware, r.versions, r.properties, r.mac, r.imei, r.at, to_timestamp(r.at / 1000.0),
            case when r.lat is not null then to_timestamp(r.at / 1000.0) end, r.lat, r.lng, r.region
-    from json_to_recordset(${JSON.stringify(records)}::json) as r(sn text, at bigint, properties jsonb, versions jsonb, firmware text, lat double precision, lng double precision, region text)
+    from json_to_recordset(${JSON.stringify(records)}::json) as r(sn text, at bigint, properties jsonb, versions jsonb, firmware text, mac text, imei text, lat double precision, lng double precision, region text)
     join ymy_factory_device f on f.sn = r.sn
     on conflict (sn) do update set
+      mac = case when excluded.mac is not null and excluded.reported_at >= s.reported_at then excluded.mac else coalesce(s.mac, excluded.mac) end,
+      imei = case when excluded.imei is not null and excluded.reported_at >= s.reported_at then excluded.imei else coalesce(s.imei, excluded.imei) end,
       properties = case when excluded.reported_at >= s.reported_at then s.properties || excluded.properties else excluded.properties || s.properties end,
       versions = case when excluded.reported_at >= s.reported_at then s.versions || excluded.versions else excluded.versions || s.versions end,
       firmware_version = case when excluded.firmware_version is not null and excluded.reported_at >= s.reported_at then excluded.firmware_version else s.firmware_version end,
@@ -70,22 +90,58 @@ export async function foldDeviceReports(tx: Executor, batch: readonly Uplink[]):
   return byDevice.size;
 }
 
-/** Devices connecting and leaving: the latest word per device, one statement. */
-export async function foldPresence(tx: Executor, batch: readonly Presence[]): Promise<void> {
-  const latest = new Map<string, Presence>();
-  for (const p of batch) {
-    const seen = latest.get(p.device.sn);
-    if (!seen || seen.at <= p.at) latest.set(p.device.sn, p);
+interface PresenceOutcome {
+  sn: string;
+  online: 0 | 1;
+  at: number;
+  address: string | null;
+  /** the session an `online` opens (external broker) */
+  session: string | null;
+  /** an `offline` that applies only if the stored session is one of these (external broker, no `online` in the batch) */
+  ends: string[] | null;
+}
+
+/**
+ * A batch's last word per device. An `online` opens its session; a signed `offline` ends only the session it names
+ * (an offline for another session, such as a replayed old one, changes nothing); the embedded broker's presence
+ * (no session) always applies.
+ */
+function presenceOutcomes(batch: readonly Presence[]): PresenceOutcome[] {
+  const out = new Map<string, PresenceOutcome>();
+  for (const p of [...batch].sort((a, b) => a.at - b.at)) {
+    const sn = p.device.sn;
+    const cur = out.get(sn);
+    const base = { sn, at: p.at, address: null, session: null, ends: null };
+    if (p.online) out.set(sn, { ...base, online: 1, address: p.address?.slice(0, 64) ?? null, session: p.session ?? null });
+    else if (p.session === undefined) out.set(sn, { ...base, online: 0 });
+    else if (cur?.online === 1) {
+      if (cur.session === p.session) out.set(sn, { ...base, online: 0 });
+    } else if (!cur || cur.ends) out.set(sn, { ...base, online: 0, ends: [...(cur?.ends ?? []), p.session] });
   }
-  if (latest.size === 0) return;
-  const records = [...latest.values()].map((p) => ({ sn: p.device.sn, online: p.online ? 1 : 0, at: p.at, address: p.address?.slice(0, 64) ?? null }));
-  await tx.execute(sql`
-    insert into ymy_device_status as s (id, sn, product_id, online, last_seen_time, address)
-    select f.id, r.sn, f.product_id, r.online, to_timestamp(r.at / 1000.0), r.address
-    from json_to_recordset(${JSON.stringify(records)}::json) as r(sn text, online smallint, at bigint, address text)
-    join ymy_factory_device f on f.sn = r.sn
-    on conflict (sn) do update set
-      online = case when excluded.last_seen_time >= coalesce(s.last_seen_time, excluded.last_seen_time) then excluded.online else s.online end,
-      last_seen_time = greatest(s.last_seen_time, excluded.last_seen_time),
-      address = coalesce(excluded.address, s.address)`);
+  return [...out.values()];
+}
+
+/** Devices connecting and leaving: the latest word per device, in one statement (and one for session-bound offlines). */
+export async function foldPresence(tx: Executor, batch: readonly Presence[]): Promise<void> {
+  const outcomes = presenceOutcomes(batch);
+  const settled = outcomes.filter((o) => !o.ends).map(({ ends: _, ...o }) => o);
+  const conditional = outcomes.filter((o) => o.ends).map((o) => ({ sn: o.sn, at: o.at, ends: o.ends }));
+  if (settled.length) {
+    await tx.execute(sql`
+      insert into ymy_device_status as s (id, sn, product_id, online, last_seen_time, address, presence_session)
+      select f.id, r.sn, f.product_id, r.online, to_timestamp(r.at / 1000.0), r.address, r.session
+      from json_to_recordset(${JSON.stringify(settled)}::json) as r(sn text, online smallint, at bigint, address text, session text)
+      join ymy_factory_device f on f.sn = r.sn
+      on conflict (sn) do update set
+        online = case when excluded.last_seen_time >= coalesce(s.last_seen_time, excluded.last_seen_time) then excluded.online else s.online end,
+        presence_session = case when excluded.last_seen_time >= coalesce(s.last_seen_time, excluded.last_seen_time) then excluded.presence_session else s.presence_session end,
+        last_seen_time = greatest(s.last_seen_time, excluded.last_seen_time),
+        address = coalesce(excluded.address, s.address)`);
+  }
+  if (conditional.length) {
+    await tx.execute(sql`
+      update ymy_device_status s set online = 0, presence_session = null, last_seen_time = greatest(s.last_seen_time, to_timestamp(r.at / 1000.0))
+      from json_to_recordset(${JSON.stringify(conditional)}::json) as r(sn text, at bigint, ends jsonb)
+      where s.sn = r.sn and exists (select 1 from jsonb_array_elements_text(r.ends) e where e = s.presence_session)`);
+  }
 }

@@ -208,6 +208,14 @@ export const deviceStatus = pgTable(
     reportedAt: bigint('reported_at', { mode: 'number' }).notNull().default(0),
     lastSeenTime: ts('last_seen_time'),
     address: varchar('address', { length: 64 }),
+    /** what the device itself reports in `report_info` (docs/device-protocol.md §6): MAC as AA:BB:CC:DD:EE:FF, IMEI digits */
+    mac: varchar('mac', { length: 17 }),
+    imei: varchar('imei', { length: 16 }),
+    /**
+     * external broker: the clientToken of the signed `online` that opened the device's current session; only a
+     * signed `offline` carrying it (its last will or its goodbye) ends that session
+     */
+    presenceSession: varchar('presence_session', { length: 64 }),
     activationTime: ts('activation_time'),
     activationLat: doublePrecision('activation_lat'),
     activationLng: doublePrecision('activation_lng'),

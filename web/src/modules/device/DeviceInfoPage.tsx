@@ -91,6 +91,8 @@ function DeviceCard({ info }: { info: Info }) {
         { key: 'product', label: t('device.info.product'), children: <span {...testId('device-info-product')}>{shown(info.productName ?? info.productId)}</span> },
         { key: 'batch', label: t('device.info.batch'), children: <span {...testId('device-info-batch')}>{shown(info.batchNo)}</span> },
         { key: 'mac', label: t('device.info.mac'), children: shown(info.mac) },
+        { key: 'reportedMac', label: t('device.info.reportedMac'), children: <span {...testId('device-info-reported-mac')}>{shown(info.reportedMac)}</span> },
+        { key: 'imei', label: t('device.info.imei'), children: <span {...testId('device-info-imei')}>{shown(info.imei)}</span> },
         { key: 'cloud', label: t('device.info.cloud'), children: shown(info.cloudVendorName) },
         { key: 'deviceName', label: t('device.info.deviceName'), children: shown(info.deviceName) },
         {

@@ -5,6 +5,7 @@ import type { DeviceKey, DeviceKeys } from './deviceKeys.js';
 import { checkClock, checkSigned, decodeEnvelope, MAX_PAYLOAD_BYTES } from './envelope.js';
 import type { Ingest } from './ingest.js';
 import type { GatewayLogger } from './log.js';
+import { ConnectionLimits, type GuardRefusal, GuardedConnection } from './portGuard.js';
 import { isOwnDownFilter, isValidName, parseTopic } from './topics.js';
 import type { UplinkKind } from './types.js';
 
@@ -21,7 +22,14 @@ export interface EmbeddedOptions {
   keys: DeviceKeys;
   ingest: Ingest;
   log: GatewayLogger;
+  /** open connections in total and per address; the wait for a CONNECT (ms) */
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  connectTimeoutMs: number;
 }
+
+/** connections the port closed before they were devices, by reason */
+export type PortRefusals = Partial<Record<GuardRefusal | 'connection_limit', number>>;
 
 interface Connection extends DeviceKey {
   address?: string;
@@ -46,14 +54,23 @@ export class EmbeddedBroker {
   private readonly connections = new Map<Client, Connection>();
   /** open connections per SN: a takeover (same client id connecting again) is no presence change */
   private readonly online = new Map<string, number>();
+  private readonly limits: ConnectionLimits;
+  readonly refused: PortRefusals = {};
 
-  constructor(private readonly o: EmbeddedOptions) {}
+  constructor(private readonly o: EmbeddedOptions) {
+    this.limits = new ConnectionLimits(o.maxConnections, o.maxConnectionsPerAddress);
+  }
+
+  private countRefusal(reason: GuardRefusal | 'connection_limit'): void {
+    this.refused[reason] = (this.refused[reason] ?? 0) + 1;
+  }
 
   async start(): Promise<void> {
     const { o } = this;
     const broker = await Aedes.createBroker({
       id: `console-${o.instanceId}`,
       drainTimeout: 30_000,
+      connectTimeout: o.connectTimeoutMs,
       authenticate: (client, username, password, done) => {
         this.authenticate(client, username, password).then(
           (rc) => (rc === 0 ? done(null, true) : done(refusal(rc, rc === 4 ? 'bad user name or password' : 'not authorized'), null)),
@@ -95,7 +112,17 @@ export class EmbeddedBroker {
     broker.on('clientError', (_client, err) => o.log.warn({ err: err.message }, 'device connection error'));
     this.broker = broker;
 
-    const server = createServer(broker.handle);
+    // every socket is bounded before aedes parses a byte of it: limits on open connections, then packet sizes
+    const server = createServer((socket) => {
+      const address = socket.remoteAddress ?? '';
+      if (!this.limits.admit(address)) {
+        this.countRefusal('connection_limit');
+        socket.destroy();
+        return;
+      }
+      socket.once('close', () => this.limits.release(address));
+      broker.handle(new GuardedConnection(socket, (reason) => this.countRefusal(reason)));
+    });
     const listen = (port: number) => new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, o.host, () => {
@@ -144,7 +171,9 @@ export class EmbeddedBroker {
       if (!dk) return 5;
       if (!aliyunVerify(client.id, username, pw, dk.key)) return 4;
     }
-    this.connections.set(client, { ...dk, address: client.conn && 'remoteAddress' in client.conn ? client.conn.remoteAddress : undefined, online: false });
+    const conn = client.conn;
+    this.connections.set(client, { ...dk, address: conn && 'remoteAddress' in conn ? conn.remoteAddress as string | undefined : undefined, online: false });
+    if (conn instanceof GuardedConnection) conn.signedIn();
     return 0;
   }
 

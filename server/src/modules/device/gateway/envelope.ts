@@ -48,12 +48,15 @@ export function decodeEnvelope(payload: Buffer | string, kind: UpTopicKind): Dec
  * Checks a signed envelope: `conn` is this device's Tencent-style username (clientId = productId + deviceName),
  * not expired; the timestamp within the tolerance; the sign made with the session key derived from `conn`.
  */
-export function checkSigned(d: Decoded, topic: string, deviceKey: Buffer, cloudProductId: string, deviceName: string, now: number): RejectReason | null {
+export function checkSigned(
+  d: Decoded, topic: string, deviceKey: Buffer, cloudProductId: string, deviceName: string, now: number, opts: { fresh?: boolean } = {},
+): RejectReason | null {
   if (!d.sign || !d.conn || d.timestamp === undefined) return 'unsigned';
   const u = parseTencentUsername(d.conn);
   if (!u || u.clientId !== cloudProductId + deviceName) return 'conn_mismatch';
-  if (u.expiry * 1000 < now) return 'conn_expired';
-  if (Math.abs(now - timestampMs(d.timestamp)) > CLOCK_TOLERANCE_MS) return 'clock';
+  // `fresh: false`: a last will, signed at connect and delivered whenever the device goes away (bound to its session instead)
+  if (opts.fresh !== false && u.expiry * 1000 < now) return 'conn_expired';
+  if (opts.fresh !== false && Math.abs(now - timestampMs(d.timestamp)) > CLOCK_TOLERANCE_MS) return 'clock';
   return verifyMessage(sessionKey(deviceKey, d.conn), topic, d.timestamp, d.clientToken, d.body, d.sign) ? null : 'bad_sign';
 }
 

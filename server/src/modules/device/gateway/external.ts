@@ -36,8 +36,8 @@ export function redactUrl(url: string): string {
 /**
  * The gateway on another broker (Mosquitto): one clean-session client per instance in the shared subscription
  * `$share/{group}/{root}/up/+/+/+`, so each uplink goes to one instance. The broker knows no device, so every
- * uplink must carry a valid signed envelope; presence comes from signed `status` messages (and the unsigned
- * `offline` of a last will).
+ * uplink must carry a valid signed envelope; presence comes from signed `status` messages, the `offline` of a
+ * last will included (signed at connect, bound to the session its `online` opened).
  */
 export class ExternalClient {
   private client?: MqttClient;
@@ -91,13 +91,13 @@ export class ExternalClient {
     if (!dk) return ingest.reject('unknown_device');
     const now = Date.now();
     if (t.kind === 'status') {
-      if (d.name !== 'online' && d.name !== 'offline') return ingest.reject('bad_envelope');
-      // a last will cannot be signed: an unsigned `offline` is believed, an unsigned `online` never
-      if (!(d.name === 'offline' && d.sign === undefined)) {
-        const reason = checkSigned(d, topic, dk.key, t.cloudProductId, t.deviceName, now);
-        if (reason) return ingest.reject(reason);
-      }
-      ingest.pushPresence({ device: dk.device, online: d.name === 'online', at: now });
+      if ((d.name !== 'online' && d.name !== 'offline') || !d.clientToken) return ingest.reject('bad_envelope');
+      // presence is signed like every uplink: an `online` fresh, an `offline` (a last will is signed at connect and
+      // delivered much later) without the clock, ending only the session its clientToken names
+      const online = d.name === 'online';
+      const reason = checkSigned(d, topic, dk.key, t.cloudProductId, t.deviceName, now, { fresh: online });
+      if (reason) return ingest.reject(reason);
+      ingest.pushPresence({ device: dk.device, online, at: now, session: d.clientToken });
       return;
     }
     const reason = checkSigned(d, topic, dk.key, t.cloudProductId, t.deviceName, now);

@@ -90,6 +90,7 @@ export interface Fleet {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const macOf = (sn: string) => createHash('md5').update(sn).digest('hex').slice(0, 12).match(/../g)!.join(':').toUpperCase();
+const imeiOf = (sn: string) => `86${BigInt(`0x${createHash('md5').update(sn).digest('hex').slice(0, 12)}`).toString().padStart(13, '0').slice(-13)}`;
 
 export function createFleet(opts: FleetOptions): Fleet {
   const random = opts.random ?? Math.random;
@@ -102,6 +103,8 @@ export function createFleet(opts: FleetOptions): Fleet {
   const run = randomBytes(3).toString('hex');
   const clients = new Map<string, MqttClient>();
   const posters = new Map<string, (params: Record<string, unknown>) => Promise<boolean>>();
+  /** each device's current presence session (the clientToken of its `online` and of its last will) */
+  const sessions = new Map<string, () => string>();
   const timers: NodeJS.Timeout[] = [];
   let stopped = false;
   const devices: SimDevice[] = opts.sessions.map((session) => ({
@@ -120,13 +123,19 @@ export function createFleet(opts: FleetOptions): Fleet {
       return Promise.resolve();
     }
     const topic = (kind: UpTopicKind) => upTopic(s.topicRoot, kind, s.cloudProductId, s.deviceName);
+    // each connection is a presence session named by a fresh token: its signed `online` and its last will (signed
+    // now, delivered by the broker whenever the device goes away) carry it
+    let session = token();
+    const will = () => ({
+      topic: topic('status'), qos: 1 as const, retain: false,
+      payload: Buffer.from(JSON.stringify(signUplink(key, s.username, topic('status'), { method: 'offline', clientToken: session, timestamp: Date.now(), params: {} }))),
+    });
     const client = mqtt.connect(url, {
       protocolVersion: 4, clientId: s.clientId, username: s.username, password: s.password, clean: true, keepalive: 60,
-      reconnectPeriod: 5000, connectTimeout: 10_000,
-      // a last will cannot be signed: the gateway believes an unsigned `offline` (and never an unsigned `online`)
-      will: { topic: topic('status'), payload: Buffer.from('{"method":"offline"}'), qos: 1, retain: false },
+      reconnectPeriod: 5000, connectTimeout: 10_000, will: will(),
     });
     clients.set(s.sn, client);
+    sessions.set(s.sn, () => session);
 
     const send = (kind: UpTopicKind, name: string, body: Record<string, unknown>, clientToken = token()) => {
       if (!client.connected) return;
@@ -160,6 +169,13 @@ export function createFleet(opts: FleetOptions): Fleet {
     async function ota(cmd: Record<string, unknown>): Promise<void> {
       const { taskId, version, url: fileUrl } = cmd;
       counters.otaStarted++;
+      if (String(version) === dev.version) {
+        // told again what it already runs (its earlier final report was lost): succeeded at once
+        counters.otaSucceeded++;
+        progress(taskId, version, 'succeeded');
+        send('ota', 'report_version', { version: dev.version });
+        return;
+      }
       emit(s.sn, `ota ${String(dev.version)} → ${String(version)}`);
       if (random() < (opts.timeoutRate ?? 0)) {
         counters.otaSilent++;
@@ -281,13 +297,16 @@ export function createFleet(opts: FleetOptions): Fleet {
         emit(s.sn, 'connected');
         client.subscribe(deviceDownFilter(s.topicRoot, s.cloudProductId, s.deviceName), { qos: 1 }, (err, granted) => {
           if (err || granted?.some((g) => g.qos >= 0x80)) counters.errors++;
-          send('status', 'online', {});
-          send('property', 'report_info', { version: dev.version, mac: macOf(s.sn) });
+          send('status', 'online', {}, session);
+          send('property', 'report_info', { version: dev.version, mac: macOf(s.sn), imei: imeiOf(s.sn) });
           send('property', 'report', { lock_state: dev.lockState, battery: dev.battery, rssi: -40 - Math.floor(random() * 50) });
           done();
         });
       });
       client.on('close', () => {
+        // the next connection (mqtt.js reconnects with these options) is a new session with its own will
+        session = token();
+        client.options.will = will();
         if (dev.connected) {
           dev.connected = false;
           counters.connected--;
@@ -337,7 +356,8 @@ export function createFleet(opts: FleetOptions): Fleet {
         if (client.connected) {
           const s = dev.session;
           const t = upTopic(s.topicRoot, 'status', s.cloudProductId, s.deviceName);
-          const env = signUplink(Buffer.from(s.sessionKey, 'hex'), s.username, t, { method: 'offline', clientToken: `${run}-bye`, timestamp: Date.now(), params: {} });
+          const session = sessions.get(s.sn)?.() ?? `${run}-bye`;
+          const env = signUplink(Buffer.from(s.sessionKey, 'hex'), s.username, t, { method: 'offline', clientToken: session, timestamp: Date.now(), params: {} });
           await client.publishAsync(t, JSON.stringify(env), { qos: 1 }).catch(() => undefined);
         }
         await client.endAsync(true).catch(() => undefined);

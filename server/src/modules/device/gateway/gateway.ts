@@ -41,7 +41,10 @@ export function createGateway(ctx: Pick<AppContext, 'config' | 'db' | 'kv'>, opt
   const root = cfg.topicRoot;
   const ingest = new Ingest(log, opts.ingest);
   const keys = new DeviceKeys(ctx, { onError: (err) => log.error({ err }, 'device certificates could not be read'), ...opts.keys });
-  const embedded = mode === 'embedded' ? new EmbeddedBroker({ port: cfg.port as number, anyPortIfTaken: !cfg.portChosen, host: cfg.host, root, instanceId, keys, ingest, log }) : undefined;
+  const embedded = mode === 'embedded' ? new EmbeddedBroker({
+    port: cfg.port as number, anyPortIfTaken: !cfg.portChosen, host: cfg.host, root, instanceId, keys, ingest, log,
+    maxConnections: cfg.maxConnections, maxConnectionsPerAddress: cfg.maxConnectionsPerAddress, connectTimeoutMs: cfg.connectTimeoutMs,
+  }) : undefined;
   const external = mode === 'external' && cfg.url
     ? new ExternalClient({ url: cfg.url, username: cfg.username, password: cfg.password, root, instanceId, keys, ingest, log })
     : undefined;
@@ -55,8 +58,8 @@ export function createGateway(ctx: Pick<AppContext, 'config' | 'db' | 'kv'>, opt
     get port() {
       return embedded ? embedded.port : undefined;
     },
-    onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler) {
-      ingest.onUplink(kinds, handler);
+    onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts?: { repeats?: boolean }) {
+      ingest.onUplink(kinds, handler, opts);
     },
     onPresence(handler: PresenceHandler) {
       ingest.onPresence(handler);
@@ -78,7 +81,7 @@ export function createGateway(ctx: Pick<AppContext, 'config' | 'db' | 'kv'>, opt
       const c = ingest.counters;
       return {
         mode, received: c.received, accepted: c.accepted, flushed: c.flushed, rejected: { ...c.rejected }, dropped: c.dropped,
-        presence: c.presence, handlerErrors: c.handlerErrors, buffered: ingest.size, ...(embedded ? { connected: embedded.connectedDevices } : {}),
+        presence: c.presence, handlerErrors: c.handlerErrors, buffered: ingest.size, ...(embedded ? { connected: embedded.connectedDevices, refusedConnections: { ...embedded.refused } } : {}),
       };
     },
     deviceUrl() {

@@ -41,7 +41,9 @@ export class Ingest {
   readonly counters: IngestCounters = { received: 0, accepted: 0, rejected: {}, flushed: 0, dropped: 0, presence: 0, handlerErrors: 0 };
   private uplinks: Uplink[] = [];
   private presences: Presence[] = [];
-  private readonly handlers: Array<{ kinds: ReadonlySet<UplinkKind>; handler: UplinkHandler }> = [];
+  private readonly handlers: Array<{ kinds: ReadonlySet<UplinkKind>; handler: UplinkHandler; repeats: boolean }> = [];
+  /** kinds whose repeats some handler answers */
+  private readonly answered = new Set<UplinkKind>();
   private readonly presenceHandlers: PresenceHandler[] = [];
   private readonly recent = new Set<string>();
   private pending = 0;
@@ -63,8 +65,13 @@ export class Ingest {
     this.recentTokens = opts.recentTokens ?? 50_000;
   }
 
-  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler): void {
-    this.handlers.push({ kinds: new Set(kinds), handler });
+  /**
+   * `repeats`: the handler also gets the repeats of recent messages (marked `repeat`), so it can answer a device
+   * that resends because its answer was lost; other handlers never see them
+   */
+  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts: { repeats?: boolean } = {}): void {
+    this.handlers.push({ kinds: new Set(kinds), handler, repeats: opts.repeats === true });
+    if (opts.repeats) for (const k of kinds) this.answered.add(k);
   }
 
   onPresence(handler: PresenceHandler): void {
@@ -105,16 +112,18 @@ export class Ingest {
     this.counters.rejected[reason] = (this.counters.rejected[reason] ?? 0) + 1;
   }
 
-  /** Queues an accepted uplink; false (and counted) when it is a duplicate of a recent one. */
+  /**
+   * Queues an accepted uplink; false (and counted) when it is a duplicate of a recent one. A duplicate of a kind
+   * that is answered is still handed to the handlers that answer repeats.
+   */
   pushUplink(u: Uplink): boolean {
-    if (u.clientToken) {
-      const key = `${u.device.sn}\n${u.kind}\n${u.clientToken}`;
-      if (this.recent.has(key)) {
-        this.reject('duplicate');
-        return false;
+    if (u.clientToken && this.seen(`${u.device.sn}\n${u.kind}\n${u.clientToken}`)) {
+      this.reject('duplicate');
+      if (this.answered.has(u.kind)) {
+        this.uplinks.push({ ...u, repeat: true });
+        this.schedule();
       }
-      this.recent.add(key);
-      if (this.recent.size > this.recentTokens) this.recent.delete(this.recent.values().next().value as string);
+      return false;
     }
     this.counters.accepted++;
     this.uplinks.push(u);
@@ -122,10 +131,23 @@ export class Ingest {
     return true;
   }
 
+  /** Queues a presence change; a repeat of a recent signed one (same device, state and session) is dropped. */
   pushPresence(p: Presence): void {
+    if (p.session !== undefined && this.seen(`${p.device.sn}\nstatus-${p.online ? 'on' : 'off'}\n${p.session}`)) {
+      this.reject('duplicate');
+      return;
+    }
     this.counters.presence++;
     this.presences.push(p);
     this.schedule();
+  }
+
+  /** whether this key was seen recently; remembers it (the oldest of `recentTokens` is forgotten) */
+  private seen(key: string): boolean {
+    if (this.recent.has(key)) return true;
+    this.recent.add(key);
+    if (this.recent.size > this.recentTokens) this.recent.delete(this.recent.values().next().value as string);
+    return false;
   }
 
   private schedule(): void {
@@ -165,11 +187,11 @@ export class Ingest {
         await Promise.all(this.presenceHandlers.map((h) => this.guard(() => h(presences), presences.length, 'presence handler failed')));
       }
       if (batch.length) {
-        await Promise.all(this.handlers.map(({ kinds, handler }) => {
-          const mine = batch.filter((u) => kinds.has(u.kind));
+        await Promise.all(this.handlers.map(({ kinds, handler, repeats }) => {
+          const mine = batch.filter((u) => kinds.has(u.kind) && (repeats || !u.repeat));
           return mine.length ? this.guard(() => handler(mine), mine.length, 'uplink handler failed') : undefined;
         }));
-        this.counters.flushed += batch.length;
+        this.counters.flushed += batch.filter((u) => !u.repeat).length;
       }
       this.handling = 0;
       this.wake();

@@ -32,6 +32,8 @@ export interface Uplink {
   params: Record<string, unknown>;
   /** when the gateway received it (ms since epoch) */
   receivedAt: number;
+  /** a repeat of a recent message (same SN, kind and clientToken): only handlers that answer repeats get it */
+  repeat?: true;
 }
 
 /** A device connecting or going away (keep-alive timeout included). */
@@ -41,6 +43,12 @@ export interface Presence {
   at: number;
   /** the address it connected from (online only) */
   address?: string;
+  /**
+   * external broker: the clientToken of the signed presence message, which names the device's session; an
+   * `offline` ends only the session it names (docs/device-protocol.md §7). Absent on the embedded broker, whose
+   * presence comes from the connections themselves.
+   */
+  session?: string;
 }
 
 /**
@@ -57,8 +65,11 @@ export interface Gateway {
   readonly mode: 'embedded' | 'external' | 'off';
   /** the port of the embedded broker once listening (0 until then; undefined when not embedded) */
   readonly port?: number;
-  /** registers a handler of every uplink of these kinds (several handlers may share a kind) */
-  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler): void;
+  /**
+   * registers a handler of every uplink of these kinds (several handlers may share a kind); with `repeats` it also
+   * gets the repeats of recent messages (marked `repeat`), to answer them again
+   */
+  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts?: { repeats?: boolean }): void;
   onPresence(handler: PresenceHandler): void;
   /**
    * sends a command to a device (QoS 1, never retained), wherever it is connected (any instance): resolves once
@@ -90,4 +101,10 @@ export interface GatewayStats {
   buffered: number;
   /** devices connected to this instance's embedded broker (embedded mode only) */
   connected?: number;
+  /**
+   * connections the embedded port closed before they became devices: `connection_limit` (too many open, in total
+   * or from one address), `connect_too_large` / `packet_too_large` (an announced length over the bound),
+   * `not_connect` (a first packet other than CONNECT), `bad_length`
+   */
+  refusedConnections?: Record<string, number>;
 }
