@@ -44,10 +44,11 @@ export interface Config {
   uploads: { tenantQuotaBytes: number; userFiles: number; userBytes: number; userWindowSeconds: number };
   /**
    * load limits: a request's statements are cancelled after `statementTimeoutMs` (0 = never; PostgreSQL
-   * only, answered as "search too broad"); searches no index can serve run at most `heavyQueries` at a
-   * time, so they never take every connection from the cheap requests
+   * only, answered as "search too broad"); a request's transaction still open after `transactionTimeoutMs` is
+   * rolled back and its connection freed (both databases; 0 = never); searches no index can serve run at most
+   * `heavyQueries` at a time, so they never take every connection from the cheap requests
    */
-  limits: { statementTimeoutMs: number; heavyQueries: number; publicPerMinute: number };
+  limits: { statementTimeoutMs: number; transactionTimeoutMs: number; heavyQueries: number; publicPerMinute: number };
   /**
    * SMS providers' API addresses when not their public ones (a VPC endpoint, a proxy, a test server):
    * `https://host[:port]` or `http://…` (SMS_ALIYUN_ENDPOINT, SMS_TENCENT_ENDPOINT)
@@ -203,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     limits: {
       statementTimeoutMs: wholeNumber(env.STATEMENT_TIMEOUT_MS, 3000, 'STATEMENT_TIMEOUT_MS'),
+      transactionTimeoutMs: wholeNumber(env.TRANSACTION_TIMEOUT_MS, 10_000, 'TRANSACTION_TIMEOUT_MS'),
       heavyQueries: positiveInt(env.HEAVY_QUERY_CONCURRENCY, Math.max(1, Math.floor(availableParallelism() / 2)), 'HEAVY_QUERY_CONCURRENCY'),
       publicPerMinute: positiveInt(env.PUBLIC_RATE_PER_MINUTE, 600, 'PUBLIC_RATE_PER_MINUTE'),
     },
