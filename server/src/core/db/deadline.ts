@@ -13,8 +13,9 @@ export class TransactionExpiredError extends Error {
 
 /**
  * The time bound of one transaction. `inTenant` creates it and makes it the current one of the code it runs
- * (`currentDeadline`); the drivers read it when the transaction opens: at the deadline they roll back, free
- * the connection and refuse the code's further statements, whatever that code is doing.
+ * (`currentDeadline`); the drivers start it when the transaction has its connection (the wait for one is
+ * bounded by the deadlines of those ahead) and at the deadline roll back, free the connection and refuse the
+ * code's further statements, whatever that code is doing.
  */
 export class TransactionDeadline {
   readonly expired: Promise<never>;
@@ -24,12 +25,21 @@ export class TransactionDeadline {
   private state: 'running' | 'expired' | 'settled' = 'running';
   private readonly listeners: Array<() => void> = [];
 
-  constructor(ms: number) {
+  private started = false;
+
+  /** The clock starts when the transaction opens (`start`), not while it waits for the connection. */
+  constructor(private ms: number) {
     this.expired = new Promise<never>((_, reject) => {
       this.rejectExpired = reject;
     });
     this.expired.catch(() => undefined);
-    this.arm(ms);
+  }
+
+  /** The transaction has its connection: from now on it has `ms`. */
+  start(): void {
+    if (this.started || this.state !== 'running') return;
+    this.started = true;
+    this.arm(this.ms);
   }
 
   get hasExpired(): boolean {
@@ -45,7 +55,9 @@ export class TransactionDeadline {
 
   /** Gives the transaction at least `ms` from now (a bulk write the caller asked for). */
   extend(ms: number): void {
-    if (this.state === 'running' && Date.now() + ms > this.endsAt) this.arm(ms);
+    if (this.state !== 'running') return;
+    if (!this.started) this.ms = Math.max(this.ms, ms);
+    else if (Date.now() + ms > this.endsAt) this.arm(ms);
   }
 
   /** The transaction is ending on its own (COMMIT sent, or rolled back): the deadline no longer applies. */

@@ -116,6 +116,7 @@ function guardClient(client: pg.PoolClient, deadline: TransactionDeadline): pg.P
   };
   // an error makes the pool close the connection instead of keeping it
   deadline.onExpire(() => guarded.release(new TransactionExpiredError()));
+  deadline.start();
   return client;
 }
 

@@ -162,6 +162,7 @@ export class PgliteWorker implements PgliteQueryable {
         query: (sql, params, options) => guarded(() => direct.query(sql, params, options)),
         exec: (sql) => guarded(() => direct.exec(sql)),
       };
+      deadline?.start();
       await direct.exec('BEGIN');
       try {
         const work = fn(tx);
