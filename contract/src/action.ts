@@ -16,6 +16,11 @@ export interface ActionDef<I extends z.ZodType = z.ZodType, O extends z.ZodType 
    * any signed-in user
    */
   permission: string | null;
+  /**
+   * other menus whose screens call it too, e.g. the user screen's form picks from the post options: their
+   * holders may call it as well (only with a permission code)
+   */
+  alsoFor?: readonly string[];
   /** refuse callers outside tenant 000000 ('write'), or who are not its administrators ('admin') */
   platform?: 'write' | 'admin';
   title: I18nText;

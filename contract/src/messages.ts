@@ -49,6 +49,7 @@ export const messages = {
   conflictRetry: { zh: '数据已被他人同时修改, 请刷新后重试', en: 'The data was changed by someone else at the same time; refresh and try again' },
   duplicateRecord: { zh: '数据已存在, 请勿重复提交', en: 'The record already exists; do not submit it twice' },
   queryTooBroad: { zh: '查询范围过大, 请输入更多字符或增加查询条件后重试', en: 'The search is too broad; type more characters or add conditions and try again' },
+  transactionTimedOut: { zh: '操作耗时过长, 已全部撤销, 请稍后重试', en: 'The operation took too long and was undone; please try again later' },
   linkUnsafe: { zh: '{field}只能是 http(s) 链接或本站的文件链接', en: '{field} must be an http(s) link or a link to a file on this server' },
   serverBusy: { zh: '服务器繁忙, 请稍后再试', en: 'The server is busy; please try again shortly' },
   databaseUnavailable: { zh: '数据库暂时不可用, 请稍后再试', en: 'The database is unavailable right now; please try again shortly' },

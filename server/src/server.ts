@@ -7,7 +7,7 @@ import { TokenSigner } from './core/auth/tokens.js';
 import { buildApp } from './core/app.js';
 import type { Config } from './core/config.js';
 import type { AppContext } from './core/context.js';
-import { openDatabase, setStatementTimeout } from './core/db/index.js';
+import { openDatabase, setStatementTimeout, setTransactionTimeout } from './core/db/index.js';
 import { TableUpkeep } from './core/db/upkeep.js';
 import { setWorkerId } from './core/ids.js';
 import { type Kv, memoryKv, redisKv } from './core/kv.js';
@@ -57,6 +57,7 @@ export interface ServerOptions {
 export async function createServer(config: Config, opts: ServerOptions = {}): Promise<Server> {
   setTimeZone(config.timeZone);
   setStatementTimeout(config.limits.statementTimeoutMs);
+  setTransactionTimeout(config.limits.transactionTimeoutMs);
   setWorkerId(config.workerId);
   const database = await openDatabase(config);
   let kv: Kv | undefined;

@@ -144,7 +144,11 @@ describe('resource registry', () => {
       const allowed = new Set([codes.menu, codes.add, codes.edit, codes.delete, codes.view, ...(screen?.menu?.buttons ?? []).map((b) => b.code)]);
       for (const [key, action] of Object.entries(def.actions ?? {})) {
         // null: any signed-in user (an action on one's own data); otherwise a code roles can be granted
-        if (action.permission !== null) expect(allowed.has(action.permission), `${code}.actions.${key}: ${action.permission}`).toBe(true);
+        // or the menu of the screen that calls it (menu/role-tree-keys is the role screen's)
+        const isMenu = (c: string) => defs.some((d) => permissionCodes(d).menu === c);
+        if (action.permission !== null) expect(allowed.has(action.permission) || isMenu(action.permission), `${code}.actions.${key}: ${action.permission}`).toBe(true);
+        // the other screens that call it are menus of resources
+        for (const other of action.alsoFor ?? []) expect(isMenu(other), `${code}.actions.${key}: also for ${other}`).toBe(true);
         expect(action.path.startsWith(def.path) || /^\/(api|sc|tc)\//.test(action.path), `${code}.actions.${key} path`).toBe(true);
       }
       if (def.io?.export) expect(allowed.has(def.io.export.permission ?? `${code}_export`), `${code}: export permission`).toBe(true);

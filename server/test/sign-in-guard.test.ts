@@ -112,6 +112,74 @@ describe('lockout', () => {
   });
 });
 
+describe('the account budget under parallel bursts', () => {
+  /** Counts the password verifications (argon2 runs) made while fn runs. */
+  async function verificationsDuring<T>(fn: () => Promise<T>): Promise<{ result: T; verified: number }> {
+    const hashing = h.server.ctx.hashing;
+    const run = hashing.run.bind(hashing);
+    let verified = 0;
+    hashing.run = ((work: () => Promise<unknown>) => {
+      verified++;
+      return run(work);
+    }) as typeof hashing.run;
+    try {
+      return { result: await fn(), verified };
+    } finally {
+      hashing.run = run;
+    }
+  }
+
+  it('checks at most the budget of a burst of 20 wrong passwords from 20 addresses; the rest are asked for a captcha', async () => {
+    await h.createUser('541742', 'burst-victim', 'real-pass', ['user']);
+    const { result, verified } = await verificationsDuring(() =>
+      Promise.all(Array.from({ length: 20 }, (_, i) => grant(newAddress(), '541742', 'burst-victim', `guess${i}`))));
+    const errors = result.map((r) => r.json().error as string);
+    expect(verified).toBeLessThanOrEqual(CAPTCHA_AFTER_FAILURES);
+    expect(errors.filter((e) => e === 'invalid_grant')).toHaveLength(verified);
+    expect(errors.filter((e) => e === 'captcha_required')).toHaveLength(20 - verified);
+    // the same as a sequence: the budget is spent, so even the right password now needs a captcha, unchecked
+    const after = await verificationsDuring(() => grant(newAddress(), '541742', 'burst-victim', 'real-pass'));
+    expect(after.result.json().error).toBe('captcha_required');
+    expect(after.verified).toBe(0);
+    const from = newAddress();
+    const withCaptcha = await grant(from, '541742', 'burst-victim', 'real-pass', { grant: 'captcha', headers: await captchaHeaders(from) });
+    expect(withCaptcha.statusCode).toBe(200);
+  });
+
+  it('gives a sequence the same budget: the sixth wrong password from a sixth address is not checked', async () => {
+    await h.createUser('541742', 'seq-victim', 'real-pass', ['user']);
+    const { result, verified } = await verificationsDuring(async () => {
+      const out = [];
+      for (let i = 0; i < 20; i++) out.push((await grant(newAddress(), '541742', 'seq-victim', `guess${i}`)).json().error as string);
+      return out;
+    });
+    expect(verified).toBe(CAPTCHA_AFTER_FAILURES);
+    expect(result.slice(0, CAPTCHA_AFTER_FAILURES)).toEqual(Array(CAPTCHA_AFTER_FAILURES).fill('invalid_grant'));
+    expect(result.slice(CAPTCHA_AFTER_FAILURES)).toEqual(Array(20 - CAPTCHA_AFTER_FAILURES).fill('captcha_required'));
+  });
+
+  it('gives the right password inside a burst no pass beyond the budget', async () => {
+    await h.createUser('541742', 'mixed-victim', 'real-pass', ['user']);
+    const { result, verified } = await verificationsDuring(() => Promise.all(Array.from({ length: 20 }, (_, i) =>
+      grant(newAddress(), '541742', 'mixed-victim', i === 19 ? 'real-pass' : `guess${i}`))));
+    const signedIn = result.filter((r) => r.statusCode === 200).length;
+    const refused = result.filter((r) => r.json().error === 'captcha_required').length;
+    // each checked attempt was one of the budget; the right one answered with a token only if it was checked
+    expect(verified).toBeLessThanOrEqual(CAPTCHA_AFTER_FAILURES + (signedIn ? CAPTCHA_AFTER_FAILURES : 0));
+    expect(refused).toBe(20 - verified);
+    if (!signedIn) expect(verified).toBeLessThanOrEqual(CAPTCHA_AFTER_FAILURES);
+  });
+
+  it('counts a burst from one address once per attempt: that address is locked after the budget, the rest unchecked', async () => {
+    await h.createUser('541742', 'one-address-victim', 'real-pass', ['user']);
+    const from = newAddress();
+    const { result, verified } = await verificationsDuring(() =>
+      Promise.all(Array.from({ length: 12 }, (_, i) => grant(from, '541742', 'one-address-victim', `guess${i}`))));
+    expect(verified).toBeLessThanOrEqual(MAX_FAILED_SIGN_INS);
+    expect(result.filter((r) => /锁定/.test(r.json().error_description as string)).length).toBeGreaterThanOrEqual(12 - verified);
+  });
+});
+
 describe('other guessing and flooding', () => {
   it('limits guesses of the current password on update-password per user', async () => {
     await h.createUser('541742', 'changer', 'real-pass', ['user']);

@@ -55,19 +55,19 @@ export const menuResource = defineResource({
       input: z.object({}), output: z.array(z.record(z.string(), z.unknown())),
     },
     grantTree: {
-      segment: 'grant-tree', method: 'GET', permission: null, title: { zh: '授权菜单树', en: 'Menus: the tree the caller may grant' },
+      segment: 'grant-tree', method: 'GET', permission: 'role', alsoFor: ['topmenu', 'tenant_package'], title: { zh: '授权菜单树', en: 'Menus: the tree the caller may grant' },
       input: z.object({}), output: z.array(grantNode),
     },
     roleTreeKeys: {
-      segment: 'role-tree-keys', method: 'GET', permission: null, title: { zh: '角色已授权菜单', en: 'Menus: ids granted to roles' },
+      segment: 'role-tree-keys', method: 'GET', permission: 'role', title: { zh: '角色已授权菜单', en: 'Menus: ids granted to roles' },
       input: z.object({ roleIds: idListInput }), output: keysOutput,
     },
     grantTopTree: {
-      segment: 'grant-top-tree', method: 'GET', permission: null, title: { zh: '顶部菜单授权树', en: 'Menus: top menus to grant' },
+      segment: 'grant-top-tree', method: 'GET', permission: 'topmenu', alsoFor: ['role'], title: { zh: '顶部菜单授权树', en: 'Menus: top menus to grant' },
       input: z.object({}), output: z.array(grantNode),
     },
     topTreeKeys: {
-      segment: 'top-tree-keys', method: 'GET', permission: null, title: { zh: '顶部菜单已配置菜单', en: 'Menus: ids under top menus' },
+      segment: 'top-tree-keys', method: 'GET', permission: 'topmenu', title: { zh: '顶部菜单已配置菜单', en: 'Menus: ids under top menus' },
       input: z.object({ topMenuIds: idListInput }), output: keysOutput,
     },
   }),

@@ -33,7 +33,7 @@ export const postResource = defineResource({
   },
   actions: defineActions(PATH, {
     select: {
-      method: 'GET', permission: null, title: { zh: '岗位下拉数据', en: 'Posts: options' },
+      method: 'GET', permission: 'post', alsoFor: ['user'], title: { zh: '岗位下拉数据', en: 'Posts: options' },
       input: z.object({ tenantId: z.string().max(12).optional() }), output: z.array(postOption),
     },
   }),

@@ -47,7 +47,7 @@ export const roleResource = defineResource({
       input: z.object({ roleIds: idListInput, category: z.coerce.number().int().min(1).max(2) }), output: z.array(z.string()),
     },
     treeById: {
-      segment: 'tree-by-id', method: 'GET', permission: null, title: { zh: '角色树 (按角色)', en: 'Roles: the tree of a role\'s tenant' },
+      segment: 'tree-by-id', method: 'GET', permission: 'role', alsoFor: ['user'], title: { zh: '角色树 (按角色)', en: 'Roles: the tree of a role\'s tenant' },
       input: z.object({ roleId: z.string().trim().regex(/^\d{1,19}$/).optional() }), output: z.array(TREE_NODE),
     },
     select: {

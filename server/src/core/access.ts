@@ -144,7 +144,8 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
     req.user = user;
     if (access.permission) {
       const codes = await ctx.permissions.codes(user.tenantId, user.roleIds);
-      if (!codes.has(access.permission)) throw forbidden('forbidden', { code: access.permission });
+      const wanted = typeof access.permission === 'string' ? [access.permission] : access.permission;
+      if (!wanted.some((code) => codes.has(code))) throw forbidden('forbidden', { code: wanted.join(' | ') });
     }
     if (access.platformWrite && user.tenantId !== PLATFORM_TENANT) throw forbidden('platformOnly');
     if (access.platformAdmin && !isPlatformAdmin(user)) throw forbidden('platformAdminOnly');

@@ -45,10 +45,11 @@ export interface Config {
   uploads: { tenantQuotaBytes: number; userFiles: number; userBytes: number; userWindowSeconds: number };
   /**
    * load limits: a request's statements are cancelled after `statementTimeoutMs` (0 = never; PostgreSQL
-   * only, answered as "search too broad"); searches no index can serve run at most `heavyQueries` at a
-   * time, so they never take every connection from the cheap requests
+   * only, answered as "search too broad"); a request's transaction still open after `transactionTimeoutMs` is
+   * rolled back and its connection freed (both databases; 0 = never); searches no index can serve run at most
+   * `heavyQueries` at a time, so they never take every connection from the cheap requests
    */
-  limits: { statementTimeoutMs: number; heavyQueries: number; publicPerMinute: number };
+  limits: { statementTimeoutMs: number; transactionTimeoutMs: number; heavyQueries: number; publicPerMinute: number };
   /**
    * a workflow step that has not reached a wait state after `stepMaxActivities` activities or `stepMaxMs` is
    * stopped, rolled back, and its instance marked as an incident (FLOW_STEP_MAX_ACTIVITIES, FLOW_STEP_MAX_MS)
@@ -221,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     limits: {
       statementTimeoutMs: wholeNumber(env.STATEMENT_TIMEOUT_MS, 3000, 'STATEMENT_TIMEOUT_MS'),
+      transactionTimeoutMs: wholeNumber(env.TRANSACTION_TIMEOUT_MS, 10_000, 'TRANSACTION_TIMEOUT_MS'),
       heavyQueries: positiveInt(env.HEAVY_QUERY_CONCURRENCY, Math.max(1, Math.floor(availableParallelism() / 2)), 'HEAVY_QUERY_CONCURRENCY'),
       publicPerMinute: positiveInt(env.PUBLIC_RATE_PER_MINUTE, 600, 'PUBLIC_RATE_PER_MINUTE'),
     },

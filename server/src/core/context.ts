@@ -92,8 +92,8 @@ export interface ClientInfo {
  * Who may call a route. Every route must say so (startup fails otherwise):
  * - public: anyone, no credentials (captcha, version, server status)
  * - client: a valid OAuth client in Basic auth, no user (the token endpoint, guest registration)
- * - permission: a signed-in user; a code means the user's roles must be granted that menu/button code,
- *   null means any signed-in user; platformWrite also needs the platform tenant, platformAdmin the
+ * - permission: a signed-in user; a code means the user's roles must be granted that menu/button code
+ *   (several: any one of them), null means any signed-in user; platformWrite also needs the platform tenant, platformAdmin the
  *   platform tenant and its administrator role
  * - app: a user of the vendor's phone app with a valid app token (`Blade-Auth: bearer …`); console tokens are refused
  */
@@ -101,7 +101,7 @@ export type Access =
   | { public: true }
   | { client: true }
   | { app: true }
-  | { permission: string | null; platformWrite?: boolean; platformAdmin?: boolean };
+  | { permission: string | readonly string[] | null; platformWrite?: boolean; platformAdmin?: boolean };
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -29,6 +29,8 @@ export function answerForDbError(e: unknown): { status: number; key: MessageKey 
   // class 22: data exceptions (out of range, bad text representation, NUL, string too long, bad date…)
   if (state.startsWith('22')) return { status: 400, key: 'valueInvalid' };
   if (state === '57014') return { status: 400, key: 'queryTooBroad' };
+  // a transaction past its deadline (TRANSACTION_TIMEOUT_MS), or a session PostgreSQL ended for idling in one
+  if (state === '25P04' || state === '25P03') return { status: 503, key: 'transactionTimedOut' };
   if (state === '53300' || state === '53400' || state.startsWith('08') || state === '57P01' || state === '57P03') {
     return { status: 503, key: 'databaseUnavailable' };
   }

@@ -20,6 +20,8 @@ export type AttemptRefusal =
  *
  * - every attempt spends the caller's address budget BEFORE anything is checked (atomically, in Redis
  *   when configured), so a parallel burst gets at most the budget; a successful sign-in gives it back;
+ * - the account's budgets (from this address, from anywhere) are taken the same way before the password is
+ *   verified (`reserve`), so twenty attempts at once from twenty addresses verify no more than five;
  * - wrong passwords lock the account only for the address they came from (5 in 30 minutes);
  * - wrong passwords from anywhere make the account ask for a captcha instead of refusing it, so an
  *   attacker elsewhere slows the real user down by a captcha, never locks them out.
@@ -55,23 +57,47 @@ export class SignInGuard {
     return count > ADDRESS_BUDGET.max ? { kind: 'addressSpent', seconds: resetSeconds } : null;
   }
 
-  /** Whether this address is locked out of the account, or the account needs a captcha. */
-  async check(req: FastifyRequest, tenantId: string, account: string, captchaSolved: boolean): Promise<AttemptRefusal | null> {
+  /**
+   * Takes one attempt of the account's budgets (from this address, and from anywhere) before the password is
+   * verified, or refuses: this address is locked out of the account, or the account needs a captcha. The
+   * counters are incremented first and the attempt given back when refused, so parallel attempts from many
+   * addresses get no more verifications than a sequence. Follow with `failed`, `succeeded` or `giveBack`.
+   */
+  async reserve(req: FastifyRequest, tenantId: string, account: string, captchaSolved: boolean): Promise<AttemptRefusal | null> {
     const k = await this.keys(req, tenantId, account);
-    const [here, anywhere] = await Promise.all([this.kv.peek(k.accountAtAddress), this.kv.peek(k.account)]);
-    if (here && here.count >= MAX_FAILED_SIGN_INS) return { kind: 'locked', minutes: Math.ceil(here.resetSeconds / 60) };
-    if (!captchaSolved && anywhere && anywhere.count >= CAPTCHA_AFTER_FAILURES) return { kind: 'captchaRequired' };
-    return null;
-  }
-
-  /** Records a wrong password (or an unknown account); answers whether this address is now locked out. */
-  async failed(req: FastifyRequest, tenantId: string, account: string): Promise<{ locked: boolean }> {
-    const k = await this.keys(req, tenantId, account);
-    const [here] = await Promise.all([
+    const [here, anywhere] = await Promise.all([
       this.kv.hit(k.accountAtAddress, LOCK_MINUTES * 60),
       this.kv.hit(k.account, LOCK_MINUTES * 60),
     ]);
-    return { locked: here.count >= MAX_FAILED_SIGN_INS };
+    let refusal: AttemptRefusal | null = null;
+    if (here.count > MAX_FAILED_SIGN_INS) refusal = { kind: 'locked', minutes: Math.ceil(here.resetSeconds / 60) };
+    else if (!captchaSolved && anywhere.count > CAPTCHA_AFTER_FAILURES) refusal = { kind: 'captchaRequired' };
+    if (refusal) await this.giveBackKeys(k);
+    return refusal;
+  }
+
+  /**
+   * Runs the verification of an attempt taken by `reserve`; when it throws (database or hashing unavailable)
+   * the password was not checked, so the attempt is given back.
+   */
+  async verifying<T>(req: FastifyRequest, tenantId: string, account: string, verify: () => Promise<T>): Promise<T> {
+    try {
+      return await verify();
+    } catch (e) {
+      await this.giveBackKeys(await this.keys(req, tenantId, account));
+      throw e;
+    }
+  }
+
+  private async giveBackKeys(k: { accountAtAddress: string; account: string }): Promise<void> {
+    await Promise.all([this.kv.unhit(k.accountAtAddress), this.kv.unhit(k.account)]);
+  }
+
+  /** A wrong password (or an unknown account) after `reserve`: its attempt stays spent; answers whether this address is now locked out. */
+  async failed(req: FastifyRequest, tenantId: string, account: string): Promise<{ locked: boolean }> {
+    const k = await this.keys(req, tenantId, account);
+    const here = await this.kv.peek(k.accountAtAddress);
+    return { locked: (here?.count ?? 0) >= MAX_FAILED_SIGN_INS };
   }
 
   /** The right password: the address gets its attempt back and the account's counters start afresh. */

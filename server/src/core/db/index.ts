@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { currentDeadline, TransactionDeadline, TransactionExpiredError, withDeadline } from './deadline.js';
 import { acquireLock } from './folderLock.js';
 import { PgliteWorker } from './pgliteWorker.js';
 import * as schema from './schema.js';
@@ -67,8 +68,60 @@ export async function openPglite(dataDir: string): Promise<Database> {
 
 const MIGRATION_LOCK = 72_707_001;
 
+/**
+ * A pool whose transactions keep their deadline (`currentDeadline`): at it, the connection is taken from the
+ * code that holds it and closed (PostgreSQL rolls the transaction back and releases its locks), its slot is
+ * freed for the next caller, and the code's further statements are refused. A COMMIT sent in time ends the
+ * deadline.
+ */
+class DeadlinePool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(callback?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+    if (callback) return super.connect(callback);
+    const deadline = currentDeadline();
+    const connecting = super.connect();
+    return deadline ? connecting.then((client) => guardClient(client, deadline)) : connecting;
+  }
+}
+
+function guardClient(client: pg.PoolClient, deadline: TransactionDeadline): pg.PoolClient {
+  const query = client.query;
+  const release = client.release;
+  let released = false;
+  // the backend may end while this code holds the client (the deadline, or the server's own idle timeout):
+  // without a listener that 'error' would stop the process; the pool drops the client when it comes back
+  const ignore = () => undefined;
+  client.on('error', ignore);
+  const guarded = client as unknown as { query: (...args: unknown[]) => unknown; release: (err?: Error | boolean) => void };
+  guarded.release = (err?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    if (!deadline.hasExpired) {
+      client.removeListener('error', ignore);
+      guarded.query = query as never;
+      guarded.release = release;
+    }
+    release.call(client, err);
+  };
+  guarded.query = (...args: unknown[]) => {
+    if (deadline.hasExpired) return Promise.reject(new TransactionExpiredError());
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: unknown } | undefined)?.text;
+    if (typeof text === 'string' && /^\s*commit\s*;?\s*$/i.test(text)) deadline.settle();
+    const sent = (query as (...a: unknown[]) => unknown).apply(client, args);
+    // a statement cut by the deadline (its connection closed) fails as the deadline, not as a lost connection
+    return sent instanceof Promise ? sent.catch((e: unknown) => {
+      throw deadline.hasExpired ? new TransactionExpiredError() : e;
+    }) : sent;
+  };
+  // an error makes the pool close the connection instead of keeping it
+  deadline.onExpire(() => guarded.release(new TransactionExpiredError()));
+  deadline.start();
+  return client;
+}
+
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = new DeadlinePool({ connectionString: url, max: poolSize });
   // An idle connection that breaks (server restart, admin termination) must not crash the process:
   // the pool drops it and opens a new one on the next query.
   pool.on('error', (e) => console.error(`PostgreSQL connection lost: ${e.message}`));
@@ -93,8 +146,13 @@ export interface TenantScope {
   tenantId: string;
   /** a platform operation that crosses tenants on purpose */
   allTenants?: boolean;
-  /** statement time limit in ms for this transaction (default: setStatementTimeout's; 0 = none) */
+  /**
+   * statement time limit in ms for this transaction (default: setStatementTimeout's; 0 = none); background work
+   * that gives its statements longer gets at least as long for the whole transaction
+   */
   timeoutMs?: number;
+  /** the transaction's deadline in ms (default: setTransactionTimeout's, or timeoutMs when longer; 0 = none) */
+  deadlineMs?: number;
 }
 
 let defaultTimeoutMs = 0;
@@ -103,29 +161,68 @@ export function setStatementTimeout(ms: number): void {
   defaultTimeoutMs = ms;
 }
 
+let defaultDeadlineMs = 0;
+/** The deadline of every request transaction, on both databases (`TRANSACTION_TIMEOUT_MS`; 0 = none). */
+export function setTransactionTimeout(ms: number): void {
+  defaultDeadlineMs = ms;
+}
+
+function deadlineOf(scope: TenantScope): number {
+  if (scope.deadlineMs !== undefined) return scope.deadlineMs;
+  if (scope.timeoutMs === undefined || defaultDeadlineMs === 0) return defaultDeadlineMs;
+  return scope.timeoutMs === 0 ? 0 : Math.max(scope.timeoutMs, defaultDeadlineMs);
+}
+
 /**
  * Runs fn in a transaction as the restricted role console_app with the tenant set, so PostgreSQL's
  * row-level security confines every statement to that tenant's rows. A platform operation that must
  * cross tenants (allTenants) runs as console_platform instead.
+ *
+ * The transaction has a deadline: still open at it, it is rolled back, its connection freed and fn's further
+ * statements refused; the caller gets a TransactionExpiredError (503). PostgreSQL also ends a session idle in
+ * the transaction that long, should this process be unable to.
  */
 export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    const role = scope.allTenants ? 'console_platform' : 'console_app';
-    const timeout = `${scope.timeoutMs ?? defaultTimeoutMs}ms`;
-    await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true), set_config('statement_timeout', ${timeout}, true)`);
+  const deadlineMs = deadlineOf(scope);
+  const role = scope.allTenants ? 'console_platform' : 'console_app';
+  const timeout = `${scope.timeoutMs ?? defaultTimeoutMs}ms`;
+  const run = () => db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true), set_config('statement_timeout', ${timeout}, true), set_config('idle_in_transaction_session_timeout', ${`${deadlineMs}ms`}, true)`);
     return fn(tx);
   });
+  if (deadlineMs === 0) return run();
+  const deadline = new TransactionDeadline(deadlineMs);
+  try {
+    return await withDeadline(deadline, () => {
+      const work = run();
+      work.catch(() => undefined);
+      return Promise.race([work, deadline.expired]);
+    });
+  } finally {
+    deadline.settle();
+  }
 }
 
 /**
- * Lifts the statement time limit for the rest of this transaction: a bulk write the caller asked for (a batch of
- * 100,000 devices), which must not be cut like an over-broad search.
+ * Gives the current transaction at least `ms` from now before its deadline: a bulk write or an all-or-nothing
+ * import the caller asked for, which must not be cut like an over-broad search. Still a bound.
+ */
+export async function allowLongTransaction(tx: Executor, ms: number): Promise<void> {
+  currentDeadline()?.extend(ms);
+  await tx.execute(sql`select set_config('idle_in_transaction_session_timeout', ${`${ms}ms`}, true)`);
+}
+
+/**
+ * Lifts the statement time limit for the rest of this transaction, and its deadline as far: a bulk write the
+ * caller asked for (a batch of 100,000 devices), which must not be cut like an over-broad search.
  */
 export async function allowLongStatements(tx: Executor, ms: number): Promise<void> {
-  await tx.execute(sql`select set_config('statement_timeout', ${`${ms}ms`}, true)`);
+  currentDeadline()?.extend(ms);
+  await tx.execute(sql`select set_config('statement_timeout', ${`${ms}ms`}, true), set_config('idle_in_transaction_session_timeout', ${`${ms}ms`}, true)`);
 }
 
 export { schema };
+export { TransactionExpiredError } from './deadline.js';
 
 /** How many rows a raw `execute` (insert, update, delete) touched: node-postgres says rowCount, PGlite affectedRows. */
 export function rowsAffected(result: unknown): number {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { currentDeadline, TransactionExpiredError } from './deadline.js';
 
 /**
  * PGlite runs PostgreSQL as WebAssembly, synchronously, in the thread that calls it: a 3-second scan
@@ -144,17 +145,36 @@ export class PgliteWorker implements PgliteQueryable {
     return this.enqueue(() => this.direct().exec(sql));
   }
 
-  /** Runs fn between BEGIN and COMMIT (ROLLBACK when it throws); no other statement runs in between. */
+  /**
+   * Runs fn between BEGIN and COMMIT (ROLLBACK when it throws); no other statement runs in between. With a
+   * deadline (the caller's `currentDeadline`), a transaction still open at it is rolled back and the queue
+   * freed whatever fn is doing (awaiting forever, looping on statements); fn's later statements are refused,
+   * so none runs outside a transaction or inside the next one. A statement already running in the worker
+   * runs to its end first: PGlite cannot interrupt one (it has no statement timeout).
+   */
   transaction<T>(fn: (tx: PgliteQueryable) => Promise<T>): Promise<T> {
+    const deadline = currentDeadline();
     return this.enqueue(async () => {
-      const tx = this.direct();
-      await tx.exec('BEGIN');
+      const direct = this.direct();
+      let open = true;
+      const guarded = <R>(send: () => Promise<R>): Promise<R> => (open ? send() : Promise.reject(new TransactionExpiredError()));
+      const tx: PgliteQueryable = {
+        query: (sql, params, options) => guarded(() => direct.query(sql, params, options)),
+        exec: (sql) => guarded(() => direct.exec(sql)),
+      };
+      deadline?.start();
+      await direct.exec('BEGIN');
       try {
-        const result = await fn(tx);
-        await tx.exec('COMMIT');
+        const work = fn(tx);
+        work.catch(() => undefined);
+        const result = await (deadline ? Promise.race([work, deadline.expired]) : work);
+        open = false;
+        deadline?.settle();
+        await direct.exec('COMMIT');
         return result;
       } catch (e) {
-        await tx.exec('ROLLBACK').catch(() => undefined);
+        open = false;
+        await direct.exec('ROLLBACK').catch(() => undefined);
         throw e;
       }
     });

@@ -48,7 +48,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, lang:
 /** The route options of a declared action: its access (permission code, platform), its log title and its documentation. */
 function actionRoute(action: ActionDef, opts: ActionOptions) {
   const access = {
-    permission: action.permission,
+    permission: action.permission !== null && action.alsoFor?.length ? [action.permission, ...action.alsoFor] : action.permission,
     ...(action.platform === 'write' ? { platformWrite: true } : {}),
     ...(action.platform === 'admin' ? { platformAdmin: true } : {}),
   };

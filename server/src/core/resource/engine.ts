@@ -1,6 +1,6 @@
 import {
   crudPaths, dictNameKey, type DynamicColumn, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
-  recordSchema, type ResourceDef, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
+  recordSchema, type ResourceDef, resources, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
 } from '@console/contract';
 import type { UploadedFile } from '@console/contract';
 import { and, asc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
@@ -290,6 +290,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     access: { permission: codes.menu, ...adminOnly },
     fieldLabels: { current: { zh: '页码', en: 'current' }, size: { zh: '每页条数', en: 'size' }, ...labels },
   };
+  // a tree is read by the resource's own screen and by the screens whose forms pick from it (a ref field)
+  const treeConfig = { access: { permission: treeReaders(def), ...adminOnly } };
   const RESERVED_TREE_KEYS = ['tenantId', 'parentId'];
   const tenantIdIsField = !tenantScoped && Object.hasOwn(def.fields, 'tenantId');
 
@@ -384,7 +386,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const treeQuery = z.object({ tenantId: z.string().max(12).optional(), parentId: z.string().max(20).optional() }).passthrough();
 
     app.get(`${def.path}/tree`, { ...withAliases,
-      config: { access: { permission: null, ...adminOnly } },
+      config: treeConfig,
       schema: { tags: [tag], summary: `${def.title.en}: the whole tree (nodes)`, querystring: treeQuery },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
@@ -398,7 +400,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     });
 
     app.get(`${def.path}/lazy-tree`, { ...withAliases,
-      config: { access: { permission: null, ...adminOnly } },
+      config: treeConfig,
       schema: { tags: [tag], summary: `${def.title.en}: the children of parentId (nodes, 0 for the roots)`, querystring: treeQuery },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
@@ -716,4 +718,15 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     });
   }
   return mounted;
+}
+
+/**
+ * The permission codes that may read a resource's tree: its list's, and those of the resources whose fields
+ * reference it (the user screen's form picks departments and roles from their trees).
+ */
+export function treeReaders(def: ResourceDef): string[] {
+  const pickers = Object.values(resources as Record<string, ResourceDef>)
+    .filter((other) => other.code !== def.code && Object.values(other.fields).some((f) => f.ref === def.code))
+    .map((other) => permissionCodes(other).menu);
+  return [...new Set([permissionCodes(def).menu, ...pickers])];
 }

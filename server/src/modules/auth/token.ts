@@ -174,13 +174,16 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     // an unknown tenant keeps the attempt spent, like a wrong password: tenant ids cannot be enumerated
     const { problem } = await usableTenant(ctx.db, tenantId);
     if (problem) fail(new OAuthError(400, 'invalid_grant', problem));
-    const refused = await ctx.signIns.check(req, tenantId, account, captchaSolved);
-    if (refused) fail(refusal(refused));
     const { deptId, roleId } = askedIdentity(header(req, 'dept-id'), header(req, 'role-id'));
+    // the account's attempt is taken before the password is verified, so a burst gets no more than a sequence
+    const refused = await ctx.signIns.reserve(req, tenantId, account, captchaSolved);
+    if (refused) fail(refusal(refused));
 
-    const [user] = await inTenant(ctx.db, { tenantId }, (tx) => tx.select().from(schema.user)
-      .where(and(eq(schema.user.tenantId, tenantId), eq(schema.user.account, account), eq(schema.user.isDeleted, 0))));
-    const good = await ctx.hashing.run(() => (user ? verifyPassword(user.passwordHash, password) : verifyDecoy(password)));
+    const { user, good } = await ctx.signIns.verifying(req, tenantId, account, async () => {
+      const [found] = await inTenant(ctx.db, { tenantId }, (tx) => tx.select().from(schema.user)
+        .where(and(eq(schema.user.tenantId, tenantId), eq(schema.user.account, account), eq(schema.user.isDeleted, 0))));
+      return { user: found, good: await ctx.hashing.run(() => (found ? verifyPassword(found.passwordHash, password) : verifyDecoy(password))) };
+    });
     if (!user || !good) {
       const { locked } = await ctx.signIns.failed(req, tenantId, account);
       fail(locked

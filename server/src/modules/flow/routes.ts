@@ -37,6 +37,9 @@ const uploadFields = z.object({
   tenantIds: z.string().max(2000).optional(),
 });
 
+
+/** the menus whose screens show a process definition's diagram (deployments, start a process, models) */
+const DEFINITION_DIAGRAM_READERS = ['flow_manager', 'work_start', 'flow_model'];
 export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: FlowEngine): void {
   // ---- models ----
   mountOutsideTransaction(app, flowModelResource.actions.deploy, async ({ modelId, category, tenantIds }, { user }) => {
@@ -146,6 +149,8 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
       if (!(await mayViewInstance(tx, user, granted, instance))) throw forbidden('flowViewDenied');
       return modelViewOf(tx, instance.definitionId, instance.id);
     }
+    // a definition's diagram alone is for the screens that list definitions
+    if (!DEFINITION_DIAGRAM_READERS.some((code) => granted.has(code))) throw forbidden('forbidden', { code: DEFINITION_DIAGRAM_READERS.join(' | ') });
     return modelViewOf(tx, processDefinitionId!, null);
   });
   mountAction(app, ctx, flowProcessActions.historyFlowList, async ({ processInstanceId }, { tx, user, granted }) => {

@@ -110,12 +110,15 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
     const captchaCode = header(req, 'captcha-code');
     const captchaSolved = captchaKey && captchaCode ? await consumeCaptcha(ctx.db, captchaKey, captchaCode) : false;
     if (captchaKey && !captchaSolved) fail(new AppError(400, 'captchaInvalid'));
-    const refused = await ctx.signIns.check(req, tenantId, account, captchaSolved);
+    // the account's attempt is taken before the password is verified, so a burst gets no more than a sequence
+    const refused = await ctx.signIns.reserve(req, tenantId, account, captchaSolved);
     if (refused) fail(refusal(refused));
 
-    const [user] = await inTenant(ctx.db, { tenantId }, (tx) => tx.select().from(postsaleUser)
-      .where(and(eq(postsaleUser.tenantId, tenantId), eq(postsaleUser.phone, body.phone), eq(postsaleUser.isDeleted, 0))));
-    const good = await ctx.hashing.run(() => (user ? verifyPassword(user.passwordHash, body.password) : verifyDecoy(body.password)));
+    const { user, good } = await ctx.signIns.verifying(req, tenantId, account, async () => {
+      const [found] = await inTenant(ctx.db, { tenantId }, (tx) => tx.select().from(postsaleUser)
+        .where(and(eq(postsaleUser.tenantId, tenantId), eq(postsaleUser.phone, body.phone), eq(postsaleUser.isDeleted, 0))));
+      return { user: found, good: await ctx.hashing.run(() => (found ? verifyPassword(found.passwordHash, body.password) : verifyDecoy(body.password))) };
+    });
     if (!user || !good) {
       const { locked } = await ctx.signIns.failed(req, tenantId, account);
       fail(locked ? new AppError(400, 'accountLocked', { minutes: LOCK_MINUTES }) : new AppError(400, 'appBadCredentials'));

@@ -15,7 +15,7 @@ import { requireUser } from '../../access.js';
 import type { AppContext, AuthUser } from '../../context.js';
 import { inList, insertRows } from '../../db/bulk.js';
 import { brokenMultipart } from '../../uploads.js';
-import type { Executor } from '../../db/index.js';
+import { allowLongTransaction, type Executor } from '../../db/index.js';
 import { rowColumns } from '../../db/columns.js';
 import { envelopeOf, ok } from '../../envelope.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
@@ -31,6 +31,8 @@ import { type SheetKind, sheetKind, type SheetRow, sheetRows } from './sheet.js'
 
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 100_000;
+/** the deadline of an import's all-or-nothing transaction (every row of the file): long, still a bound */
+export const IMPORT_TRANSACTION_MS = 300_000;
 /** the job's state is written to the kv store every this many rows */
 export const PROGRESS_EVERY = 500;
 /** rows checked against the table (uniqueness, references) per statement, and written together */
@@ -302,6 +304,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
         await save();
         for (const c of good) c.prepared = await rules.hooks.prepare(c.values, { mode: c.target ? 'update' : 'create', user, lang });
         await rules.run(user, async (tx) => {
+          await allowLongTransaction(tx, IMPORT_TRANSACTION_MS);
           for (let at = 0; at < good.length; at += CHECK_CHUNK) await writeChunk(tx, good.slice(at, at + CHECK_CHUNK));
         }).catch((e: unknown) => {
           throw new WriteFailure(e);
@@ -311,6 +314,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
         // the writing (the rest is still checked, for the report) and everything written is taken back
         let failure: WriteFailure | undefined;
         await rules.run(user, async (tx) => {
+          await allowLongTransaction(tx, IMPORT_TRANSACTION_MS);
           let writing: Promise<void> = Promise.resolve();
           await readRows(async (chunk) => {
             await writing; // the transaction runs one statement at a time
