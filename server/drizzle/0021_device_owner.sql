@@ -1,5 +1,8 @@
 ALTER TABLE "ymy_factory_device" ADD COLUMN "owner_tenant_id" varchar(12) DEFAULT '000000' NOT NULL;--> statement-breakpoint
 ALTER TABLE "ymy_factory_device" ADD COLUMN "deliver_id" bigint;--> statement-breakpoint
+CREATE INDEX "ix_face_log_sn" ON "ymy_face_log" USING btree ("device_sn","event_time");--> statement-breakpoint
+CREATE INDEX "ix_ota_log_sn" ON "ymy_ota_log" USING btree ("device_sn","report_time");--> statement-breakpoint
+CREATE INDEX "ix_cert_device_sn" ON "ymy_cert" USING btree ("device_sn") WHERE is_deleted = 0 and device_sn is not null;--> statement-breakpoint
 CREATE INDEX "ix_factory_device_owner" ON "ymy_factory_device" USING btree ("owner_tenant_id","sn");--> statement-breakpoint
 CREATE INDEX "ix_factory_device_deliver" ON "ymy_factory_device" USING btree ("deliver_id","sn") WHERE deliver_id is not null;--> statement-breakpoint
 CREATE INDEX "ix_factory_device_undelivered_batch" ON "ymy_factory_device" USING btree ("batch_id","sn") WHERE deliver_id is null;--> statement-breakpoint

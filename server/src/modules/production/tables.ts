@@ -168,6 +168,8 @@ export const cert = pgTable(
     uniqueIndex('uq_cert_fingerprint').on(t.fingerprint).where(sql`is_deleted = 0 and fingerprint is not null`),
     index('ix_cert_free').on(t.cloudVendor, t.cloudProductId, t.deviceName).where(sql`is_deleted = 0 and state = 1`),
     index('ix_cert_batch').on(t.batchId).where(sql`is_deleted = 0`),
+    // a tenant's certificates are those of its devices
+    index('ix_cert_device_sn').on(t.deviceSn).where(sql`is_deleted = 0 and device_sn is not null`),
     index('ix_cert_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
     searchGramsIndex('ix_cert_device_name_grams', t.deviceNameGrams),
   ],
