@@ -179,8 +179,9 @@ class KitRun implements Kit {
 
   /** A user of a third tenant (the stranger) holding every permission code of the resource. */
   async stranger(def: ResourceDef): Promise<Account> {
-    const tenantId = await this.support.strangerTenant();
-    return this.support.userWithCodes(tenantId, Object.values(permissionCodes(def)));
+    const stranger = await this.support.userWithCodes(await this.support.strangerTenant(), []);
+    await this.grant(stranger, Object.values(permissionCodes(def)));
+    return stranger;
   }
 
   /** Gives `who` every permission code of the resource (once), unless it is the actor. */

@@ -27,7 +27,6 @@ export function deviceUnlockSecret(masterKey: Buffer, sn: string): Buffer {
   return createHmac('sha256', key).update(sn).digest();
 }
 
-
 const windowEnd = (from: Date, kind: number, count: number) => {
   const start = Math.floor(from.getTime() / HOUR_MS);
   // n codes take successive windows: the last starts count − 1 hours (one-time) or windows later
