@@ -2,7 +2,8 @@
  * The fuzz run's "shared product type" fixture (issue 23): one product type authorised to the fuzzed tenant and to
  * a stranger tenant, a device delivered to each and one to nobody, each with the records of a device in the field
  * (state, certificate, OTA and face logs, a factory test). No answer to the fuzzed tenant may name a device that is
- * not its own: the oracle looks for the foreign SNs in every successful answer.
+ * not its own: the oracle looks for the foreign SNs in every successful answer. The foreign devices are inside the
+ * batch's SN range, never its ends: a batch (catalogue data of an authorised type) shows its first and last SN.
  */
 import { sql } from 'drizzle-orm';
 import { nextId } from '../../src/core/ids.js';
@@ -24,17 +25,17 @@ export interface ForeignDevices {
 }
 
 export async function plantSharedProductType(h: Harness, platformToken: string, tenantId: string): Promise<ForeignDevices> {
-  const fleet = await makeFleet(h, platformToken, { count: 3, tag: 'fzown', version: '1.0.0' });
+  const fleet = await makeFleet(h, platformToken, { count: 5, tag: 'fzown', version: '1.0.0' });
   const stranger = await h.call<{ tenantId: string }>('POST', '/api/blade-system/tenant/submit', { token: platformToken, body: { tenantName: '模糊测试第三租户', linkman: '赵六', accountNumber: -1 } });
   if (stranger.status !== 200) throw new Error(`fuzz fixture: stranger tenant ${stranger.status} ${stranger.body.msg}`);
   const db = h.server.ctx.db;
   for (const tenant of [tenantId, stranger.body.data.tenantId]) {
     await db.execute(sql`insert into ymy_product_auth (id, tenant_id, type_id) values (${nextId()}::bigint, ${tenant}, ${fleet.typeId}::bigint)`);
   }
-  // deliveries take devices in SN order: the first is the tenant's, the second the stranger's, the third nobody's
+  // deliveries take devices in SN order: the first is the tenant's, the second the stranger's, the others nobody's
   await deliverFleet(h, platformToken, fleet, tenantId, 1);
   await deliverFleet(h, platformToken, fleet, stranger.body.data.tenantId, 1);
-  const [own, theirs, nobodys] = fleet.devices.map((d) => d.sn) as [string, string, string];
+  const [own, theirs, nobodys] = fleet.devices.map((d) => d.sn) as [string, string, string, string, string];
   for (const sn of [own, theirs, nobodys]) {
     await db.execute(sql`insert into ymy_face_log (id, device_sn, product_id, event, event_time) values (${nextId()}::bigint, ${sn}, ${fleet.productId}::bigint, 'match', now())`);
     await db.execute(sql`insert into ymy_ota_log (id, device_sn, product_id, state, report_time) values (${nextId()}::bigint, ${sn}, ${fleet.productId}::bigint, 'downloading', now())`);
