@@ -188,6 +188,13 @@ export const messages = {
   otaTaskOtherVersion: { zh: '升级任务 {id} 不是 {version} 的任务', en: 'The OTA task {id} does not install {version}' },
   deliverBatchProduct: { zh: '批次「{batchNo}」生产的不是所选产品', en: 'The batch "{batchNo}" is not of the product picked' },
   deliverOverBatch: { zh: '批次「{batchNo}」共 {quantity} 台, 已出货 {shipped} 台, 本次最多 {left} 台', en: 'The batch "{batchNo}" has {quantity} devices, {shipped} shipped: at most {left} more' },
+  deliverNotEnoughDevices: {
+    zh: '{source}还有 {left} 台未出货的设备, 本次需要 {needed} 台 (已出货给其他客户的设备须先退回)',
+    en: '{source} has {left} devices not yet delivered, {needed} needed (devices delivered to another customer must be returned first)',
+  },
+  deliverSourceBatch: { zh: '批次「{batchNo}」', en: 'The batch "{batchNo}"' },
+  deliverSourceProduct: { zh: '产品「{name}」', en: 'The product "{name}"' },
+  batchHasDeliveredDevices: { zh: '批次「{name}」已有设备出货 (如 {sn}), 不能删除', en: 'Devices of the batch "{name}" have been delivered (such as {sn}); it cannot be deleted' },
   badIp: { zh: '{field}不是有效的 IPv4 或 IPv6 地址', en: '{field} is not an IPv4 or IPv6 address' },
   badUrl: { zh: '{field}须是 http:// 或 https:// 开头的网址', en: '{field} must be a link starting with http:// or https://' },
   badMac: { zh: '{field}须是 12 位十六进制的 MAC 地址 (如 AA:BB:CC:DD:EE:FF)', en: '{field} must be a MAC address of 12 hex digits (such as AA:BB:CC:DD:EE:FF)' },

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { batchResource, firmwareResource } from '@console/contract';
+import { batchResource, crudPaths, deliverResource, firmwareResource } from '@console/contract';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { parseDateTime } from '../src/core/time.js';
 import { moduleResources } from '../src/modules/index.js';
 import { flowDefinition, flowInstance, flowTask } from '../src/modules/flow/tables.js';
 import { describeResource, KIT_CHECKS, type Kit, type ResourceOptions } from './conformance/kit.js';
-import type { Account } from './conformance/support.js';
+import { type Account, PLATFORM_ADMIN } from './conformance/support.js';
 import { useServer } from './harness.js';
 
 /**
@@ -67,8 +67,15 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   },
   // a column key is a word (it names attributes.<key>)
   device_column: { values: { columnKey: ({ n }) => `k${n.toString(36)}` } },
-  // a device row written by the kit is an SN of its own (add-batch writes them otherwise)
-  factory_device: { values: { sn: ({ n }) => `KIT${String(n).padStart(8, '0')}` } },
+  // a device row written by the kit is an SN of its own (add-batch writes them otherwise); a batch's device is the ownership row
+  factory_device: { values: { sn: ({ n }) => `KIT${String(n).padStart(8, '0')}` }, devices: { field: 'sn', device: deliveredDevice, row: (_kit, _who, sn) => factoryDeviceId(sn) } },
+  // the device lookup's rows are the field state of a device (its id the factory device's)
+  device_info: { devices: { field: 'sn', device: deliveredDevice, row: (_kit, _who, sn) => deviceStatusOf(sn) } },
+  ota_progress: { devices: { field: 'deviceSn', device: deliveredDevice } },
+  ota_log: { devices: { field: 'deviceSn', device: deliveredDevice } },
+  face_log: { devices: { field: 'deviceSn', device: deliveredDevice } },
+  cit: { devices: { field: 'deviceSn', device: deliveredDevice } },
+  cert: { devices: { field: 'deviceSn', device: deliveredDevice } },
   // a firmware's file is one the server stored (its digests are measured): the kit registers one per row
   firmware: { values: { file: ({ n }) => storedFile(n) } },
   // a task upgrades devices of its firmware's product: all of them, a batch of it, or its SNs
@@ -84,9 +91,9 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
       search: 'the kit\'s second values (another firmware, scope or batch for the same row) break the rule above: the filters are tested in ota.test.ts',
     },
   },
-  // commands and emergency requests name a device the tenant sees (a batch's, of a type granted to it)
-  device_control: { values: { deviceSn: ({ kit }) => deviceSnFor(kit) } },
-  emergency_unlock: { values: { deviceSn: ({ kit }) => deviceSnFor(kit) } },
+  // commands and emergency requests name a device the tenant owns (a batch's, delivered to it, of a type granted to it)
+  device_control: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) }, devices: { field: 'deviceSn', device: deliveredDevice } },
+  emergency_unlock: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) }, devices: { field: 'deviceSn', device: deliveredDevice } },
   // a model's key is the process id of its diagram: a letter, then letters, digits, _ or -
   flow_model: { values: { modelKey: ({ n }) => `kit_${n.toString(36)}` } },
   // the workflow's lists are views of definitions, instances and tasks: the kit writes rows each list shows its writer
@@ -154,9 +161,33 @@ async function firmwareWithDevices(kit: Kit, n: number): Promise<{ firmwareId: s
   return fixture;
 }
 
-/** a device's SN (the first of a new batch; its product's type is granted to the other tenant) */
-async function deviceSnFor(kit: Kit): Promise<string> {
-  return String((await kit.create({ def: batchResource, overrides: { quantity: 1 } })).snStart);
+/** a device's SN, delivered to `who`'s tenant (the first of a new batch; its product's type is granted to the other tenant) */
+async function deviceSnFor(kit: Kit, who: Account): Promise<string> {
+  return (await deliveredDevice(kit, who)).sn;
+}
+
+/** A new batch's one device, delivered to `owner`'s tenant through the delivery screen (the platform: not delivered). */
+async function deliveredDevice(kit: Kit, owner: Account): Promise<{ sn: string; deliveryId?: string }> {
+  const made = await kit.create({ def: batchResource, who: PLATFORM_ADMIN, overrides: { quantity: 1 } });
+  const sn = String(made.snStart);
+  if (owner.tenantId === PLATFORM_ADMIN.tenantId) return { sn };
+  const shipped = await kit.call<Record<string, unknown>>(PLATFORM_ADMIN, 'POST', crudPaths(deliverResource).submit, {
+    body: { productId: String(made.productId), batchId: String(made.id), customerTenantId: owner.tenantId, quantity: 1, deliverTime: '2026-11-20 10:00:00' },
+  });
+  if (shipped.status !== 200) throw new Error(`conformance: delivering ${sn} to ${owner.tenantId}: ${shipped.status} ${shipped.body.msg}`);
+  return { sn, deliveryId: String(shipped.body.data.id) };
+}
+
+const rowsOf = (res: unknown) => (res as { rows: Array<{ id: string }> }).rows;
+
+async function factoryDeviceId(sn: string): Promise<string> {
+  return String(rowsOf(await h.server.ctx.db.execute(sql`select id from ymy_factory_device where sn = ${sn}`))[0]!.id);
+}
+
+/** the device's field state, as its first report leaves it */
+async function deviceStatusOf(sn: string): Promise<string> {
+  return String(rowsOf(await h.server.ctx.db.execute(sql`
+    insert into ymy_device_status (id, sn, product_id) select id, sn, product_id from ymy_factory_device where sn = ${sn} returning id`))[0]!.id);
 }
 
 const h = useServer();
@@ -198,7 +229,7 @@ const SHARED_REFS: ResourceOptions['refs'] = {
       return String((await kit.create({ def: kit.harness.server.ctx.resources.get('ota_task').def, who, overrides: { firmwareId, scope: 'all', taskName: `kit-task-${n}`, rateLimit: 60 } })).id);
     },
   },
-  emergency_unlock: { values: { deviceSn: ({ kit }) => deviceSnFor(kit) } },
+  emergency_unlock: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) } },
 };
 
 for (const def of bound) {

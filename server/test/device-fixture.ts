@@ -83,3 +83,12 @@ export async function publishedFirmware(h: Harness, token: string, productId: st
   if (pub.status !== 200) throw new Error(`firmware fixture: publish ${pub.body.msg}`);
   return id;
 }
+
+/** Delivers the next `quantity` devices of the fleet's batch to a tenant (a delivery through the API), answering its id. */
+export async function deliverFleet(h: Harness, token: string, fleet: Fleet, tenantId: string, quantity = fleet.devices.length): Promise<string> {
+  const res = await h.call<Row>('POST', '/api/ymy-product/deliver/submit', {
+    token, body: { productId: fleet.productId, batchId: fleet.batchId, customerTenantId: tenantId, quantity, deliverTime: '2026-11-20 10:00:00' },
+  });
+  if (res.status !== 200) throw new Error(`fleet fixture: delivery ${res.status} ${res.body.msg}`);
+  return res.body.data.id;
+}

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deviceUnlockSecret } from '../src/modules/device/emergency.js';
 import { verifyCode } from '../src/modules/device/emergencyCode.js';
-import { type Fleet, makeFleet } from './device-fixture.js';
+import { deliverFleet, type Fleet, makeFleet } from './device-fixture.js';
 import { useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
 
@@ -32,6 +32,8 @@ beforeAll(async () => {
   fleet = await makeFleet(h, admin, { count: 2, tag: 'eu' });
   // the tenant sees the product's type, and two of its administrators hold the screen's codes
   await h.server.ctx.db.execute(sql`insert into ymy_product_auth (id, tenant_id, type_id) values (${String(Date.now())}::bigint, '541742', ${fleet.typeId}::bigint)`);
+  // the fleet is delivered to the tenant: its devices are the tenant's
+  await deliverFleet(h, admin, fleet, '541742');
   await grantCodes(h.server, CODES, ['admin']);
   await h.createUser('541742', 'clerk', 'Clerk#2026', ['admin']);
   await h.createUser('541742', 'manager', 'Manager#2026', ['admin']);

@@ -12,6 +12,9 @@
  *                           the report then names each request that signed one out
  *   FUZZ_TRACE=1            print every request and the start of its answer (with FUZZ_ONLY)
  *
+ * The tenant reaches the device screens over the "shared product type" fixture (fuzz/ownership.ts): no successful
+ * answer to it may name another tenant's or an undelivered device, and after the run every list is swept for them.
+ *
  * A failure prints each defect once: "METHOD path → status problem: message", then the smallest
  * request of each kind that triggered it, with its case id ([auth3], [v:query:size:17], [r12], …).
  */
@@ -28,6 +31,7 @@ import { operationsOf, type Operation } from './fuzz/openapi.js';
 import { describe as describeRequest, Failures, judge } from './fuzz/oracle.js';
 import { parseSeed, PLAUSIBLE, Rng, seedOf } from './fuzz/values.js';
 import { grantCodes, ioNoticeBinding } from './io-resource.js';
+import { DEVICE_CODES, foreignIn, plantSharedProductType } from './fuzz/ownership.js';
 
 const DEFAULT_SEED = 20_261_121;
 const SEED = parseSeed(process.env.FUZZ_SEED, DEFAULT_SEED);
@@ -55,7 +59,10 @@ const ACCOUNTS: Record<Who, { tenantId: string; username: string; password: stri
 
 // a resource declaring xlsx export and import (io), with its codes granted, so those routes are fuzzed too
 const h = useServer({}, {}, { extraResources: [ioNoticeBinding] });
-beforeAll(() => grantCodes(h.server, ['notice_io', 'notice_io_add', 'notice_io_export', 'notice_io_import'], ['administrator', 'admin']));
+beforeAll(async () => {
+  await grantCodes(h.server, ['notice_io', 'notice_io_add', 'notice_io_export', 'notice_io_import'], ['administrator', 'admin']);
+  await grantCodes(h.server, DEVICE_CODES, ['admin']);
+});
 
 interface OpStats {
   sent: number;
@@ -123,6 +130,22 @@ describe('fuzzing every route of the OpenAPI document', () => {
       checking.set(who, p);
       return p;
     };
+
+    // ------------------------------------------------------------ devices of one product type, of two tenants
+    const devices = await plantSharedProductType(h, tokens.platform, ACCOUNTS.tenant.tenantId);
+
+    // ------------------------------------------------------------ every list, as the tenant, before the run changes grants: its own device, never another's
+    const leaks: string[] = [];
+    let ownSeen = 0;
+    for (const op of all.filter((o) => o.method === 'GET' && o.isList)) {
+      const res = await app.inject({
+        method: 'GET', url: `${op.path}?size=500`, remoteAddress: LOGIN_ADDRESS, headers: { authorization: BASIC, 'blade-auth': `bearer ${tokens.tenant}` },
+      });
+      if (res.statusCode >= 300) continue;
+      const leaked = foreignIn(res.body, devices);
+      if (leaked.length) leaks.push(`  GET ${op.path} answers the tenant ${leaked.join(', ')}`);
+      if (res.body.includes(devices.own)) ownSeen++;
+    }
 
     // ------------------------------------------------------------ real data to aim at
     const samplesByResource = new Map<string, Record<string, unknown>[]>();
@@ -219,6 +242,8 @@ describe('fuzzing every route of the OpenAPI document', () => {
         const { problems, message } = judge(req, { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body });
         const cause = res.statusCode >= 500 ? causes.get(`${req.method} ${req.url}`) : undefined;
         for (const problem of problems) failures.add({ op: opKey(op), status: res.statusCode, problem, message, cause, req });
+        const leaked = req.who === 'tenant' && res.statusCode < 300 ? foreignIn(res.body, devices) : [];
+        if (leaked.length) failures.add({ op: opKey(op), status: res.statusCode, problem: 'another tenant\'s or an undelivered device answered to the tenant', message: leaked.join(', '), req });
         if (res.statusCode === 401 && req.who) await recheck(req.who, req);
         if (WATCH) for (const w of ['platform', 'tenant'] as Who[]) await recheck(w, req);
         if (TRACE) console.log(`${res.statusCode} ${describeRequest(req)}\n    → ${res.body.slice(0, 200)}`);
@@ -271,7 +296,9 @@ describe('fuzzing every route of the OpenAPI document', () => {
       ...(neverPastAuth.length ? [`operations that answered every request with valid auth with 401 (the fuzzer never got in): ${neverPastAuth.join(', ')}`] : []),
       ...(answeredOk ? [] : ['no operation ever answered 2xx: the requests never reach the handlers']),
       ...(health.statusCode === 200 ? [] : [`after the run the server no longer answers a plain list: ${health.statusCode} ${health.body.slice(0, 300)}`]),
+      ...(ONLY || ownSeen >= 5 ? [] : [`the tenant's device was listed by ${ownSeen} lists: the ownership sweep did not reach the device screens`]),
     ];
+    expect(leaks, `lists that answer the tenant devices not its own:\n${leaks.join('\n')}`).toEqual([]);
     expect(vacuous, `${vacuous.join('\n')}${failures.total ? `\n\n${report}` : ''}\n`).toEqual([]);
 
     // ------------------------------------------------------------ every defect, in one message

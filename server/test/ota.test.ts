@@ -6,7 +6,7 @@ import type { DeviceIdentity, DownlinkKind, Gateway, Uplink } from '../src/modul
 import type { DeviceGateway } from '../src/modules/device/gateway/gateway.js';
 import { foldOtaReports, type OtaRunner } from '../src/modules/device/ota.js';
 import { move } from '../src/modules/device/otaMachine.js';
-import { type Fleet, makeFleet, publishedFirmware } from './device-fixture.js';
+import { deliverFleet, type Fleet, makeFleet, publishedFirmware } from './device-fixture.js';
 import { useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
 
@@ -253,6 +253,9 @@ describe('permissions and tenants', () => {
 
     await h.server.ctx.db.execute(sql`insert into ymy_product_auth (id, tenant_id, type_id) values (${String(Date.now())}::bigint, '541742', ${fleet.typeId}::bigint)`);
     await h.server.ctx.permissions.invalidate();
+    // the type shows the task; the devices are the tenant's once delivered to it
+    expect((await h.call<{ records: Row[] }>('GET', `${PROGRESS}/list`, { token: tenantAdmin, query: { taskId: task.id } })).body.data.records).toEqual([]);
+    await deliverFleet(h, admin, fleet, '541742');
     const seen = await h.call<{ records: Row[] }>('GET', `${PROGRESS}/list`, { token: tenantAdmin, query: { taskId: task.id } });
     expect(seen.body.data.records.length).toBe(4);
     expect((await h.call('POST', `${TASK}/cancel`, { token: tenantAdmin, query: { id: task.id } })).status).toBe(403);

@@ -91,6 +91,11 @@ describe('product-type authorisation', () => {
     for (const [p, prefix] of [[lockProduct, 'AUL'], [cameraProduct, 'AUC']] as const) {
       const b = await h.call<Row>('POST', `${IPC}/add-batch`, { token: admin, body: { batchNo: prefix, factoryId: factory.body.data.id, productId: p.id, cloudVendor: 1, quantity: 2, snPrefix: prefix } });
       expect(b.status, b.body.msg).toBe(200);
+      // the camera batch's devices are delivered to the tenant, the lock batch's are not
+      if (prefix === 'AUC') {
+        const shipped = await h.call('POST', '/api/ymy-product/deliver/submit', { token: admin, body: { productId: p.id, batchId: b.body.data.id, customerTenantId: DEMO_ADMIN.tenantId, quantity: 2, deliverTime: '2026-11-20 10:00:00' } });
+        expect(shipped.status, shipped.body.msg).toBe(200);
+      }
     }
     reader = await kit.userWithCodes(DEMO_ADMIN.tenantId, ['product_type', 'product_model', 'product_info', 'explain', 'batch']);
   });
@@ -110,7 +115,8 @@ describe('product-type authorisation', () => {
     expect((await visible(`${PRODUCT}/list`)).map((r) => r.id)).toEqual([lockProduct.id]);
     expect((await visible(`${MODEL}/list`)).map((r) => r.typeId)).toEqual([lock.id]);
     expect((await visible(`${IPC}/batch-list`)).map((r) => r.batchNo)).toEqual(['AUL']);
-    expect((await visible(`${IPC}/get-device-list`)).map((r) => r.sn)).toEqual(['AUL00000001', 'AUL00000002']);
+    // devices are the tenant's by delivery, whatever the types it sees (device-ownership.test.ts)
+    expect((await visible(`${IPC}/get-device-list`)).map((r) => r.sn)).toEqual(['AUC00000001', 'AUC00000002']);
     const hidden = await kit.call<Row>(reader, 'GET', `${PRODUCT}/detail`, { query: { id: cameraProduct.id } });
     expect(hidden.status).toBe(404);
     const mine = await kit.call<Row[]>(reader, 'GET', `${AUTH}/get-auth-pt-with-tenant`);
@@ -120,7 +126,7 @@ describe('product-type authorisation', () => {
     expect((await h.call<Page<Row>>('GET', `${TYPE}/list`, { token: admin, query: { size: 200 } })).body.data.records.map((r) => r.id)).toEqual(expect.arrayContaining([lock.id, camera.id]));
     await h.call('POST', `${AUTH}/save-auth-pt`, { token: admin, body: { tenantId: DEMO_ADMIN.tenantId, typeIds: '' } });
     expect(await visible(`${TYPE}/list`)).toEqual([]);
-    expect(await visible(`${IPC}/get-device-list`)).toEqual([]);
+    expect((await visible(`${IPC}/get-device-list`)).map((r) => r.sn)).toEqual(['AUC00000001', 'AUC00000002']);
   });
 
   it('refuses an unknown tenant or type, naming the field, and changes nothing', async () => {
@@ -172,7 +178,10 @@ describe('deliveries', () => {
     const kit = new KitSupport(h);
     const reader = await kit.userWithCodes(DEMO_ADMIN.tenantId, ['deliver']);
     await h.call('POST', '/api/ymy-product/auth/save-auth-pt', { token: admin, body: { tenantId: DEMO_ADMIN.tenantId, typeIds: [type.body.data.id] } });
-    await ship({ quantity: 3, customerTenantId: '000000', trackingNo: 'SF-OTHER' });
+    // a delivery without a batch takes undelivered devices of the product: the first batch's are all shipped
+    const more = await h.call<Row>('POST', `${IPC}/add-batch`, { token: admin, body: { batchNo: 'SHIP-B2', factoryId: f.body.data.id, productId: p1.body.data.id, cloudVendor: 1, quantity: 3, snPrefix: 'SHIQ' } });
+    expect(more.status, more.body.msg).toBe(200);
+    expect((await ship({ quantity: 3, customerTenantId: '000000', trackingNo: 'SF-OTHER' })).status).toBe(200);
     const seen = await kit.call<Page<Row>>(reader, 'GET', `${DELIVER}/list`, { query: { size: 100 } });
     expect(seen.body.data.records.map((r) => r.trackingNo)).toEqual(['SF1001']);
     const list = async (query: Record<string, string>) => (await h.call<Page<Row>>('GET', `${DELIVER}/list`, { token: admin, query: { size: 100, ...query } })).body.data.records.map((r) => r.trackingNo);

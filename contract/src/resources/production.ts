@@ -238,6 +238,8 @@ export const factoryDeviceResource = defineResource({
     stationId: { type: 'ref', ref: 'station', label: { zh: '烧录工位', en: 'Station' }, width: 130 },
     burnTime: { type: 'datetime', label: { zh: '烧录时间', en: 'Burned at' }, sortable: true },
     testResult: { type: 'int', label: { zh: '测试结果', en: 'Test result' }, dict: 'cit_result', search: 'equal', width: 100 },
+    // 000000 until a delivery gives the device to a customer tenant (docs/decisions.md)
+    ownerTenantId: { type: 'string', label: { zh: '所属租户', en: 'Owner tenant' }, max: 12, search: 'equal', width: 110 },
     attributes: { type: 'json', label: { zh: '设备属性', en: 'Attributes' }, form: false },
   },
   actions: defineActions(IPC_PATH, {

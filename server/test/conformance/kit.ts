@@ -19,8 +19,8 @@ export { type Account, DEMO_ADMIN, PLATFORM_ADMIN } from './support.js';
  */
 
 /** The groups of generated tests; a resource may skip one only with a reason (shown as a skipped test). */
-export type KitCheck = 'crud' | 'required' | 'format' | 'unique' | 'immutable' | 'tenant' | 'permissions' | 'search' | 'sort' | 'tree' | 'refs';
-export const KIT_CHECKS: readonly KitCheck[] = ['crud', 'required', 'format', 'unique', 'immutable', 'tenant', 'permissions', 'search', 'sort', 'tree', 'refs'];
+export type KitCheck = 'crud' | 'required' | 'format' | 'unique' | 'immutable' | 'tenant' | 'ownership' | 'permissions' | 'search' | 'sort' | 'tree' | 'refs';
+export const KIT_CHECKS: readonly KitCheck[] = ['crud', 'required', 'format', 'unique', 'immutable', 'tenant', 'ownership', 'permissions', 'search', 'sort', 'tree', 'refs'];
 
 /** What a value function is given: `n` is unique per generated row (use it for unique values). */
 export interface ValueContext {
@@ -32,7 +32,23 @@ export interface ValueContext {
 /** A fixed valid value, or a function making one (it may create the rows it needs). */
 export type ValueSource = string | number | boolean | string[] | null | ((c: ValueContext) => unknown);
 
+/**
+ * A device-facing resource: its rows name a device by SN, and a device is the tenant's it was delivered to. The
+ * ownership checks use the "shared product type" fixture: the device's product type is authorised to the other
+ * tenant and to a third one (the stranger), and the device is delivered to the other tenant only.
+ */
+export interface DeviceOptions {
+  /** the field naming the device's SN */
+  field: string;
+  /** a new device delivered to `owner` (the platform administrator: not delivered); its SN and the delivery's id */
+  device: (kit: Kit, owner: Account) => Promise<{ sn: string; deliveryId?: string }>;
+  /** the row of this resource naming the device, made as `who` (default: created, or inserted when read-only, with the field set) */
+  row?: (kit: Kit, who: Account, sn: string) => Promise<string>;
+}
+
 export interface ResourceOptions {
+  /** a device-facing resource: the ownership checks (see DeviceOptions) */
+  devices?: DeviceOptions;
   /** the server to test against (default: a server of its own for this resource) */
   harness?: Harness;
   /** valid values for fields the kit cannot generate (or generates wrongly) */
@@ -74,6 +90,8 @@ export interface Kit {
   /** writes a row of a resource straight into its table in `who`'s tenant (ids, audit columns added), answering its id */
   insertRow(def: ResourceDef, who: Account, values: Row): Promise<string>;
   userWithCodes(tenantId: string, codes: string[]): Promise<Account>;
+  /** authorises these tenants for the product type of the device with this SN (the shared product type) */
+  shareProductType(sn: string, tenantIds: string[]): Promise<void>;
   call<T = Row>(who: Account | null, method: 'GET' | 'POST', url: string, opts?: { query?: Record<string, string | number>; body?: unknown; lang?: Lang }): Promise<Answer<T>>;
 }
 
@@ -153,6 +171,17 @@ class KitRun implements Kit {
 
   userWithCodes(tenantId: string, codes: string[]): Promise<Account> {
     return this.support.userWithCodes(tenantId, codes);
+  }
+
+  shareProductType(sn: string, tenantIds: string[]): Promise<void> {
+    return this.support.shareProductType(sn, tenantIds);
+  }
+
+  /** A user of a third tenant (the stranger) holding every permission code of the resource. */
+  async stranger(def: ResourceDef): Promise<Account> {
+    const stranger = await this.support.userWithCodes(await this.support.strangerTenant(), []);
+    await this.grant(stranger, Object.values(permissionCodes(def)));
+    return stranger;
   }
 
   /** Gives `who` every permission code of the resource (once), unless it is the actor. */
@@ -711,6 +740,69 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect(res.status).toBe(403);
           expect(res.body.msg).toBe(platformOnly);
           expect((await k.detail(mine.id)).status).toBe(200);
+        });
+      });
+    }
+
+    // ---------------------------------------------------------------- device ownership
+    const devices = options.devices;
+    if (devices) {
+      group('ownership', `devices: delivered to ${other.tenantId}, never another tenant's of the same product type`, () => {
+        let stranger: Account;
+        let owned: { sn: string; deliveryId?: string };
+        let undelivered: { sn: string };
+        let ownedRow: Row;
+        let undeliveredRow: Row;
+        const tenantRows = def.scope === 'tenant';
+        const rowOf = async (who: Account, sn: string): Promise<Row> => {
+          if (devices.row) return { id: await devices.row(k, who, sn) };
+          return k.create({ who, overrides: { [devices.field]: sn } });
+        };
+        const naming = async (who: Account, sn: string) => k.submit(await k.values({ who, overrides: { [devices.field]: sn } }), who, 'en');
+        beforeAll(async () => {
+          stranger = await k.stranger(def);
+          owned = await devices.device(k, other);
+          undelivered = await devices.device(k, PLATFORM_ADMIN);
+          for (const d of [owned, undelivered]) await k.shareProductType(d.sn, [other.tenantId, stranger.tenantId]);
+          if (!tenantRows) {
+            ownedRow = await rowOf(actor, owned.sn);
+            undeliveredRow = await rowOf(actor, undelivered.sn);
+          }
+        });
+        if (tenantRows) {
+          if (!readOnly) test('only the tenant the device was delivered to names it; another of the same product type gets 400 naming the field', async () => {
+            const theirs = await naming(stranger, owned.sn);
+            expect(theirs.status, theirs.body.msg).toBe(400);
+            expect(Object.keys(theirs.body.data ?? {})).toContain(devices.field);
+            expect((await naming(other, undelivered.sn)).status).toBe(400);
+            const mine = await naming(other, owned.sn);
+            expect(mine.status, mine.body.msg).toBe(200);
+          });
+        } else {
+          test('a row of the device is read by its tenant and the platform, never by another tenant of the same product type', async () => {
+            expect(await k.found({}, [ownedRow], other)).toEqual([String(ownedRow.id)]);
+            expect(await k.found({}, [ownedRow], actor)).toEqual([String(ownedRow.id)]);
+            expect(await k.found({}, [ownedRow], stranger)).toEqual([]);
+            expect((await k.detail(ownedRow.id, other)).status).toBe(200);
+            expect((await k.detail(ownedRow.id, stranger)).status).toBe(404);
+          });
+          test('a row of an undelivered device is no tenant\'s', async () => {
+            expect(await k.found({}, [undeliveredRow], other)).toEqual([]);
+            expect(await k.found({}, [undeliveredRow], stranger)).toEqual([]);
+            expect((await k.detail(undeliveredRow.id, other)).status).toBe(404);
+            expect((await k.detail(undeliveredRow.id)).status).toBe(200);
+          });
+        }
+        if (!tenantRows || !readOnly) test('once the delivery is removed, the device is its tenant\'s no more', async () => {
+          expect(owned.deliveryId, 'the device fixture answers its delivery').toBeTruthy();
+          const back = await k.call(PLATFORM_ADMIN, 'POST', '/api/ymy-product/deliver/remove', { query: { ids: String(owned.deliveryId) } });
+          expect(back.status, back.body.msg).toBe(200);
+          if (tenantRows) {
+            expect((await naming(other, owned.sn)).status).toBe(400);
+          } else {
+            expect(await k.found({}, [ownedRow], other)).toEqual([]);
+            expect((await k.detail(ownedRow.id, other)).status).toBe(404);
+          }
         });
       });
     }

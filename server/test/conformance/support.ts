@@ -1,5 +1,5 @@
 import { crudPaths, type FieldDef, type Page, resources, type ResourceDef } from '@console/contract';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { inTenant, schema } from '../../src/core/db/index.js';
 import { nextId, splitList } from '../../src/core/ids.js';
 import type { CallOptions, Harness } from '../harness.js';
@@ -109,6 +109,31 @@ export class KitSupport {
     const who = { tenantId, account: `kit${tag}`, password: `Kit-${tag}` };
     await this.h.createUser(tenantId, who.account, who.password, [alias]);
     return who;
+  }
+
+  private stranger?: Promise<string>;
+
+  /** A third tenant (no package: it may hold any code), made once per server through the tenant screen. */
+  strangerTenant(): Promise<string> {
+    this.stranger ??= this.call<Row>(PLATFORM_ADMIN, 'POST', '/api/blade-system/tenant/submit', {
+      body: { tenantName: `第三租户${tagOf(nextSeq())}`, linkman: '王五', accountNumber: -1 },
+    }).then((r) => {
+      if (r.status !== 200) throw new Error(`conformance kit: the stranger tenant cannot be made (${r.status} ${r.body.msg})`);
+      return String(r.body.data.tenantId);
+    });
+    return this.stranger;
+  }
+
+  /** Authorises the tenants for the product type of the device with this SN (platform data, written as the platform). */
+  async shareProductType(sn: string, tenantIds: string[]): Promise<void> {
+    await inTenant(this.h.server.ctx.db, { tenantId: PLATFORM_ADMIN.tenantId }, async (tx) => {
+      for (const tenantId of tenantIds) {
+        await tx.execute(sql`
+          insert into ymy_product_auth (id, tenant_id, type_id)
+          select ${nextId()}::bigint, ${tenantId}, p.type_id from ymy_factory_device d join ymy_product p on p.id = d.product_id
+          where d.sn = ${sn} and not exists (select 1 from ymy_product_auth a where a.tenant_id = ${tenantId} and a.type_id = p.type_id)`);
+      }
+    });
   }
 
   /** Rows of `def` as `who` sees them among `ids` (list filtered by id_in). */

@@ -9,7 +9,7 @@ import { fieldError } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { cert, factoryDevice } from '../production/tables.js';
-import { byProductColumn } from '../product/typeAccess.js';
+import { ownedDevices } from '../production/ownership.js';
 import type { Uplink } from './gateway/types.js';
 import { deviceControl } from './tables.js';
 
@@ -18,10 +18,10 @@ type Row = Record<string, unknown>;
 /** The command word a device receives for each control action (docs/device-protocol.md). */
 const COMMANDS: Readonly<Record<string, string>> = { disable: 'disable', enable: 'enable', unbind: 'unbind', factory_reset: 'factory_reset', lock_firmware: 'lock_firmware' };
 
-/** The devices (visible to the caller) and their IoT identities, by SN. */
+/** The devices the caller's tenant owns and their IoT identities, by SN. */
 async function identities(tx: Executor, user: AuthUser, sns: readonly string[]) {
   if (sns.length === 0) return new Map<string, { cloudProductId: string; deviceName: string } | null>();
-  const scope = await byProductColumn(factoryDevice.productId)!(tx, user);
+  const scope = ownedDevices(user);
   const rows = await tx.select({ sn: factoryDevice.sn, cloudProductId: cert.cloudProductId, deviceName: cert.deviceName })
     .from(factoryDevice).leftJoin(cert, and(eq(cert.id, factoryDevice.certificateId), eq(cert.isDeleted, 0)))
     .where(and(inList(factoryDevice.sn, sns), ...(scope ? [scope] : [])));

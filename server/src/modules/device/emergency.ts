@@ -11,8 +11,7 @@ import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { secretBox } from '../../core/secrets.js';
 import { formatDateTime } from '../../core/time.js';
-import { factoryDevice } from '../production/tables.js';
-import { byProductColumn } from '../product/typeAccess.js';
+import { ownsDevice } from '../production/ownership.js';
 import { issueCode, KIND_HOURS } from './emergencyCode.js';
 import { emergencyCode, emergencyUnlock } from './tables.js';
 
@@ -29,13 +28,6 @@ export function deviceUnlockSecret(masterKey: Buffer, sn: string): Buffer {
   return createHmac('sha256', key).update(sn).digest();
 }
 
-/** A device the caller's tenant may see (its product's type is authorised to the tenant). */
-async function visibleDevice(tx: Executor, user: AuthUser, sn: string): Promise<boolean> {
-  const scope = await byProductColumn(factoryDevice.productId)!(tx, user);
-  const [d] = await tx.select({ id: factoryDevice.id }).from(factoryDevice).where(and(eq(factoryDevice.sn, sn), ...(scope ? [scope] : []))).limit(1);
-  return Boolean(d);
-}
-
 const windowEnd = (from: Date, kind: number, count: number) => {
   const start = Math.floor(from.getTime() / HOUR_MS);
   // n codes take successive windows: the last starts count − 1 hours (one-time) or windows later
@@ -49,7 +41,7 @@ export const emergencyUnlockHooks = (): ResourceHooks => ({
     for (const name of SERVER_FIELDS) delete values[name];
     if (c.mode === 'update' && c.stored?.state !== 'pending') throw new AppError(400, 'emergencyNotPending');
     const sn = String(values.deviceSn ?? c.stored?.deviceSn ?? '');
-    if (values.deviceSn !== undefined && !(await visibleDevice(tx, c.user, sn))) throw fieldError('deviceUnknown', c.lang, 'deviceSn', { sn });
+    if (values.deviceSn !== undefined && !(await ownsDevice(tx, c.user, sn))) throw fieldError('deviceUnknown', c.lang, 'deviceSn', { sn });
     const from = values.validFrom instanceof Date ? values.validFrom : c.stored?.validFrom instanceof Date ? c.stored.validFrom : undefined;
     const kind = Number(values.codeKind ?? c.stored?.codeKind);
     const count = Number(values.codeCount ?? c.stored?.codeCount ?? 1);
@@ -90,7 +82,7 @@ export function registerEmergencyActions(app: FastifyInstance, ctx: AppContext):
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`emergency-generate:${id}`}))`);
     const row = await request(tx, id);
     if (row.state !== 'approved') throw new AppError(400, row.state === 'issued' ? 'emergencyIssued' : 'emergencyNotApproved');
-    if (!(await visibleDevice(tx, user, row.deviceSn))) throw new AppError(400, 'deviceUnknown', { sn: row.deviceSn });
+    if (!(await ownsDevice(tx, user, row.deviceSn))) throw new AppError(400, 'deviceUnknown', { sn: row.deviceSn });
     const secret = deviceUnlockSecret(ctx.config.encryptionKey, row.deviceSn);
     const hours = KIND_HOURS[row.codeKind]!;
     const start = Math.floor(row.validFrom.getTime() / HOUR_MS);

@@ -5,7 +5,7 @@ import {
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bind, type FeatureModule } from '../feature.js';
-import { byProductColumn } from '../product/typeAccess.js';
+import { bySnColumn } from '../production/ownership.js';
 import { deviceControlHooks, registerControlActions } from './control.js';
 import { emergencyUnlockHooks, registerEmergencyActions } from './emergency.js';
 import { firmwareHooks, registerFirmwareActions } from './firmware.js';
@@ -54,17 +54,20 @@ const DEVICE_DICTS: DictSeed[] = [
 
 const DEVICE_DATA_STEPS: DataStep[] = [{ name: '0601-device-dicts', run: (tx) => seedDicts(tx, DEVICE_DICTS) }];
 
-/** Devices in the field: firmware and OTA, app versions and logs, device control and notices, emergency unlock. */
+/**
+ * Devices in the field: firmware and OTA, app versions and logs, device control and notices, emergency unlock. A tenant
+ * reaches the devices delivered to it (production/ownership.ts), the catalogue rows of its authorised product types.
+ */
 export const deviceFeature: FeatureModule = {
   name: 'device',
   resources: [
     bind(firmwareResource, firmware, firmwareHooks),
     bind(otaTaskResource, otaTask, otaTaskHooks),
-    bind(otaProgressResource, otaProgress, () => ({ scope: byProductColumn(otaProgress.productId) })),
-    bind(otaLogResource, otaLog, () => ({ scope: byProductColumn(otaLog.productId) })),
+    bind(otaProgressResource, otaProgress, () => ({ scope: bySnColumn(otaProgress.deviceSn) })),
+    bind(otaLogResource, otaLog, () => ({ scope: bySnColumn(otaLog.deviceSn) })),
     bind(appVersionResource, appVersion),
     bind(appLogResource, appLog),
-    bind(faceLogResource, faceLog, () => ({ scope: byProductColumn(faceLog.productId) })),
+    bind(faceLogResource, faceLog, () => ({ scope: bySnColumn(faceLog.deviceSn) })),
     bind(deviceControlResource, deviceControl, deviceControlHooks),
     bind(deviceNoticeResource, deviceNoticeConfig, noticeConfigHooks),
     bind(deviceInfoResource, deviceStatus, deviceStatusHooks),

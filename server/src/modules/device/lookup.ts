@@ -8,18 +8,19 @@ import { idBlockSql, nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
+import { bySnColumn, ownedDevices } from '../production/ownership.js';
 import { batch, cert, factoryDevice } from '../production/tables.js';
 import { product } from '../product/tables.js';
 import { byProductColumn } from '../product/typeAccess.js';
 import { deviceControl, deviceNoticeConfig, deviceStatus, otaProgress } from './tables.js';
 
-export const deviceStatusHooks = (): ResourceHooks => ({ scope: byProductColumn(deviceStatus.productId) });
+export const deviceStatusHooks = (): ResourceHooks => ({ scope: bySnColumn(deviceStatus.sn) });
 export const noticeConfigHooks = (): ResourceHooks => ({ scope: byProductColumn(deviceNoticeConfig.productId) });
 
-/** `device/info?deviceSn=`: one view of a device, from production to the field (products the caller's tenant sees). */
+/** `device/info?deviceSn=`: one view of a device, from production to the field (a device the caller's tenant owns). */
 export function registerDeviceLookup(app: FastifyInstance, ctx: AppContext): void {
   mountAction(app, ctx, deviceInfoResource.actions.info, async ({ deviceSn }, { tx, user, lang }) => {
-    const scope = await byProductColumn(factoryDevice.productId)!(tx, user);
+    const scope = ownedDevices(user);
     const [d] = await tx.select({
       sn: factoryDevice.sn, productId: factoryDevice.productId, productName: product.productName, batchNo: batch.batchNo, mac: factoryDevice.mac,
       burnTime: factoryDevice.burnTime, cloudVendor: cert.cloudVendor, deviceName: cert.deviceName,

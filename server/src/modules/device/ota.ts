@@ -9,6 +9,7 @@ import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { idBlockSql, nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
+import { deviceOwner, ownedSns } from '../production/ownership.js';
 import { batch } from '../production/tables.js';
 import { byProductColumn } from '../product/typeAccess.js';
 import type { Gateway, Uplink } from './gateway/types.js';
@@ -109,12 +110,15 @@ export const otaTaskHooks = (ctx: AppContext): ResourceHooks => ({
   },
 });
 
-/** Counts per state of a task (the index on (task_id, state) answers it), and its stuck and flagged devices. */
-async function summarise(tx: Executor, taskId: string) {
+/**
+ * Counts per state of a task (the index on (task_id, state) answers it), and its stuck and flagged devices; for a
+ * tenant (`owner`), of its own devices only.
+ */
+async function summarise(tx: Executor, taskId: string, owner: string | undefined) {
   const rows = await tx.execute(sql`
     select state, count(*)::int as n, count(*) filter (where flagged = 1)::int as flagged,
            count(*) filter (where state in ('notified','downloading','downloaded','verified','installing') and last_report_time < now() - interval '5 minutes')::int as stuck
-    from ymy_ota_progress where task_id = ${taskId}::bigint group by state`);
+    from ymy_ota_progress where task_id = ${taskId}::bigint ${owner === undefined ? sql`` : sql`and device_sn in ${ownedSns(owner)}`} group by state`);
   const counts: Record<string, number> = Object.fromEntries(OTA_STATES.map((s) => [s, 0]));
   let stuck = 0;
   let flagged = 0;
@@ -150,7 +154,7 @@ export function registerOtaActions(app: FastifyInstance, ctx: AppContext): void 
     const scope = await byProductColumn(otaTask.productId)!(tx, user);
     const [task] = await tx.select({ state: otaTask.state }).from(otaTask).where(and(eq(otaTask.id, id), eq(otaTask.isDeleted, 0), ...(scope ? [scope] : [])));
     if (!task) throw notFound();
-    return { state: task.state, ...(await summarise(tx, id)) };
+    return { state: task.state, ...(await summarise(tx, id, deviceOwner(user))) };
   });
 }
 

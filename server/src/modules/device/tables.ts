@@ -121,6 +121,8 @@ export const otaLog = pgTable(
   (t) => [
     uniqueIndex('uq_ota_log_token').on(t.deviceSn, t.clientToken).where(sql`client_token is not null`),
     index('ix_ota_log_time').on(t.reportTime.desc(), t.id.desc()),
+    // a tenant's rows are those of its devices: from the owner's devices to their logs (decisions.md, issue 23)
+    index('ix_ota_log_sn').on(t.deviceSn, t.reportTime),
     index('ix_ota_log_task').on(t.taskId, t.reportTime.desc()),
     searchGramsIndex('ix_ota_log_device_sn_grams', t.deviceSnGrams),
   ],
@@ -186,6 +188,7 @@ export const faceLog = pgTable(
   (t) => [
     uniqueIndex('uq_face_log_token').on(t.deviceSn, t.clientToken).where(sql`client_token is not null`),
     index('ix_face_log_time').on(t.eventTime.desc(), t.id.desc()),
+    index('ix_face_log_sn').on(t.deviceSn, t.eventTime),
     searchGramsIndex('ix_face_log_device_sn_grams', t.deviceSnGrams),
   ],
 );

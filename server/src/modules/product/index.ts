@@ -65,7 +65,7 @@ export const productFeature: FeatureModule = {
     bind(brandResource, brand),
     bind(explainResource, explain, () => ({ scope: byProductColumn(explain.productId) })),
     bind(productAuthResource, productAuth),
-    bind(deviceColumnResource, deviceColumn, deviceColumnHooks),
+    bind(deviceColumnResource, deviceColumn, () => ({ ...deviceColumnHooks(), scope: byTypeColumn(deviceColumn.typeId) })),
   ],
   routes: async (app, ctx) => {
     const directory = productDirectory(ctx);

@@ -1,8 +1,8 @@
 import { certResource, type Lang, msg } from '@console/contract';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import type { AppContext } from '../../core/context.js';
+import type { AppContext, AuthUser } from '../../core/context.js';
 import { allowLongStatements, rowsAffected, type Executor } from '../../core/db/index.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
@@ -11,7 +11,9 @@ import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
 import { productDirectory, productKey } from '../product/directory.js';
 import { product } from '../product/tables.js';
-import { batch } from './tables.js';
+import { authorisedTypeIds } from '../product/typeAccess.js';
+import { deviceOwner } from './ownership.js';
+import { batch, cert, factoryDevice } from './tables.js';
 
 type Row = Record<string, unknown>;
 const ALIBABA = 2;
@@ -67,7 +69,21 @@ async function checkProducts(ctx: AppContext, tx: Executor, rows: Row[], lang: L
     : { cloudProductId: msg('certUnknownProduct', lang, { vendor: vendorName(k.vendor), productId: k.cloudProductId }) }));
 }
 
+/**
+ * A tenant reads the certificates of the devices delivered to it whose product type it is authorised for
+ * (`get-cert-list`, `get-cert-detail`); free certificates and other tenants' stay the platform's.
+ */
+async function certScope(tx: Executor, user: AuthUser): Promise<SQL | undefined> {
+  const owner = deviceOwner(user);
+  if (owner === undefined) return undefined;
+  const types = await authorisedTypeIds(tx, user);
+  if (!types?.length) return sql`false`;
+  return sql`${cert.deviceSn} in (select d.sn from ${factoryDevice} d join ${product} p on p.id = d.product_id
+    where d.owner_tenant_id = ${owner} and p.type_id in (${sql.join(types.map((t) => sql`${t}::bigint`), sql`, `)}))`;
+}
+
 export const certHooks = (ctx: AppContext): ResourceHooks => ({
+  scope: certScope,
   inspect: (input, c) => inspectCredentials(input, c.lang),
   checkRows: (tx, rows, lang) => checkProducts(ctx, tx, rows, lang),
   // the device gateway caches device keys: a changed or removed certificate is forgotten on every instance

@@ -8,6 +8,7 @@ import { nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { parseDateTime } from '../../core/time.js';
+import { bySnColumn } from './ownership.js';
 import { cert, citDict, citRecord, factoryDevice, station } from './tables.js';
 
 /** SNs as devices carry them: capitals and digits. */
@@ -46,6 +47,8 @@ export const citDictHooks = (): ResourceHooks => ({
 
 /** `get-cit-list?itemCode=`: the records that hold this item (the CIT screen's tree picks it). */
 export const citRecordHooks = (): ResourceHooks => ({
+  // a tenant reads the factory tests of the devices delivered to it
+  scope: bySnColumn(citRecord.deviceSn),
   listParams: {
     itemCode: async (_tx, _user, value) => sql`${citRecord.items} ? ${value}`,
   },

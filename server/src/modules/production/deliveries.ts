@@ -5,11 +5,19 @@ import { fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { deliver } from '../product/tables.js';
 import { byProductColumn } from '../product/typeAccess.js';
+import { type Delivery, deliverDevices, redeliverDevices, returnDevices } from './ownership.js';
 import { batch } from './tables.js';
+
+const asDelivery = (row: Record<string, unknown>): Delivery => ({
+  id: String(row.id), productId: String(row.productId), batchId: row.batchId ? String(row.batchId) : null,
+  customerTenantId: String(row.customerTenantId), quantity: Number(row.quantity),
+});
 
 /**
  * Deliveries: the customer is a tenant that exists; a delivery from a batch is of the batch's product and
- * never ships more than the batch made. A tenant other than the platform reads the deliveries made to it.
+ * never ships more than the batch made. A delivery gives its devices to the customer (production/ownership.ts):
+ * the next undelivered ones of its batch or product in SN order; its edit and removal move them consistently.
+ * A tenant other than the platform reads the deliveries made to it.
  */
 export const deliverHooks = (): ResourceHooks => {
   const ofProductTypes = byProductColumn(deliver.productId)!;
@@ -36,6 +44,14 @@ export const deliverHooks = (): ResourceHooks => {
       if (already + Number(row.quantity) > b.quantity) {
         throw fieldError('deliverOverBatch', c.lang, 'quantity', { batchNo: b.batchNo, quantity: b.quantity, shipped: already, left: Math.max(0, b.quantity - already) });
       }
+    },
+    async afterSave(tx, saved, c) {
+      const after = asDelivery({ ...c.stored, ...saved });
+      if (c.mode === 'create') await deliverDevices(tx, after, c.lang);
+      else await redeliverDevices(tx, asDelivery(c.stored!), after, c.lang);
+    },
+    async afterRemove(tx, ids) {
+      await returnDevices(tx, ids.map(String));
     },
   };
 };

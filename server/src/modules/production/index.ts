@@ -16,6 +16,7 @@ import type { AppContext, AuthUser } from '../../core/context.js';
 import { registerCatalogueActions } from './catalogue.js';
 import { deliverHooks } from './deliveries.js';
 import { certHooks, registerCertActions } from './certs.js';
+import { ownedDevices } from './ownership.js';
 import { registerOperatorActions } from './operators.js';
 import { registerStationChannel } from './stationChannel.js';
 import { citDictHooks, citRecordHooks, registerCitActions, rewriteSnHooks } from './cit.js';
@@ -116,6 +117,12 @@ const batchHooks = (ctx: AppContext): ResourceHooks => ({
       const name = String(rows.find((r) => String(r.id) === burned.batchId)?.batchNo ?? burned.batchId);
       throw new AppError(400, 'batchHasBurnedDevices', { name, sn: burned.sn });
     }
+    const [delivered] = await tx.select({ batchId: factoryDevice.batchId, sn: factoryDevice.sn }).from(factoryDevice)
+      .where(and(inArray(factoryDevice.batchId, ids), isNotNull(factoryDevice.deliverId))).limit(1);
+    if (delivered) {
+      const name = String(rows.find((r) => String(r.id) === delivered.batchId)?.batchNo ?? delivered.batchId);
+      throw new AppError(400, 'batchHasDeliveredDevices', { name, sn: delivered.sn });
+    }
   },
   async afterRemove(tx, ids) {
     await allowLongStatements(tx, 300_000);
@@ -153,7 +160,8 @@ async function dynamicColumnsOf(tx: Executor, user: AuthUser, by: { batchId?: st
 
 /** `get-device-list-by-batch?batchId=`: the devices of one batch (BladeX's call; `get-device-list?batchId_equal=` alike). */
 const deviceHooks = (): ResourceHooks => ({
-  scope: byProductColumn(factoryDevice.productId),
+  // a tenant lists the devices delivered to it, whatever their product type
+  scope: async (_tx, user) => ownedDevices(user),
   // the export carries the product type's columns when it is of one batch or product
   dynamicColumns: (tx, user, filters, lang) => dynamicColumnsOf(tx, user, filters, lang),
   listAliases: ['get-device-list-by-batch'],
@@ -184,8 +192,9 @@ async function routes(app: Parameters<NonNullable<FeatureModule['routes']>>[0], 
     return true;
   });
 
-  mountAction(app, ctx, batchResource.actions.logHistory, async (input, { tx }) => {
-    const [live] = await tx.select({ id: batch.id }).from(batch).where(and(eq(batch.id, input.id), eq(batch.isDeleted, 0)));
+  mountAction(app, ctx, batchResource.actions.logHistory, async (input, { tx, user }) => {
+    const scope = await byProductColumn(batch.productId)!(tx, user);
+    const [live] = await tx.select({ id: batch.id }).from(batch).where(and(eq(batch.id, input.id), eq(batch.isDeleted, 0), ...(scope ? [scope] : [])));
     if (!live) throw notFound();
     const rows = await tx.select({ id: batchLog.id, log: batchLog.log, createUser: batchLog.createUser, createUserName: schema.user.realName, createTime: batchLog.createTime })
       .from(batchLog).leftJoin(schema.user, eq(schema.user.id, batchLog.createUser))

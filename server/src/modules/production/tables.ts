@@ -104,7 +104,10 @@ export const snSequence = pgTable('ymy_sn_sequence', {
 
 /**
  * A device made in a batch. SNs are unique across the platform (one index over every row); the rows are
- * written by `add-batch` and removed with their batch (refused once one is burned), so there is no soft delete.
+ * written by `add-batch` and removed with their batch (refused once one is burned or delivered), so there is no
+ * soft delete. `owner_tenant_id` is the tenant the device belongs to: the platform (000000) until a delivery
+ * (`deliver_id`) gives it to a customer tenant, back to the platform when that delivery is removed or shrinks
+ * (docs/decisions.md, "A lock belongs to the tenant it was delivered to").
  */
 export const factoryDevice = pgTable(
   'ymy_factory_device',
@@ -119,11 +122,19 @@ export const factoryDevice = pgTable(
     burnTime: ts('burn_time'),
     testResult: smallint('test_result'),
     attributes: jsonb('attributes').$type<Record<string, string | number | boolean | null>>(),
+    ownerTenantId: varchar('owner_tenant_id', { length: 12 }).notNull().default('000000'),
+    deliverId: id('deliver_id'),
     createTime: ts('create_time').notNull().defaultNow(),
     snGrams: searchGrams('sn'),
   },
   (t) => [
     uniqueIndex('uq_factory_device_sn').on(t.sn),
+    // a tenant's devices in SN order: every device-facing list of a tenant joins its rows' SNs to this
+    index('ix_factory_device_owner').on(t.ownerTenantId, t.sn),
+    index('ix_factory_device_deliver').on(t.deliverId, t.sn).where(sql`deliver_id is not null`),
+    // the devices a delivery may still take, in SN order: of a batch, or of a product
+    index('ix_factory_device_undelivered_batch').on(t.batchId, t.sn).where(sql`deliver_id is null`),
+    index('ix_factory_device_undelivered_product').on(t.productId, t.sn).where(sql`deliver_id is null`),
     // a batch's devices in SN order; sn is COLLATE "C" (migration 0016): the unique index serves SN prefixes
     // (`sn_likeright`, LIKE 'B6%') in SN order
     index('ix_factory_device_batch').on(t.batchId, t.sn),
@@ -181,6 +192,8 @@ export const cert = pgTable(
     uniqueIndex('uq_cert_fingerprint').on(t.fingerprint).where(sql`is_deleted = 0 and fingerprint is not null`),
     index('ix_cert_free').on(t.cloudVendor, t.cloudProductId, t.deviceName).where(sql`is_deleted = 0 and state = 1`),
     index('ix_cert_batch').on(t.batchId).where(sql`is_deleted = 0`),
+    // a tenant's certificates are those of its devices
+    index('ix_cert_device_sn').on(t.deviceSn).where(sql`is_deleted = 0 and device_sn is not null`),
     index('ix_cert_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
     searchGramsIndex('ix_cert_device_name_grams', t.deviceNameGrams),
   ],
