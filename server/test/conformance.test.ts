@@ -92,8 +92,13 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
     },
   },
   // commands and emergency requests name a device the tenant owns (a batch's, delivered to it, of a type granted to it)
-  device_control: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) }, devices: { field: 'deviceSn', device: deliveredDevice } },
+  device_control: {
+    values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) },
+    devices: { field: 'deviceSn', device: deliveredDevice, kept: 'a tenant keeps the history of the commands it sent (decisions.md, "Records follow the device")' },
+  },
   emergency_unlock: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) }, devices: { field: 'deviceSn', device: deliveredDevice } },
+  // issued codes are read of the locks the tenant owns now
+  emergency_code: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) }, devices: { field: 'deviceSn', device: deliveredDevice } },
   // a model's key is the process id of its diagram: a letter, then letters, digits, _ or -
   flow_model: { values: { modelKey: ({ n }) => `kit_${n.toString(36)}` } },
   // the workflow's lists are views of definitions, instances and tasks: the kit writes rows each list shows its writer

@@ -173,6 +173,27 @@ describe('a device delivered to tenant A', () => {
     expect(await summary(tokenA)).toBe(1);
     expect(await summary(tokenB)).toBe(0);
 
+    // the task row itself: never another tenant's SNs, its counts of the caller's devices (the spare one failed)
+    await h.server.ctx.db.execute(sql`update ymy_ota_progress set state = 'failed' where task_id = ${taskId}::bigint and device_sn = ${spare}`);
+    await h.server.ctx.db.execute(sql`update ymy_ota_task set failed = 1 where id = ${taskId}::bigint`);
+    const counts = (r: Row) => ({ total: r.total, succeeded: r.succeeded, failed: r.failed });
+    const taskRows = async (token: string) => {
+      const list = await get(token, crudPaths(otaTaskResource).list, { taskName: '全量升级' });
+      expect(list.status, list.body.msg).toBe(200);
+      const detail = await get<Row>(token, crudPaths(otaTaskResource).detail, { id: taskId });
+      expect(detail.status, detail.body.msg).toBe(200);
+      return [list.body.data.records.find((r) => String(r.id) === taskId)!, detail.body.data];
+    };
+    for (const r of await taskRows(admin)) expect(counts(r)).toEqual({ total: 2, succeeded: 0, failed: 1 });
+    for (const [token, total] of [[tokenA, 1], [tokenB, 0]] as const) {
+      for (const r of await taskRows(token)) {
+        expect(r).toBeTruthy();
+        expect(counts(r)).toEqual({ total, succeeded: 0, failed: 0 });
+        expect(JSON.stringify(r)).not.toContain(spare);
+        if (token === tokenB) expect(JSON.stringify(r)).not.toContain(mine);
+      }
+    }
+
     for (const def of [otaLogResource, faceLogResource, citResource]) {
       expect(sns(await get(tokenA, crudPaths(def).list)), def.code).toEqual([mine]);
       expect(sns(await get(tokenB, crudPaths(def).list)), def.code).toEqual([]);
@@ -262,7 +283,26 @@ describe('deliveries move devices', () => {
     const [pending] = (await get(tokenA, `${UNLOCK}/list`, { deviceSn: mine })).body.data.records;
     expect(pending).toBeTruthy();
     expect((await h.call('POST', `${UNLOCK}/approve`, { token: approverA, query: { id: pending!.id } })).status).toBe(200);
+    // a second request whose codes are issued before the return
+    const asked = await h.call<Row>('POST', `${UNLOCK}/submit`, {
+      token: tokenA, body: { deviceSn: mine, applicant: '王五', phone: '13800138001', reason: '钥匙丢失', codeKind: 2, validFrom: '2026-11-28 12:00:00', codeCount: 2 },
+    });
+    expect(asked.status, asked.body.msg).toBe(200);
+    expect((await h.call('POST', `${UNLOCK}/approve`, { token: approverA, query: { id: asked.body.data.id } })).status).toBe(200);
+    const issued = await h.call<unknown[]>('POST', `${CODE}/generate`, { token: tokenA, body: { id: asked.body.data.id } });
+    expect(issued.status, issued.body.msg).toBe(200);
+    expect(sns(await get(tokenA, `${CODE}/list`))).toEqual([mine, mine]);
+    const waiting = await h.call<Row>('POST', `${UNLOCK}/submit`, {
+      token: tokenA, body: { deviceSn: mine, applicant: '赵六', phone: '13800138002', reason: '钥匙丢失', codeKind: 2, validFrom: '2026-11-28 14:00:00', codeCount: 1 },
+    });
+    expect(waiting.status, waiting.body.msg).toBe(200);
     expect((await h.call('POST', `${DELIVER}/remove`, { token: admin, query: { ids: deliveryId } })).status).toBe(200);
+
+    // the lock is no longer A's: neither its issued codes nor its requests are answered to A
+    expect(sns(await get(tokenA, `${CODE}/list`))).toEqual([]);
+    expect(sns(await get(tokenA, `${UNLOCK}/list`))).toEqual([]);
+    expect((await get(tokenA, `${UNLOCK}/detail`, { id: asked.body.data.id })).status).toBe(404);
+    expect((await h.call('POST', `${UNLOCK}/approve`, { token: approverA, query: { id: waiting.body.data.id } })).status).toBe(400);
 
     expect((await h.call('GET', '/tc/omc-device/device/info', { token: tokenA, query: { deviceSn: mine } })).status).toBe(404);
     expect((await h.call<Row>('POST', `${CONTROL}/submit`, { token: tokenA, body: { deviceSn: mine, action: 'disable', reason: '售后' } })).status).toBe(400);

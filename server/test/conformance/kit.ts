@@ -42,6 +42,8 @@ export interface DeviceOptions {
   field: string;
   /** a new device delivered to `owner` (the platform administrator: not delivered); its SN and the delivery's id */
   device: (kit: Kit, owner: Account) => Promise<{ sn: string; deliveryId?: string }>;
+  /** tenant rows the former owner still reads once the device is returned, and why (default: they leave with the device) */
+  kept?: string;
   /** the row of this resource naming the device, made as `who` (default: created, or inserted when read-only, with the field set) */
   row?: (kit: Kit, who: Account, sn: string) => Promise<string>;
 }
@@ -767,9 +769,16 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           if (!tenantRows) {
             ownedRow = await rowOf(actor, owned.sn);
             undeliveredRow = await rowOf(actor, undelivered.sn);
+          } else {
+            // the owner's own row of the device: it leaves with the device
+            ownedRow = await rowOf(other, owned.sn);
           }
         });
         if (tenantRows) {
+          test('the tenant the device was delivered to reads its own row of it', async () => {
+            expect(await k.found({}, [ownedRow], other)).toEqual([String(ownedRow.id)]);
+            expect((await k.detail(ownedRow.id, other)).status).toBe(200);
+          });
           if (!readOnly) test('only the tenant the device was delivered to names it; another of the same product type gets 400 naming the field', async () => {
             const theirs = await naming(stranger, owned.sn);
             expect(theirs.status, theirs.body.msg).toBe(400);
@@ -793,16 +802,14 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             expect((await k.detail(undeliveredRow.id)).status).toBe(200);
           });
         }
-        if (!tenantRows || !readOnly) test('once the delivery is removed, the device is its tenant\'s no more', async () => {
+        test('once the delivery is removed, the device is its tenant\'s no more (nor its rows of it)', async () => {
           expect(owned.deliveryId, 'the device fixture answers its delivery').toBeTruthy();
           const back = await k.call(PLATFORM_ADMIN, 'POST', '/api/ymy-product/deliver/remove', { query: { ids: String(owned.deliveryId) } });
           expect(back.status, back.body.msg).toBe(200);
-          if (tenantRows) {
-            expect((await naming(other, owned.sn)).status).toBe(400);
-          } else {
-            expect(await k.found({}, [ownedRow], other)).toEqual([]);
-            expect((await k.detail(ownedRow.id, other)).status).toBe(404);
-          }
+          if (tenantRows && !readOnly) expect((await naming(other, owned.sn)).status).toBe(400);
+          const kept = tenantRows && devices.kept !== undefined;
+          expect(await k.found({}, [ownedRow], other)).toEqual(kept ? [String(ownedRow.id)] : []);
+          expect((await k.detail(ownedRow.id, other)).status).toBe(kept ? 200 : 404);
         });
       });
     }

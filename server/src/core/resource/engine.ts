@@ -85,6 +85,12 @@ export interface ResourceHooks {
    * remove), e.g. "rows of my department"; undefined for no restriction
    */
   scope?: (tx: Executor, user: AuthUser) => Promise<SQL | undefined>;
+  /**
+   * rewrites, in place, the rows a list, detail or export read for the caller, before they are answered (inside
+   * the read's transaction, once per page or chunk): what a tenant may see of a platform row (an OTA task's counts
+   * of its own devices); rows may carry only some columns (an export reads those it writes)
+   */
+  shown?: (tx: Executor, rows: Row[], user: AuthUser) => Promise<void>;
   /** rows the `tree` and `lazy-tree` calls show (the menu tree shows menus, not buttons) */
   treeFilter?: () => SQL;
   /** other paths that answer as `list` (BladeX's `user/page`), with query parameters of their own */
@@ -327,6 +333,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         const parents = await tree.withChildren(tx, visible(user), rows.map((r) => String(r.id)));
         for (const r of rows) r.hasChildren = parents.has(String(r.id));
       }
+      await hooks.shown?.(tx, rows, user);
       return { rows, total: scope.total, exact: scope.exact };
     }));
     const records = await present(rows, req.lang, user);
@@ -352,6 +359,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         if (found.length > MAX_TREE_ROWS) throw badRequest('treeTooLarge');
         const parents = await tree!.withChildren(tx, visible(user), found.map((r) => String(r.id)));
         for (const r of found) r.hasChildren = parents.has(String(r.id));
+        await hooks.shown?.(tx, found, user);
         return found;
       });
       const records = await present(rows, req.lang, user);
@@ -432,6 +440,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
         const found = await tx.select(rowColumns(table)).from(table).where(and(...conds)).orderBy(...order).limit(MAX_TREE_ROWS) as Row[];
         const parents = await tree!.withChildren(tx, visible(user), found.map((r) => String(r.id)));
         for (const r of found) r.hasChildren = parents.has(String(r.id));
+        await hooks.shown?.(tx, found, user);
         return found;
       });
       return ok(await present(rows, req.lang, user), req.lang);
@@ -464,7 +473,11 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
     const user = readTenant(req, requireUser(req));
     const { id } = req.query as { id: string };
     const visibleTo = await scoped(user);
-    const row = await run(user, (tx) => fetchOne(tx, visibleTo, id));
+    const row = await run(user, async (tx) => {
+      const found = await fetchOne(tx, visibleTo, id);
+      await hooks.shown?.(tx, [found], user);
+      return found;
+    });
     const [one] = await present([row], req.lang, user);
     return ok(one, req.lang);
   });

@@ -11,7 +11,7 @@ import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { secretBox } from '../../core/secrets.js';
 import { formatDateTime } from '../../core/time.js';
-import { ownsDevice } from '../production/ownership.js';
+import { bySnColumn, ownsDevice } from '../production/ownership.js';
 import { issueCode, KIND_HOURS } from './emergencyCode.js';
 import { emergencyCode, emergencyUnlock } from './tables.js';
 
@@ -37,6 +37,8 @@ const windowEnd = (from: Date, kind: number, count: number) => {
 };
 
 export const emergencyUnlockHooks = (): ResourceHooks => ({
+  // a tenant's requests are those for the locks it owns now
+  scope: bySnColumn(emergencyUnlock.deviceSn),
   async beforeSave(tx, values, c) {
     for (const name of SERVER_FIELDS) delete values[name];
     if (c.mode === 'update' && c.stored?.state !== 'pending') throw new AppError(400, 'emergencyNotPending');
@@ -65,6 +67,7 @@ export function registerEmergencyActions(app: FastifyInstance, ctx: AppContext):
   const decide = (approve: boolean) => async ({ id, comment }: { id: string; comment?: string }, { tx, user }: { tx: Executor; user: AuthUser }) => {
     const row = await request(tx, id);
     if (row.state !== 'pending') throw new AppError(400, 'emergencyNotPending');
+    if (!(await ownsDevice(tx, user, row.deviceSn))) throw new AppError(400, 'deviceUnknown', { sn: row.deviceSn });
     // the second pair of eyes: whoever asked for the codes never approves them
     if (row.createUser === user.userId) throw forbidden('emergencyOwnRequest');
     const [me] = await tx.select({ name: schema.user.realName }).from(schema.user).where(eq(schema.user.id, user.userId));

@@ -72,7 +72,8 @@ export const deviceFeature: FeatureModule = {
     bind(deviceNoticeResource, deviceNoticeConfig, noticeConfigHooks),
     bind(deviceInfoResource, deviceStatus, deviceStatusHooks),
     bind(emergencyUnlockResource, emergencyUnlock, emergencyUnlockHooks),
-    bind(emergencyCodeResource, emergencyCode),
+    // issued codes follow the lock: a tenant reads those of the locks it owns now (decisions.md, issue 23)
+    bind(emergencyCodeResource, emergencyCode, () => ({ scope: bySnColumn(emergencyCode.deviceSn) })),
   ],
   routes: async (app, ctx) => {
     registerFirmwareActions(app, ctx);

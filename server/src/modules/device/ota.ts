@@ -1,7 +1,7 @@
 import { type Lang, OTA_FINAL_STATES, OTA_STATES, type OtaState, otaTaskResource, PLATFORM_TENANT, RELEASE_STATE } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../core/context.js';
+import type { AppContext, AuthUser } from '../../core/context.js';
 import { insertRows } from '../../core/db/bulk.js';
 import { allowLongStatements, inTenant, rowsAffected } from '../../core/db/index.js';
 import type { Executor } from '../../core/db/index.js';
@@ -72,8 +72,30 @@ async function enrolDevices(tx: Executor, task: Row, sns: string[] | undefined, 
   return total;
 }
 
+/**
+ * A task as a tenant sees it: its counts over the tenant's own devices (one grouped read for the page's tasks,
+ * through the (task_id, device_sn) index and the owner index), and no SN list: the platform's selection names
+ * other tenants' devices, and the tenant finds its own in the task's progress rows.
+ */
+async function showOwnDevices(tx: Executor, rows: Row[], user: AuthUser): Promise<void> {
+  const owner = deviceOwner(user);
+  if (owner === undefined || rows.length === 0) return;
+  const ids = rows.map((r) => String(r.id));
+  const counted = await tx.execute(sql`
+    select task_id::text as id, count(*)::int as total,
+           count(*) filter (where state = 'succeeded')::int as succeeded,
+           count(*) filter (where state in ('failed', 'timed_out'))::int as failed
+    from ymy_ota_progress where task_id = any(${pgList(ids)}::bigint[]) and device_sn in ${ownedSns(owner)} group by task_id`);
+  const byTask = new Map((counted as unknown as { rows: Array<{ id: string; total: number; succeeded: number; failed: number }> }).rows.map((c) => [c.id, c]));
+  for (const r of rows) {
+    const c = byTask.get(String(r.id));
+    Object.assign(r, { total: c?.total ?? 0, succeeded: c?.succeeded ?? 0, failed: c?.failed ?? 0, deviceSns: null });
+  }
+}
+
 export const otaTaskHooks = (ctx: AppContext): ResourceHooks => ({
   scope: byProductColumn(otaTask.productId),
+  shown: showOwnDevices,
   async beforeSave(tx, values, c) {
     if (c.mode !== 'create') return;
     const [fw] = await tx.select().from(firmware).where(and(eq(firmware.id, String(values.firmwareId)), eq(firmware.isDeleted, 0)));

@@ -129,8 +129,11 @@ export function mountExport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       const sheet = new XlsxSheetWriter(out, title, cols.map((c) => ({ header: c.header, width: c.width })));
       await sheet.addRows([cols.map((c) => c.header)]);
       const read = (chunk: string[]) => {
-        const rows = rules.run(user, async (tx) =>
-          tx.select(wanted).from(table).where(and(inList(id, chunk), ...(await rules.visibleTo(tx, user)))) as Promise<Row[]>);
+        const rows = rules.run(user, async (tx) => {
+          const found = await tx.select(wanted).from(table).where(and(inList(id, chunk), ...(await rules.visibleTo(tx, user)))) as Row[];
+          await rules.hooks.shown?.(tx, found, user);
+          return found;
+        });
         rows.catch(() => undefined); // awaited below; a failure while the previous chunk is written is not unhandled
         return rows;
       };
