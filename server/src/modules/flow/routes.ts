@@ -14,7 +14,7 @@ import { AppError, badRequest, forbidden, notFound } from '../../core/errors.js'
 import { mountAction, mountOutsideTransaction, parseInput } from '../../core/resource/actions.js';
 import { usableTenant } from '../../core/tenants.js';
 import { brokenMultipart } from '../../core/uploads.js';
-import { BpmnInvalid, type CompiledProcess, compileBpmn } from './bpmn/compile.js';
+import { BpmnInvalid, type CompiledProcess } from './bpmn/compile.js';
 import type { FlowEngine } from './engine.js';
 import { flowDefinition, flowInstance, flowModel } from './tables.js';
 import { historyOf, mayViewInstance, modelViewOf } from './view.js';
@@ -110,7 +110,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
       const checked: Array<{ checked: CompiledProcess; xml: string }> = [];
       for (const f of files) {
         try {
-          checked.push({ checked: await compileBpmn(f.xml, flow.serviceNames()), xml: f.xml });
+          checked.push({ checked: await flow.compile(f.xml), xml: f.xml });
         } catch (e) {
           if (e instanceof BpmnInvalid) throw badRequest('flowFileInvalid', { name: f.name, detail: e.message.slice(0, 500) });
           throw e;

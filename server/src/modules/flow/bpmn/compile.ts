@@ -40,6 +40,14 @@ const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : un
 const localName = (name: string) => name.slice(name.indexOf(':') + 1).toLowerCase();
 const isNode = (v: unknown): v is Element => !!v && typeof v === 'object' && typeof (v as Element).$type === 'string';
 const HAS_EXPRESSION = /[$#]\{/;
+/** the longest text holding an expression a model may carry (a Flowable condition is a line, not a program) */
+export const MAX_EXPRESSION_TEXT = 4000;
+
+/** what bounds a model's run, checked where the model states it literally */
+export interface CompileLimits {
+  /** a step's activity bound (FLOW_STEP_MAX_ACTIVITIES): a multi-instance loop's iterations count as activities */
+  maxActivities: number;
+}
 
 /** the name a service task's handler is registered under: flowable:class, flowable:delegateExpression or implementation */
 export function serviceName(e: Record<string, unknown>): string | undefined {
@@ -53,7 +61,7 @@ export function serviceName(e: Record<string, unknown>): string | undefined {
  * conditions in a scripting language, listeners, scripts, and class / delegate-expression / expression
  * attributes other than a service task's registered handler. Checks every expression can be evaluated.
  */
-function checkNoCode(process: Element, services: ReadonlySet<string>): void {
+function checkNoCode(process: Element, services: ReadonlySet<string>, limits: CompileLimits): void {
   const seen = new Set<unknown>();
   const visit = (node: Element, owner: string) => {
     if (seen.has(node)) return;
@@ -83,13 +91,27 @@ function checkNoCode(process: Element, services: ReadonlySet<string>): void {
         if (text(node[attribute])) refuse(`${attribute}="${text(node[attribute])}" names code to run; only a service task may name a server handler`);
       }
     }
+    if (type === 'bpmn:MultiInstanceLoopCharacteristics' || type === 'bpmn:StandardLoopCharacteristics') {
+      const literal = text((node.loopCardinality as Element | undefined)?.body)?.trim() ?? node.loopMaximum;
+      const iterations = Number(literal);
+      if (literal !== undefined && literal !== '' && Number.isFinite(iterations) && iterations > limits.maxActivities) {
+        refuse(`a loop of ${String(literal)} iterations runs more than the ${limits.maxActivities} activities a step may run`);
+      }
+    }
+    const tooLong = (key: string, value: unknown) => {
+      if (typeof value === 'string' && value.length > MAX_EXPRESSION_TEXT && HAS_EXPRESSION.test(value)) {
+        refuse(`${key} holds an expression longer than ${MAX_EXPRESSION_TEXT} characters (${value.length})`);
+      }
+    };
     const foreign = (node.$attrs ?? {}) as Record<string, unknown>;
     for (const key of Object.keys(foreign)) {
-      if (!key.startsWith('xmlns') && CODE_ATTRIBUTES.has(localName(key))) refuse(`${key}="${String(foreign[key])}" names code to run`);
+      if (!key.startsWith('xmlns') && CODE_ATTRIBUTES.has(localName(key))) refuse(`${key}="${String(foreign[key]).slice(0, 200)}" names code to run`);
+      tooLong(key, foreign[key]);
     }
     for (const [key, value] of Object.entries(node)) {
       if (REFERENCES.has(key) || key === '$attrs' || key === 'name') continue;
       if (type === 'bpmn:Documentation' || type === 'bpmn:TextAnnotation') continue;
+      tooLong(key, value);
       if (typeof value === 'string' && HAS_EXPRESSION.test(value)) {
         try {
           checkExpression(value);
@@ -101,7 +123,7 @@ function checkNoCode(process: Element, services: ReadonlySet<string>): void {
       else if (Array.isArray(value)) for (const v of value) if (isNode(v)) visit(v, where);
     }
   };
-  visit(process, `Process ${process.id}`);
+  visit(process, `${process.$type.replace('bpmn:', '')} ${process.id}`);
 }
 
 /**
@@ -125,7 +147,7 @@ function nameAnonymous(process: Element, taken: Set<string>): void {
 type Parsed = Awaited<ReturnType<BpmnModdle['fromXML']>>;
 
 /** A BPMN document read far enough to name its one executable process (a model saved while it is designed). */
-async function readProcess(xml: string): Promise<{ parsed: Parsed; process: Element }> {
+async function readProcess(xml: string): Promise<{ parsed: Parsed; process: Element; roots: Element[] }> {
   let parsed: Parsed;
   try {
     parsed = await new BpmnModdle(moddleExtensionsFor(xml)).fromXML(xml);
@@ -135,11 +157,12 @@ async function readProcess(xml: string): Promise<{ parsed: Parsed; process: Elem
   if (parsed.warnings.length) throw new BpmnInvalid(parsed.warnings.map((w) => w.message.replace(/\s+/g, ' ').trim()).join('; '));
   const root = parsed.rootElement as Element;
   if (root.$type !== 'bpmn:Definitions') throw new BpmnInvalid('the root element is not bpmn:definitions');
-  const processes = ((root.rootElements as Element[] | undefined) ?? []).filter((e) => e.$type === 'bpmn:Process' && e.isExecutable === true);
+  const roots = (root.rootElements as Element[] | undefined) ?? [];
+  const processes = roots.filter((e) => e.$type === 'bpmn:Process' && e.isExecutable === true);
   if (processes.length !== 1) {
     throw new BpmnInvalid(processes.length ? `a model holds one executable process, this one ${processes.length}` : 'no executable process (isExecutable="true")');
   }
-  return { parsed, process: processes[0]! };
+  return { parsed, process: processes[0]!, roots };
 }
 
 /** The key and name of a BPMN document's executable process; the document's errors as `BpmnInvalid`. */
@@ -152,11 +175,13 @@ export async function processOf(xml: string): Promise<{ key: string; name: strin
  * Parses and checks a BPMN 2.0 model before it is deployed: XML and BPMN errors, unresolved references, unknown
  * elements and duplicate ids (bpmn-moddle only warns of these; the engine would run them and hang), exactly one
  * executable process, no code to run (scripts, listeners, classes, scripted conditions), expressions that parse,
- * and service tasks whose handler the server has. Elements without an id get one.
+ * and service tasks whose handler the server has, in every process of the document; no expression text longer
+ * than MAX_EXPRESSION_TEXT, no literal loop larger than a step's activity bound. Elements without an id get one.
  */
-export async function compileBpmn(xml: string, services: ReadonlySet<string>): Promise<CompiledProcess> {
-  const { parsed, process } = await readProcess(xml);
-  checkNoCode(process, services);
+export async function compileBpmn(xml: string, services: ReadonlySet<string>, limits: CompileLimits = { maxActivities: 500 }): Promise<CompiledProcess> {
+  const { parsed, process, roots } = await readProcess(xml);
+  // every process and other root element is checked: a non-executable one is still code the document carries
+  for (const root of roots) checkNoCode(root, services, limits);
   nameAnonymous(process, new Set(Object.keys((parsed as unknown as { elementsById: Record<string, unknown> }).elementsById ?? {})));
   const context = serializer(parsed as never, typeResolver);
   return { key: process.id!, name: process.name ?? process.id!, compiled: context.serialize() };

@@ -12,8 +12,11 @@ import jexl from 'jexl';
  * functions and transforms are refused), and of the engine's `environment` only its variables.
  */
 const parser = new jexl.Jexl();
-/** the inside of `${…}`: anything but a closing brace, which may appear inside a quoted text */
-const INNER = String.raw`((?:[^}"']|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')+)`;
+/**
+ * the inside of `${…}`: anything but a closing brace, which may appear inside a quoted text; bounded, so that an
+ * unclosed `${${${…` is read in linear time, not quadratic (compile refuses longer texts before they get here)
+ */
+const INNER = String.raw`((?:[^}"']|"(?:\\.|[^"\\]){0,2000}"|'(?:\\.|[^'\\]){0,2000}'){1,2000})`;
 const WHOLE = new RegExp(String.raw`^\$\{${INNER}\}$`);
 const WHOLE_HASH = new RegExp(String.raw`^#\{${INNER}\}$`);
 const ANY = new RegExp(String.raw`[$#]\{${INNER}\}`, 'g');

@@ -91,7 +91,9 @@ type Api = {
   getPostponed?: () => Api[];
 };
 type Activity = {
+  id: string;
   type: string;
+  broker: { subscribeTmp(exchange: string, pattern: string, fn: (key: string, message: { content: { isMultiInstance?: boolean } }) => void, options: object): unknown };
   isSubProcess?: boolean;
   behaviour: Record<string, unknown>;
   environment: Api['environment'];
@@ -130,6 +132,19 @@ function variablesFromOutput(activity: Activity, context?: { owner?: unknown }):
       if (o.type === 'bpmn:Process') break;
     }
   });
+}
+
+/**
+ * The iterations of a multi-instance activity: the engine starts each one (`execute.start` on the activity's
+ * execution exchange) without an `activity.start`, synchronously, so each is counted by the guard like an activity.
+ */
+function loopIterations(guard: Guard) {
+  return (activity: Activity): void => {
+    if (!activity.behaviour.loopCharacteristics) return;
+    activity.broker.subscribeTmp('execution', 'execute.start', (_key, message) => {
+      if (message.content.isMultiInstance) guard.count(activity.id);
+    }, { noAck: true });
+  };
 }
 
 /** Service and send tasks call the server handler their model names (flowable:class, delegateExpression or implementation). */
@@ -346,7 +361,7 @@ export async function runStep(
     scripts: noScripts(),
     timers: guardedTimers(guard),
     // bpmn-engine types an extension's element as its base class; ours read the activity's events and behaviour
-    extensions: { variablesFromOutput, services: serviceHandlers(handlers, guard) } as never,
+    extensions: { variablesFromOutput, loops: loopIterations(guard), services: serviceHandlers(handlers, guard) } as never,
   } as never);
   const c = collector(guard);
   /** a call into the engine: synchronous in part, then a promise; either way its failure is the guard's */
