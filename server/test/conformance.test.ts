@@ -104,7 +104,7 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   // the workflow's lists are views of definitions, instances and tasks: the kit writes rows each list shows its writer
   flow_manager: { insert: (kit, who, values) => insertFlowRow(kit, who, 'definition', values) },
   work_start: { insert: (kit, who, values) => insertFlowRow(kit, who, 'definition', values) },
-  flow_follow: { values: { status: 'running' }, insert: (kit, who, values) => insertFlowRow(kit, who, 'instance', values) },
+  flow_follow: { values: { status: (c) => (c.n % 2 ? 'incident' : 'running') }, insert: (kit, who, values) => insertFlowRow(kit, who, 'instance', values) },
   work_send: { insert: (kit, who, values) => insertFlowRow(kit, who, 'instance', values) },
   work_claim: { values: { status: 'open' }, insert: (kit, who, values) => insertFlowRow(kit, who, 'offered', values) },
   work_todo: { values: { status: 'open' }, insert: (kit, who, values) => insertFlowRow(kit, who, 'assigned', values) },
