@@ -518,9 +518,3 @@ export const appDataStep = pgTable('app_data_step', {
   name: varchar('name', { length: 200 }).primaryKey(),
   runTime: ts('run_time').notNull().defaultNow(),
 });
-
-/** Tables whose rows belong to one tenant: row-level security is enabled on each (see migrations). */
-export const TENANT_TABLES = [
-  'blade_role', 'blade_dept', 'blade_user', 'blade_notice', 'auth_session', 'auth_refresh_token',
-  'blade_log_usual', 'blade_log_api', 'blade_log_error', 'blade_notice_read', 'blade_notice_read_mark',
-] as const;
