@@ -1,6 +1,8 @@
 import { crudPaths, MENU_DIRECTORIES, permissionCodes, resources, type ResourceDef } from '@console/contract';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { inTenant } from '../src/core/db/index.js';
+import { PLATFORM_TABLES_WITH_TENANT_ID, secureTenantTables } from '../src/core/db/tenantSecurity.js';
 import { moduleResources, MODULES } from '../src/modules/index.js';
 import { useServer } from './harness.js';
 
@@ -12,12 +14,6 @@ import { useServer } from './harness.js';
 const h = useServer();
 const defs = Object.values(resources) as ResourceDef[];
 const bindings = moduleResources();
-
-/** Tables that carry a tenant_id but are platform data on purpose, with the reason. */
-const PLATFORM_TABLES_WITH_TENANT_ID: Record<string, string> = {
-  blade_tenant: 'the tenants themselves: tenant_id is the tenant a row describes, read by the platform and at sign-in',
-  ymy_product_auth: 'the product types granted to each tenant: written by the platform for any tenant; a tenant reads only its own rows, by tenant_id (product/typeAccess.ts)',
-};
 
 type Rows<T> = { rows: T[] };
 async function query<T>(q: ReturnType<typeof sql>): Promise<T[]> {
@@ -199,6 +195,33 @@ describe('resource registry', () => {
     }
     expect(problems).toEqual([]);
     for (const table of Object.keys(PLATFORM_TABLES_WITH_TENANT_ID)) expect(tables, `${table} is still a table with tenant_id`).toContain(table);
+  });
+
+  it('puts a new table with a tenant_id under the same policies at the next start (no hand-written line), and changes nothing the time after', async () => {
+    const db = h.server.ctx.db;
+    expect(await secureTenantTables(db), 'the started server left nothing to do').toEqual([]);
+    await db.execute(sql`create table registry_new_tenant_table (id bigint primary key, tenant_id varchar(12) not null, name varchar(20))`);
+    try {
+      await db.execute(sql`insert into registry_new_tenant_table values (1, '000000', 'platform'), (2, '541742', 'demo')`);
+      expect(await secureTenantTables(db)).toEqual(['registry_new_tenant_table']);
+      const policiesOf = async (table: string) => (await query<{ policyname: string; roles: unknown; cmd: string; permissive: string; qual: string; with_check: string }>(
+        sql`select policyname, roles::text as roles, cmd, permissive, qual, with_check from pg_policies where schemaname = 'public' and tablename = ${table} order by policyname`,
+      ));
+      // the same policies migration 0003 gave the first tenant tables
+      expect(await policiesOf('registry_new_tenant_table')).toEqual(await policiesOf('blade_notice'));
+      expect((await query<{ relrowsecurity: boolean }>(sql`select relrowsecurity from pg_class where relname = 'registry_new_tenant_table'`))[0]!.relrowsecurity).toBe(true);
+      const seen = await inTenant(db, { tenantId: '541742' }, async (tx) =>
+        ((await tx.execute(sql`select name from registry_new_tenant_table order by id`)) as unknown as Rows<{ name: string }>).rows.map((r) => r.name));
+      expect(seen, 'a request sees its tenant\'s rows only').toEqual(['demo']);
+      await expect(inTenant(db, { tenantId: '541742' }, (tx) => tx.execute(sql`insert into registry_new_tenant_table values (3, '000000', 'other')`)),
+        'nor writes another tenant\'s').rejects.toThrow();
+      const all = await inTenant(db, { tenantId: '541742', allTenants: true }, async (tx) =>
+        ((await tx.execute(sql`select count(*)::int as n from registry_new_tenant_table`)) as unknown as Rows<{ n: number }>).rows[0]!.n);
+      expect(all, 'a platform operation sees every row').toBe(2);
+      expect(await secureTenantTables(db), 'a second run is a no-op').toEqual([]);
+    } finally {
+      await db.execute(sql`drop table registry_new_tenant_table`);
+    }
   });
 
   it('resolves the tenant tables of tenant-scoped resources under row-level security too', async () => {

@@ -12,6 +12,7 @@ import { currentDeadline, TransactionDeadline, TransactionExpiredError, withDead
 import { acquireLock } from './folderLock.js';
 import { PgliteWorker } from './pgliteWorker.js';
 import * as schema from './schema.js';
+import { secureTenantTables } from './tenantSecurity.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -46,7 +47,9 @@ export async function openPglite(dataDir: string): Promise<Database> {
     const client = new PgliteWorker(dir, ['shared_buffers = 32MB', 'random_page_cost = 1.1']);
     try {
       await client.waitReady;
-      await migratePglite(drizzlePglite({ client: client as never, schema }), { migrationsFolder: migrationsFolder() });
+      const migrating = drizzlePglite({ client: client as never, schema });
+      await migratePglite(migrating, { migrationsFolder: migrationsFolder() });
+      await secureTenantTables(migrating as unknown as Db);
     } catch (e) {
       await client.close();
       throw e;
@@ -129,7 +132,9 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   const conn = await pool.connect();
   try {
     await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migratePg(drizzlePg({ client: conn, schema }), { migrationsFolder: migrationsFolder() });
+    const migrating = drizzlePg({ client: conn, schema });
+    await migratePg(migrating, { migrationsFolder: migrationsFolder() });
+    await secureTenantTables(migrating as unknown as Db);
   } finally {
     await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     conn.release();

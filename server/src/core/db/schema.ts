@@ -1,12 +1,13 @@
+import { apiScopeResource, attachResource, clientResource, dataScopeResource, deptResource, dictResource, logApiResource, logErrorResource, logUsualResource, menuResource, noticeResource, paramResource, roleResource, tenantPackageResource, tenantResource, topMenuResource, userResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn, ts } from './columns.js';
+import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from './columns.js';
 
 // ---------- platform-wide tables (no tenant_id) ----------
 
 export const tenant = pgTable(
   'blade_tenant',
-  {
+  withSearchGrams(tenantResource, {
     id: id('id').primaryKey(),
     tenantId: varchar('tenant_id', { length: 12 }).notNull(),
     tenantName: varchar('tenant_name', { length: 100 }).notNull(),
@@ -21,20 +22,15 @@ export const tenant = pgTable(
     datasourceId: id('datasource_id'),
     licenseKey: varchar('license_key', { length: 1000 }),
     ...auditColumns(),
-    tenantIdGrams: searchGrams('tenant_id'),
-    tenantNameGrams: searchGrams('tenant_name'),
-    linkmanGrams: searchGrams('linkman'),
-  },
+  }),
   (t) => [uniqueIndex('uq_tenant_tenant_id').on(t.tenantId).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_tenant_tenant_id_grams', t.tenantIdGrams),
-    searchGramsIndex('ix_tenant_tenant_name_grams', t.tenantNameGrams),
-    searchGramsIndex('ix_tenant_linkman_grams', t.linkmanGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const client = pgTable(
   'blade_client',
-  {
+  withSearchGrams(clientResource, {
     id: id('id').primaryKey(),
     clientId: varchar('client_id', { length: 48 }).notNull(),
     /** sha-256 of the secret; the secret itself is never stored */
@@ -49,18 +45,15 @@ export const client = pgTable(
     additionalInformation: varchar('additional_information', { length: 4096 }),
     autoapprove: varchar('autoapprove', { length: 256 }),
     ...auditColumns(),
-    clientIdGrams: searchGrams('client_id'),
-    authorizedGrantTypesGrams: searchGrams('authorized_grant_types'),
-  },
+  }),
   (t) => [uniqueIndex('uq_client_client_id').on(t.clientId).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_client_client_id_grams', t.clientIdGrams),
-    searchGramsIndex('ix_client_authorized_grant_types_grams', t.authorizedGrantTypesGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const menu = pgTable(
   'blade_menu',
-  {
+  withSearchGrams(menuResource, {
     id: id('id').primaryKey(),
     parentId: id('parent_id').notNull().default('0'),
     code: varchar('code', { length: 100 }).notNull(),
@@ -76,18 +69,13 @@ export const menu = pgTable(
     component: varchar('component', { length: 255 }),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    nameGrams: searchGrams('name'),
-    codeGrams: searchGrams('code'),
-    pathGrams: searchGrams('path'),
-  },
+  }),
   (t) => [uniqueIndex('uq_menu_code').on(t.code).where(sql`is_deleted = 0`), index('ix_menu_parent').on(t.parentId),
-    searchGramsIndex('ix_menu_name_grams', t.nameGrams),
-    searchGramsIndex('ix_menu_code_grams', t.codeGrams),
-    searchGramsIndex('ix_menu_path_grams', t.pathGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
-export const topMenu = pgTable('blade_top_menu', {
+export const topMenu = pgTable('blade_top_menu', withSearchGrams(topMenuResource, {
   id: id('id').primaryKey(),
   code: varchar('code', { length: 100 }).notNull(),
   name: varchar('name', { length: 100 }).notNull(),
@@ -96,12 +84,9 @@ export const topMenu = pgTable('blade_top_menu', {
   path: varchar('path', { length: 500 }),
   sort: integer('sort').notNull().default(0),
   ...auditColumns(),
-    nameGrams: searchGrams('name'),
-    codeGrams: searchGrams('code'),
-  },
+  }),
   (t) => [
-    searchGramsIndex('ix_top_menu_name_grams', t.nameGrams),
-    searchGramsIndex('ix_top_menu_code_grams', t.codeGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -113,7 +98,7 @@ export const topMenuSetting = pgTable(
 
 export const dict = pgTable(
   'blade_dict',
-  {
+  withSearchGrams(dictResource, {
     id: id('id').primaryKey(),
     parentId: id('parent_id').notNull().default('0'),
     code: varchar('code', { length: 100 }).notNull(),
@@ -124,35 +109,27 @@ export const dict = pgTable(
     remark: varchar('remark', { length: 500 }),
     isSealed: smallint('is_sealed').notNull().default(0),
     ...auditColumns(),
-    codeGrams: searchGrams('code'),
-    dictValueGrams: searchGrams('dict_value'),
-    dictKeyGrams: searchGrams('dict_key'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_dict_code_key').on(t.code, t.dictKey).where(sql`is_deleted = 0`),
     index('ix_dict_parent').on(t.parentId),
-    searchGramsIndex('ix_dict_code_grams', t.codeGrams),
-    searchGramsIndex('ix_dict_dict_value_grams', t.dictValueGrams),
-    searchGramsIndex('ix_dict_dict_key_grams', t.dictKeyGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const param = pgTable(
   'blade_param',
-  {
+  withSearchGrams(paramResource, {
     id: id('id').primaryKey(),
     paramName: varchar('param_name', { length: 255 }).notNull(),
     paramKey: varchar('param_key', { length: 255 }).notNull(),
     paramValue: text('param_value').notNull(),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    paramNameGrams: searchGrams('param_name'),
-    paramKeyGrams: searchGrams('param_key'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_param_name_grams', t.paramNameGrams),
-    searchGramsIndex('ix_param_key_grams', t.paramKeyGrams),
+    ...searchGramsIndexes(t, { paramNameGrams: 'ix_param_name_grams', paramKeyGrams: 'ix_param_key_grams' }),
   ],
 );
 
@@ -160,7 +137,7 @@ export const param = pgTable(
 
 export const role = pgTable(
   'blade_role',
-  {
+  withSearchGrams(roleResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     parentId: id('parent_id').notNull().default('0'),
@@ -170,12 +147,9 @@ export const role = pgTable(
     roleAlias: varchar('role_alias', { length: 100 }).notNull(),
     sort: integer('sort').notNull().default(0),
     ...auditColumns(),
-    roleNameGrams: searchGrams('role_name'),
-    roleAliasGrams: searchGrams('role_alias'),
-  },
+  }),
   (t) => [index('ix_role_tenant').on(t.tenantId),
-    searchGramsIndex('ix_role_role_name_grams', t.roleNameGrams),
-    searchGramsIndex('ix_role_role_alias_grams', t.roleAliasGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -187,7 +161,7 @@ export const roleMenu = pgTable(
 
 export const dept = pgTable(
   'blade_dept',
-  {
+  withSearchGrams(deptResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     parentId: id('parent_id').notNull().default('0'),
@@ -200,18 +174,15 @@ export const dept = pgTable(
     sort: integer('sort').notNull().default(0),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    deptNameGrams: searchGrams('dept_name'),
-    fullNameGrams: searchGrams('full_name'),
-  },
+  }),
   (t) => [index('ix_dept_tenant').on(t.tenantId), index('ix_dept_parent').on(t.tenantId, t.parentId).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_dept_dept_name_grams', t.deptNameGrams),
-    searchGramsIndex('ix_dept_full_name_grams', t.fullNameGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const user = pgTable(
   'blade_user',
-  {
+  withSearchGrams(userResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     code: varchar('code', { length: 32 }),
@@ -236,22 +207,17 @@ export const user = pgTable(
     loginFailCount: integer('login_fail_count').notNull().default(0),
     lockedUntil: ts('locked_until'),
     ...auditColumns(),
-    accountGrams: searchGrams('account'),
-    realNameGrams: searchGrams('real_name'),
-    phoneGrams: searchGrams('phone'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_user_account').on(t.tenantId, t.account).where(sql`is_deleted = 0`),
     index('ix_user_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_user_account_grams', t.accountGrams),
-    searchGramsIndex('ix_user_real_name_grams', t.realNameGrams),
-    searchGramsIndex('ix_user_phone_grams', t.phoneGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const notice = pgTable(
   'blade_notice',
-  {
+  withSearchGrams(noticeResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     title: varchar('title', { length: 255 }).notNull(),
@@ -259,14 +225,13 @@ export const notice = pgTable(
     releaseTime: ts('release_time').notNull(),
     content: text('content'),
     ...auditColumns(),
-    titleGrams: searchGrams('title'),
-  },
+  }),
   (t) => [
     // DESC NULLS FIRST mirrors ASC NULLS LAST, the defaults of ORDER BY, so one index serves both directions
     index('ix_notice_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_tenant_release').on(t.tenantId, t.releaseTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_notice_title_trgm').using('gin', sql`title gin_trgm_ops`),
-    searchGramsIndex('ix_notice_title_grams', t.titleGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -308,7 +273,7 @@ export const noticeReadMark = pgTable(
 /** Uploaded files (the file storage interface keeps the bytes; this is the register). */
 export const attach = pgTable(
   'blade_attach',
-  {
+  withSearchGrams(attachResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     domainUrl: varchar('domain_url', { length: 255 }).notNull().default(''),
@@ -324,12 +289,11 @@ export const attach = pgTable(
     /** the object storage configuration (blade_oss) holding the bytes; null: the local disk */
     ossId: id('oss_id'),
     ...auditColumns(),
-    originalNameGrams: searchGrams('original_name'),
-  },
+  }),
   (t) => [
     index('ix_attach_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     uniqueIndex('uq_attach_name').on(t.name),
-    searchGramsIndex('ix_attach_original_name_grams', t.originalNameGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -357,24 +321,23 @@ export const agreement = pgTable(
 /** Tenant packages: the menus a tenant may use (platform-wide). */
 export const tenantPackage = pgTable(
   'blade_tenant_package',
-  {
+  withSearchGrams(tenantPackageResource, {
     id: id('id').primaryKey(),
     packageName: varchar('package_name', { length: 50 }).notNull(),
     /** comma-joined menu ids */
     menuId: text('menu_id').notNull().default(''),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    packageNameGrams: searchGrams('package_name'),
-  },
+  }),
   (t) => [uniqueIndex('uq_tenant_package_name').on(t.packageName).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_tenant_package_package_name_grams', t.packageNameGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 /** Data scopes: a row filter on the lists of the menu they name. */
 export const scopeData = pgTable(
   'blade_scope_data',
-  {
+  withSearchGrams(dataScopeResource, {
     id: id('id').primaryKey(),
     menuId: id('menu_id').notNull(),
     resourceCode: varchar('resource_code', { length: 255 }).notNull(),
@@ -385,19 +348,16 @@ export const scopeData = pgTable(
     scopeValue: text('scope_value'),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    scopeNameGrams: searchGrams('scope_name'),
-    resourceCodeGrams: searchGrams('resource_code'),
-  },
+  }),
   (t) => [uniqueIndex('uq_scope_data_code').on(t.resourceCode).where(sql`is_deleted = 0`), index('ix_scope_data_menu').on(t.menuId),
-    searchGramsIndex('ix_scope_data_scope_name_grams', t.scopeNameGrams),
-    searchGramsIndex('ix_scope_data_resource_code_grams', t.resourceCodeGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 /** API scopes: calls (method and path) that only the roles granted them may make. */
 export const scopeApi = pgTable(
   'blade_scope_api',
-  {
+  withSearchGrams(apiScopeResource, {
     id: id('id').primaryKey(),
     menuId: id('menu_id').notNull(),
     resourceCode: varchar('resource_code', { length: 255 }).notNull(),
@@ -407,14 +367,9 @@ export const scopeApi = pgTable(
     scopeType: smallint('scope_type').notNull(),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    scopeNameGrams: searchGrams('scope_name'),
-    resourceCodeGrams: searchGrams('resource_code'),
-    scopePathGrams: searchGrams('scope_path'),
-  },
+  }),
   (t) => [uniqueIndex('uq_scope_api_code').on(t.resourceCode).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_scope_api_scope_name_grams', t.scopeNameGrams),
-    searchGramsIndex('ix_scope_api_resource_code_grams', t.resourceCodeGrams),
-    searchGramsIndex('ix_scope_api_scope_path_grams', t.scopePathGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -509,43 +464,39 @@ const logRequestColumns = () => ({
 
 export const logUsual = pgTable(
   'blade_log_usual',
-  {
+  withSearchGrams(logUsualResource, {
     ...logRequestColumns(),
     logLevel: varchar('log_level', { length: 16 }),
     logId: varchar('log_id', { length: 100 }),
     logData: text('log_data'),
-    requestUriGrams: searchGrams('request_uri'),
-  },
+  }),
   (t) => [
     index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // the retention purge deletes the oldest rows of every tenant
     index('ix_log_usual_time').on(t.createTime),
-    searchGramsIndex('ix_log_usual_request_uri_grams', t.requestUriGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const logApi = pgTable(
   'blade_log_api',
-  {
+  withSearchGrams(logApiResource, {
     ...logRequestColumns(),
     type: varchar('type', { length: 16 }).notNull().default('1'),
     title: varchar('title', { length: 255 }),
     status: integer('status'),
-    requestUriGrams: searchGrams('request_uri'),
-    titleGrams: searchGrams('title'),
-  },
+  }),
   (t) => [
     index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // the retention purge deletes the oldest rows of every tenant
     index('ix_log_api_time').on(t.createTime),
-    searchGramsIndex('ix_log_api_request_uri_grams', t.requestUriGrams),
-    searchGramsIndex('ix_log_api_title_grams', t.titleGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const logError = pgTable(
   'blade_log_error',
-  {
+  withSearchGrams(logErrorResource, {
     ...logRequestColumns(),
     type: varchar('type', { length: 16 }).notNull().default('server'),
     stackTrace: text('stack_trace'),
@@ -553,15 +504,12 @@ export const logError = pgTable(
     message: text('message'),
     fileName: varchar('file_name', { length: 1000 }),
     lineNumber: integer('line_number'),
-    requestUriGrams: searchGrams('request_uri'),
-    exceptionNameGrams: searchGrams('exception_name'),
-  },
+  }),
   (t) => [
     index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // the retention purge deletes the oldest rows of every tenant
     index('ix_log_error_time').on(t.createTime),
-    searchGramsIndex('ix_log_error_request_uri_grams', t.requestUriGrams),
-    searchGramsIndex('ix_log_error_exception_name_grams', t.exceptionNameGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -570,9 +518,3 @@ export const appDataStep = pgTable('app_data_step', {
   name: varchar('name', { length: 200 }).primaryKey(),
   runTime: ts('run_time').notNull().defaultNow(),
 });
-
-/** Tables whose rows belong to one tenant: row-level security is enabled on each (see migrations). */
-export const TENANT_TABLES = [
-  'blade_role', 'blade_dept', 'blade_user', 'blade_notice', 'auth_session', 'auth_refresh_token',
-  'blade_log_usual', 'blade_log_api', 'blade_log_error', 'blade_notice_read', 'blade_notice_read_mark',
-] as const;

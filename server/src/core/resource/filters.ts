@@ -106,7 +106,7 @@ export function checkSearchGrams(def: ResourceDef, columns: ColumnMap): void {
     if (f.search !== 'like') continue;
     const column = columns[name];
     if (!column || !gramsColumn(columns, column)) {
-      throw new Error(`resource ${def.code}: the searchable field ${name} needs its grams column (${column?.name ?? name}_grams: searchGrams() and searchGramsIndex() in core/db/columns.ts)`);
+      throw new Error(`resource ${def.code}: the searchable field ${name} needs its grams column (${column?.name ?? name}_grams: declare the table with withSearchGrams() and searchGramsIndexes(), core/db/columns.ts)`);
     }
   }
 }

@@ -1,6 +1,7 @@
+import { appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource, emergencyCodeResource, emergencyUnlockResource, faceLogResource, firmwareResource, otaLogResource, otaProgressResource, otaTaskResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn, ts } from '../../core/db/columns.js';
+import { auditColumns, id, searchGrams, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';
 
 /**
  * Devices in the field. Firmware, OTA, device state and device logs are platform rows (no tenant column),
@@ -11,7 +12,7 @@ import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn, ts } fro
 
 export const firmware = pgTable(
   'ymy_firmware',
-  {
+  withSearchGrams(firmwareResource, {
     id: id('id').primaryKey(),
     productId: id('product_id').notNull(),
     moduleType: varchar('module_type', { length: 16 }).notNull(),
@@ -26,19 +27,18 @@ export const firmware = pgTable(
     state: integer('state').notNull().default(1),
     publishTime: ts('publish_time'),
     ...auditColumns(),
-    versionGrams: searchGrams('version'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_firmware_version').on(t.productId, t.moduleType, t.version).where(sql`is_deleted = 0`),
     index('ix_firmware_product').on(t.productId, t.createTime, t.id).where(sql`is_deleted = 0`),
     index('ix_firmware_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_firmware_version_grams', t.versionGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const otaTask = pgTable(
   'ymy_ota_task',
-  {
+  withSearchGrams(otaTaskResource, {
     id: id('id').primaryKey(),
     taskName: varchar('task_name', { length: 64 }).notNull(),
     firmwareId: id('firmware_id').notNull(),
@@ -56,13 +56,12 @@ export const otaTask = pgTable(
     failed: integer('failed').notNull().default(0),
     finishTime: ts('finish_time'),
     ...auditColumns(),
-    taskNameGrams: searchGrams('task_name'),
-  },
+  }),
   (t) => [
     index('ix_ota_task_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
     index('ix_ota_task_running').on(t.id).where(sql`is_deleted = 0 and state = 'running'`),
     index('ix_ota_task_firmware').on(t.firmwareId).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_ota_task_task_name_grams', t.taskNameGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -72,7 +71,7 @@ export const otaTask = pgTable(
  */
 export const otaProgress = pgTable(
   'ymy_ota_progress',
-  {
+  withSearchGrams(otaProgressResource, {
     id: id('id').primaryKey(),
     taskId: id('task_id').notNull(),
     deviceSn: varchar('device_sn', { length: 32 }).notNull(),
@@ -88,8 +87,10 @@ export const otaProgress = pgTable(
     dueTime: ts('due_time'),
     lastReportTime: ts('last_report_time'),
     createTime: ts('create_time').notNull().defaultNow(),
+    // declared by hand: the definition searches deviceSn by prefix, not `like`; these grams serve a substring
+    // filter on it through the API, which would otherwise read every row (in the heavy lane)
     deviceSnGrams: searchGrams('device_sn'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_ota_progress_device').on(t.taskId, t.deviceSn),
     index('ix_ota_progress_task_state').on(t.taskId, t.state),
@@ -97,14 +98,14 @@ export const otaProgress = pgTable(
     index('ix_ota_progress_sn').on(t.deviceSn, t.createTime),
     index('ix_ota_progress_time').on(t.lastReportTime.desc(), t.id.desc()),
     index('ix_ota_progress_due').on(t.dueTime).where(sql`due_time is not null`),
-    searchGramsIndex('ix_ota_progress_device_sn_grams', t.deviceSnGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 /** Every OTA report and transition, append-only; a device's resent report (same client token) is kept once. */
 export const otaLog = pgTable(
   'ymy_ota_log',
-  {
+  withSearchGrams(otaLogResource, {
     id: id('id').primaryKey(),
     deviceSn: varchar('device_sn', { length: 32 }).notNull(),
     taskId: id('task_id'),
@@ -116,21 +117,20 @@ export const otaLog = pgTable(
     clientToken: varchar('client_token', { length: 64 }),
     reportTime: ts('report_time').notNull(),
     createTime: ts('create_time').notNull().defaultNow(),
-    deviceSnGrams: searchGrams('device_sn'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_ota_log_token').on(t.deviceSn, t.clientToken).where(sql`client_token is not null`),
     index('ix_ota_log_time').on(t.reportTime.desc(), t.id.desc()),
     // a tenant's rows are those of its devices: from the owner's devices to their logs (decisions.md, issue 23)
     index('ix_ota_log_sn').on(t.deviceSn, t.reportTime),
     index('ix_ota_log_task').on(t.taskId, t.reportTime.desc()),
-    searchGramsIndex('ix_ota_log_device_sn_grams', t.deviceSnGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const appVersion = pgTable(
   'ymy_app_version',
-  {
+  withSearchGrams(appVersionResource, {
     id: id('id').primaryKey(),
     platform: varchar('platform', { length: 16 }).notNull(),
     versionName: varchar('version_name', { length: 32 }).notNull(),
@@ -141,18 +141,17 @@ export const appVersion = pgTable(
     releaseNotes: text('release_notes'),
     state: integer('state').notNull().default(1),
     ...auditColumns(),
-    versionNameGrams: searchGrams('version_name'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_app_version_code').on(t.platform, t.versionCode).where(sql`is_deleted = 0`),
     index('ix_app_version_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_app_version_version_name_grams', t.versionNameGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const appLog = pgTable(
   'ymy_app_log',
-  {
+  withSearchGrams(appLogResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     appUserId: id('app_user_id'),
@@ -163,17 +162,16 @@ export const appLog = pgTable(
     logFile: varchar('log_file', { length: 1000 }),
     uploadTime: ts('upload_time').notNull().defaultNow(),
     createTime: ts('create_time').notNull().defaultNow(),
-    phoneGrams: searchGrams('phone'),
-  },
+  }),
   (t) => [
     index('ix_app_log_time').on(t.tenantId, t.uploadTime.desc(), t.id.desc()),
-    searchGramsIndex('ix_app_log_phone_grams', t.phoneGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const faceLog = pgTable(
   'ymy_face_log',
-  {
+  withSearchGrams(faceLogResource, {
     id: id('id').primaryKey(),
     deviceSn: varchar('device_sn', { length: 32 }).notNull(),
     productId: id('product_id').notNull(),
@@ -183,13 +181,12 @@ export const faceLog = pgTable(
     clientToken: varchar('client_token', { length: 64 }),
     eventTime: ts('event_time').notNull(),
     createTime: ts('create_time').notNull().defaultNow(),
-    deviceSnGrams: searchGrams('device_sn'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_face_log_token').on(t.deviceSn, t.clientToken).where(sql`client_token is not null`),
     index('ix_face_log_time').on(t.eventTime.desc(), t.id.desc()),
     index('ix_face_log_sn').on(t.deviceSn, t.eventTime),
-    searchGramsIndex('ix_face_log_device_sn_grams', t.deviceSnGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -199,7 +196,7 @@ export const faceLog = pgTable(
  */
 export const deviceStatus = pgTable(
   'ymy_device_status',
-  {
+  withSearchGrams(deviceInfoResource, {
     id: id('id').primaryKey(),
     sn: varchar('sn', { length: 32 }).notNull(),
     productId: id('product_id').notNull(),
@@ -224,20 +221,19 @@ export const deviceStatus = pgTable(
     activationLng: doublePrecision('activation_lng'),
     activationRegion: varchar('activation_region', { length: 12 }),
     createTime: ts('create_time').notNull().defaultNow(),
-    snGrams: searchGrams('sn'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_device_status_sn').on(t.sn),
     index('ix_device_status_product').on(t.productId, t.sn),
     index('ix_device_status_time').on(t.createTime, t.id),
     index('ix_device_status_online').on(t.productId).where(sql`online = 1`),
-    searchGramsIndex('ix_device_status_sn_grams', t.snGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const deviceControl = pgTable(
   'ymy_device_control',
-  {
+  withSearchGrams(deviceControlResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     deviceSn: varchar('device_sn', { length: 32 }).notNull(),
@@ -248,19 +244,18 @@ export const deviceControl = pgTable(
     clientToken: varchar('client_token', { length: 64 }),
     syncTime: ts('sync_time'),
     ...auditColumns(),
-    deviceSnGrams: searchGrams('device_sn'),
-  },
+  }),
   (t) => [
     index('ix_device_control_time').on(t.tenantId, t.createTime, t.id).where(sql`is_deleted = 0`),
     index('ix_device_control_token').on(t.clientToken).where(sql`client_token is not null`),
     index('ix_device_control_sn').on(t.deviceSn, t.createTime),
-    searchGramsIndex('ix_device_control_device_sn_grams', t.deviceSnGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const deviceNoticeConfig = pgTable(
   'ymy_device_notice_config',
-  {
+  withSearchGrams(deviceNoticeResource, {
     id: id('id').primaryKey(),
     productId: id('product_id').notNull(),
     noticeType: varchar('notice_type', { length: 32 }).notNull(),
@@ -270,16 +265,17 @@ export const deviceNoticeConfig = pgTable(
     updateUser: id('update_user'),
     updateTime: ts('update_time').notNull().defaultNow(),
     createTime: ts('create_time').notNull().defaultNow(),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_device_notice_config').on(t.productId, t.noticeType),
     index('ix_device_notice_config_time').on(t.createTime, t.id),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const emergencyUnlock = pgTable(
   'ymy_emergency_unlock',
-  {
+  withSearchGrams(emergencyUnlockResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     deviceSn: varchar('device_sn', { length: 32 }).notNull(),
@@ -296,20 +292,17 @@ export const emergencyUnlock = pgTable(
     approvalTime: ts('approval_time'),
     comment: varchar('comment', { length: 255 }),
     ...auditColumns(),
-    deviceSnGrams: searchGrams('device_sn'),
-    applicantGrams: searchGrams('applicant'),
-  },
+  }),
   (t) => [
     index('ix_emergency_unlock_time').on(t.tenantId, t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_emergency_unlock_device_sn_grams', t.deviceSnGrams),
-    searchGramsIndex('ix_emergency_unlock_applicant_grams', t.applicantGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 /** The codes issued for an approved request (sealed: answered masked; shown once when generated). */
 export const emergencyCode = pgTable(
   'ymy_emergency_code',
-  {
+  withSearchGrams(emergencyCodeResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     unlockId: id('unlock_id').notNull(),
@@ -321,9 +314,10 @@ export const emergencyCode = pgTable(
     issuerName: varchar('issuer_name', { length: 64 }),
     createUser: id('create_user'),
     createTime: ts('create_time').notNull().defaultNow(),
-  },
+  }),
   (t) => [
     index('ix_emergency_code_unlock').on(t.tenantId, t.unlockId, t.createTime),
     index('ix_emergency_code_time').on(t.tenantId, t.createTime, t.id),
+    ...searchGramsIndexes(t),
   ],
 );

@@ -1,6 +1,7 @@
+import { flowFollowResource, flowManagerResource, flowModelResource, workClaimResource, workDoneResource, workSendResource, workStartResource, workTodoResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn, ts } from '../../core/db/columns.js';
+import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';
 
 /**
  * The workflow engine's tables (docs/workflow.md), every one a tenant's (row-level security). A definition is
@@ -11,7 +12,7 @@ import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn, ts } fro
 
 export const flowModel = pgTable(
   'blade_flow_model',
-  {
+  withSearchGrams(flowModelResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     modelKey: varchar('model_key', { length: 64 }).notNull(),
@@ -21,13 +22,10 @@ export const flowModel = pgTable(
     xml: text('xml'),
     version: integer('version').notNull().default(1),
     ...auditColumns(),
-    modelKeyGrams: searchGrams('model_key'),
-    nameGrams: searchGrams('name'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_flow_model_key').on(t.tenantId, t.modelKey).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_flow_model_key_grams', t.modelKeyGrams),
-    searchGramsIndex('ix_flow_model_name_grams', t.nameGrams),
+    ...searchGramsIndexes(t, { modelKeyGrams: 'ix_flow_model_key_grams' }),
   ],
 );
 
@@ -48,7 +46,7 @@ export const flowDeployment = pgTable(
 
 export const flowDefinition = pgTable(
   'blade_flow_definition',
-  {
+  withSearchGrams([flowManagerResource, workStartResource], {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     deploymentId: id('deployment_id').notNull(),
@@ -63,10 +61,9 @@ export const flowDefinition = pgTable(
     createTime: ts('create_time').notNull().defaultNow(),
     /** a deleted deployment's definitions stay for the instances that ran on them (their diagrams) */
     isDeleted: smallint('is_deleted').notNull().default(0),
-    nameGrams: searchGrams('name'),
-  },
+  }),
   (t) => [
-    searchGramsIndex('ix_flow_definition_name_grams', t.nameGrams),
+    ...searchGramsIndexes(t),
     uniqueIndex('uq_flow_definition_version').on(t.tenantId, t.processKey, t.version),
     index('ix_flow_definition_deployment').on(t.deploymentId),
   ],
@@ -74,7 +71,7 @@ export const flowDefinition = pgTable(
 
 export const flowInstance = pgTable(
   'blade_flow_instance',
-  {
+  withSearchGrams([flowFollowResource, workSendResource], {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     definitionId: id('definition_id').notNull(),
@@ -98,14 +95,9 @@ export const flowInstance = pgTable(
     /** the earliest timer of the instance: the scheduler resumes it then */
     dueAt: ts('due_at'),
     updateTime: ts('update_time').notNull().defaultNow(),
-    processNameGrams: searchGrams('process_name'),
-    businessKeyGrams: searchGrams('business_key'),
-    startUserNameGrams: searchGrams('start_user_name'),
-  },
+  }),
   (t) => [
-    searchGramsIndex('ix_flow_instance_process_name_grams', t.processNameGrams),
-    searchGramsIndex('ix_flow_instance_business_key_grams', t.businessKeyGrams),
-    searchGramsIndex('ix_flow_instance_start_user_name_grams', t.startUserNameGrams),
+    ...searchGramsIndexes(t),
     index('ix_flow_instance_due').on(t.dueAt).where(sql`status = 'running' and due_at is not null`),
     index('ix_flow_instance_start_user').on(t.tenantId, t.startUser, t.createTime.desc()),
     index('ix_flow_instance_status').on(t.tenantId, t.status, t.createTime.desc()),
@@ -115,7 +107,7 @@ export const flowInstance = pgTable(
 
 export const flowTask = pgTable(
   'blade_flow_task',
-  {
+  withSearchGrams([workClaimResource, workTodoResource, workDoneResource], {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     instanceId: id('instance_id').notNull(),
@@ -141,14 +133,9 @@ export const flowTask = pgTable(
     outcome: varchar('outcome', { length: 16 }),
     comment: varchar('comment', { length: 1000 }),
     completedBy: varchar('completed_by', { length: 64 }),
-    processNameGrams: searchGrams('process_name'),
-    businessKeyGrams: searchGrams('business_key'),
-    startUserNameGrams: searchGrams('start_user_name'),
-  },
+  }),
   (t) => [
-    searchGramsIndex('ix_flow_task_process_name_grams', t.processNameGrams),
-    searchGramsIndex('ix_flow_task_business_key_grams', t.businessKeyGrams),
-    searchGramsIndex('ix_flow_task_start_user_name_grams', t.startUserNameGrams),
+    ...searchGramsIndexes(t),
     uniqueIndex('uq_flow_task_execution').on(t.instanceId, t.executionId),
     index('ix_flow_task_assignee').on(t.tenantId, t.assignee, t.createTime.desc()).where(sql`status = 'open'`),
     index('ix_flow_task_candidates').using('gin', t.candidateGroups).where(sql`status = 'open' and assignee is null`),

@@ -1,12 +1,13 @@
+import { batchResource, certResource, citDictResource, citResource, factoryDeviceResource, factoryResource, rewriteSnResource, stationResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { bigint, date, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, searchGrams, searchGramsIndex, ts } from '../../core/db/columns.js';
+import { auditColumns, id, searchGramsIndexes, ts, withSearchGrams } from '../../core/db/columns.js';
 
 /** The IPC back office (platform data, no tenant column): factories › stations, batches › devices. */
 
 export const factory = pgTable(
   'ymy_factory',
-  {
+  withSearchGrams(factoryResource, {
     id: id('id').primaryKey(),
     factoryName: varchar('factory_name', { length: 64 }).notNull(),
     factoryCode: varchar('factory_code', { length: 32 }).notNull(),
@@ -15,21 +16,18 @@ export const factory = pgTable(
     address: varchar('address', { length: 200 }),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    factoryNameGrams: searchGrams('factory_name'),
-    factoryCodeGrams: searchGrams('factory_code'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_factory_name').on(t.factoryName).where(sql`is_deleted = 0`),
     uniqueIndex('uq_factory_code').on(t.factoryCode).where(sql`is_deleted = 0`),
     index('ix_factory_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_factory_factory_name_grams', t.factoryNameGrams),
-    searchGramsIndex('ix_factory_factory_code_grams', t.factoryCodeGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const station = pgTable(
   'ymy_station',
-  {
+  withSearchGrams(stationResource, {
     id: id('id').primaryKey(),
     factoryId: id('factory_id').notNull(),
     stationName: varchar('station_name', { length: 64 }).notNull(),
@@ -42,21 +40,18 @@ export const station = pgTable(
     keyTime: ts('key_time'),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    stationNameGrams: searchGrams('station_name'),
-    stationCodeGrams: searchGrams('station_code'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_station_code').on(t.stationCode).where(sql`is_deleted = 0`),
     index('ix_station_factory').on(t.factoryId, t.createTime, t.id).where(sql`is_deleted = 0`),
     index('ix_station_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_station_station_name_grams', t.stationNameGrams),
-    searchGramsIndex('ix_station_station_code_grams', t.stationCodeGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 export const batch = pgTable(
   'ymy_batch',
-  {
+  withSearchGrams(batchResource, {
     id: id('id').primaryKey(),
     batchNo: varchar('batch_no', { length: 32 }).notNull(),
     factoryId: id('factory_id').notNull(),
@@ -72,14 +67,13 @@ export const batch = pgTable(
     state: integer('state').notNull().default(1),
     log: text('log'),
     ...auditColumns(),
-    batchNoGrams: searchGrams('batch_no'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_batch_no').on(t.batchNo).where(sql`is_deleted = 0`),
     index('ix_batch_factory').on(t.factoryId).where(sql`is_deleted = 0`),
     index('ix_batch_product').on(t.productId, t.createTime, t.id).where(sql`is_deleted = 0`),
     index('ix_batch_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_batch_batch_no_grams', t.batchNoGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -111,7 +105,7 @@ export const snSequence = pgTable('ymy_sn_sequence', {
  */
 export const factoryDevice = pgTable(
   'ymy_factory_device',
-  {
+  withSearchGrams(factoryDeviceResource, {
     id: id('id').primaryKey(),
     sn: varchar('sn', { length: 32 }).notNull(),
     batchId: id('batch_id').notNull(),
@@ -125,8 +119,7 @@ export const factoryDevice = pgTable(
     ownerTenantId: varchar('owner_tenant_id', { length: 12 }).notNull().default('000000'),
     deliverId: id('deliver_id'),
     createTime: ts('create_time').notNull().defaultNow(),
-    snGrams: searchGrams('sn'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_factory_device_sn').on(t.sn),
     // a tenant's devices in SN order: every device-facing list of a tenant joins its rows' SNs to this
@@ -140,7 +133,7 @@ export const factoryDevice = pgTable(
     index('ix_factory_device_batch').on(t.batchId, t.sn),
     index('ix_factory_device_product').on(t.productId, t.sn),
     index('ix_factory_device_burned').on(t.batchId).where(sql`burn_time is not null`),
-    searchGramsIndex('ix_factory_device_sn_grams', t.snGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
@@ -171,7 +164,7 @@ export const burnRecord = pgTable(
  */
 export const cert = pgTable(
   'ymy_cert',
-  {
+  withSearchGrams(certResource, {
     id: id('id').primaryKey(),
     cloudVendor: integer('cloud_vendor').notNull(),
     cloudProductId: varchar('cloud_product_id', { length: 64 }).notNull(),
@@ -185,8 +178,7 @@ export const cert = pgTable(
     batchId: id('batch_id'),
     deviceSn: varchar('device_sn', { length: 32 }),
     ...auditColumns(),
-    deviceNameGrams: searchGrams('device_name'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_cert_device_name').on(t.deviceName).where(sql`is_deleted = 0`),
     uniqueIndex('uq_cert_fingerprint').on(t.fingerprint).where(sql`is_deleted = 0 and fingerprint is not null`),
@@ -195,14 +187,14 @@ export const cert = pgTable(
     // a tenant's certificates are those of its devices
     index('ix_cert_device_sn').on(t.deviceSn).where(sql`is_deleted = 0 and device_sn is not null`),
     index('ix_cert_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_cert_device_name_grams', t.deviceNameGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 /** CIT (factory test) items: a tree; an item has a standard (a value or a range), a group has none. */
 export const citDict = pgTable(
   'ymy_cit_dict',
-  {
+  withSearchGrams(citDictResource, {
     id: id('id').primaryKey(),
     parentId: id('parent_id').notNull().default('0'),
     ancestors: varchar('ancestors', { length: 2000 }).notNull().default('0'),
@@ -212,22 +204,19 @@ export const citDict = pgTable(
     sort: integer('sort').notNull().default(1),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    codeGrams: searchGrams('code'),
-    nameGrams: searchGrams('name'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_cit_dict_code').on(t.code).where(sql`is_deleted = 0`),
     index('ix_cit_dict_parent').on(t.parentId, t.sort).where(sql`is_deleted = 0`),
     index('ix_cit_dict_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_cit_dict_code_grams', t.codeGrams),
-    searchGramsIndex('ix_cit_dict_name_grams', t.nameGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 /** A station's CIT results for a device (append-only): items code → { value, pass, standard }. */
 export const citRecord = pgTable(
   'ymy_cit',
-  {
+  withSearchGrams(citResource, {
     id: id('id').primaryKey(),
     deviceSn: varchar('device_sn', { length: 32 }).notNull(),
     batchId: id('batch_id'),
@@ -237,34 +226,30 @@ export const citRecord = pgTable(
     items: jsonb('items').notNull(),
     testTime: ts('test_time').notNull(),
     createTime: ts('create_time').notNull().defaultNow(),
-    deviceSnGrams: searchGrams('device_sn'),
-  },
+  }),
   (t) => [
     index('ix_cit_time').on(t.testTime.desc(), t.id.desc()),
     index('ix_cit_device').on(t.deviceSn, t.testTime),
     index('ix_cit_batch').on(t.batchId, t.testTime),
     // records holding an item (`items ? code`): the CIT screen's tree filters by it
     index('ix_cit_items').using('gin', t.items),
-    searchGramsIndex('ix_cit_device_sn_grams', t.deviceSnGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 /** SN rewrites: the audit of every device SN changed (never edited nor removed). */
 export const rewriteSn = pgTable(
   'ymy_rewrite_sn',
-  {
+  withSearchGrams(rewriteSnResource, {
     id: id('id').primaryKey(),
     oldSn: varchar('old_sn', { length: 32 }).notNull(),
     newSn: varchar('new_sn', { length: 32 }).notNull(),
     reason: varchar('reason', { length: 500 }).notNull(),
     ...auditColumns(),
-    oldSnGrams: searchGrams('old_sn'),
-    newSnGrams: searchGrams('new_sn'),
-  },
+  }),
   (t) => [
     index('ix_rewrite_sn_time').on(t.createTime, t.id).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_rewrite_sn_old_sn_grams', t.oldSnGrams),
-    searchGramsIndex('ix_rewrite_sn_new_sn_grams', t.newSnGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 

@@ -1,11 +1,12 @@
+import { ossResource, smsResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, searchGrams, searchGramsIndex, tenantColumn } from '../../core/db/columns.js';
+import { auditColumns, id, searchGramsIndexes, tenantColumn, withSearchGrams } from '../../core/db/columns.js';
 
 /** SMS configurations of a tenant; `status` 2 marks the enabled one (at most one per tenant). Keys are sealed (core/secrets.ts). */
 export const sms = pgTable(
   'blade_sms',
-  {
+  withSearchGrams(smsResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     category: integer('category').notNull(),
@@ -18,22 +19,19 @@ export const sms = pgTable(
     signName: varchar('sign_name', { length: 64 }),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    smsCodeGrams: searchGrams('sms_code'),
-    templateIdGrams: searchGrams('template_id'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_sms_code').on(t.tenantId, t.smsCode).where(sql`is_deleted = 0`),
     uniqueIndex('uq_sms_enabled').on(t.tenantId).where(sql`status = 2 and is_deleted = 0`),
     index('ix_sms_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_sms_sms_code_grams', t.smsCodeGrams),
-    searchGramsIndex('ix_sms_template_id_grams', t.templateIdGrams),
+    ...searchGramsIndexes(t),
   ],
 );
 
 /** Object storage configurations of a tenant; `status` 2 marks the enabled one (at most one per tenant). Keys are sealed. */
 export const oss = pgTable(
   'blade_oss',
-  {
+  withSearchGrams(ossResource, {
     id: id('id').primaryKey(),
     tenantId: tenantColumn(),
     category: integer('category').notNull(),
@@ -46,12 +44,11 @@ export const oss = pgTable(
     region: varchar('region', { length: 64 }),
     remark: varchar('remark', { length: 500 }),
     ...auditColumns(),
-    ossCodeGrams: searchGrams('oss_code'),
-  },
+  }),
   (t) => [
     uniqueIndex('uq_oss_code').on(t.tenantId, t.ossCode).where(sql`is_deleted = 0`),
     uniqueIndex('uq_oss_enabled').on(t.tenantId).where(sql`status = 2 and is_deleted = 0`),
     index('ix_oss_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
-    searchGramsIndex('ix_oss_oss_code_grams', t.ossCodeGrams),
+    ...searchGramsIndexes(t),
   ],
 );
