@@ -199,7 +199,10 @@ export function check() {
         const from = areaOf(rel);
         const to = areaOf(targetRel);
         const isRegistry = targetRel === 'areas/index.ts';
-        if (isRegistry) {
+        if (rel === 'areas/index.ts') {
+          // the registry lists the areas: it reaches each through its index.ts
+          if (to && targetRel !== `areas/${to}/index.ts`) problems.push(`${pkg.name}: the registry reaches into area ${to} (${targetRel}); import its index.ts`);
+        } else if (isRegistry) {
           if (!from && !pkg.entries.includes(rel)) problems.push(`${pkg.name}: ${rel} imports the area registry (only ${pkg.entries.join(', ')} may)`);
           if (from) problems.push(`${pkg.name}: ${rel} (area ${from}) imports the area registry`);
         } else if (to && !from) {
