@@ -80,7 +80,7 @@ export type TextFormat = 'ip' | 'url' | 'mac';
 
 /** Where a resource's screen sits in the menu tree (menus.md); the seed and the console's routes derive from it. */
 export interface MenuPlacement {
-  /** code of the parent directory (contract/src/menus.ts) */
+  /** code of the parent directory (`MENU_DIRECTORIES`: each area declares its own, `defineArea({ menus })`) */
   parent: string;
   /** the console route of the screen, e.g. /system/dept */
   route: string;
