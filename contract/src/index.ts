@@ -8,4 +8,3 @@ export * from './treeNode.js';
 export * from './areas/index.js';
 export * from './paths.js';
 export * from './shell.js';
-export * from './noticeBell.js';

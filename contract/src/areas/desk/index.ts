@@ -2,8 +2,9 @@ import { defineArea } from '../../area.js';
 import { noticeResource } from './notice.js';
 
 export * from './notice.js';
+export * from './noticeBell.js';
 
-/** The desk area: the workbench: notices. */
+/** The desk area: the workbench: notices, and the header's notice bell. */
 export default /* @__PURE__ */ defineArea({
   name: 'desk',
   resources: {
