@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { I18nText } from './i18n.js';
-import { idListInput } from './resource.js';
+import { idListInput } from './ids.js';
 
 /**
  * A call beyond CRUD (grant, enable, reset-password…), declared beside its resource: the server mounts it

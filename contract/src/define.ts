@@ -1,5 +1,5 @@
 import type { ActionDefs } from './action.js';
-import type { CrudCall, FieldDef, Fields, ResourceDef } from './resource.js';
+import type { CrudCall, FieldDef, Fields, ResourceDef } from './resourceDef.js';
 
 /**
  * The zod-free part of resource.ts that the console's first page needs (the notice definition, display

@@ -1,91 +1,17 @@
 import { z } from 'zod';
-import type { ActionDefs } from './action.js';
-import type { I18nText } from './i18n.js';
 import { dictNameKey, isRequired } from './define.js';
+import { idInput, idListInput } from './ids.js';
+import type { FieldDef, Fields, PermissionCodes, ResourceDef, TextFormat } from './resourceDef.js';
 
 // zod-free helpers in their own module: the console's first page uses them (and the notice definition)
 // without this module's schemas, which bring zod along (web/vite.config.ts, bench/RESULTS.md)
 export { crudPaths, defineResource, dictNameKey, isRequired } from './define.js';
-
-/**
- * A resource definition: the one description of a CRUD resource from which the server mounts
- * list/detail/submit/remove and the web renders its list page. See docs/resource-engine.md.
- */
-export type FieldType =
-  | 'string' // single line text
-  | 'text' // multi-line text (textarea)
-  | 'richtext' // HTML content
-  | 'int'
-  | 'number'
-  | 'datetime' // 'yyyy-MM-dd HH:mm:ss' on the wire
-  | 'date' // 'yyyy-MM-dd' on the wire
-  | 'id' // a 64-bit id, a string on the wire
-  | 'boolean' // 0 or 1 on the wire (BladeX's Integer flags); true/false accepted on input
-  | 'ref' // the id of a live row of the resource named by `ref` (checked to exist in the caller's tenant)
-  | 'ids' // comma-joined ids ('1,2'), each a live row of `ref` when it is set; arrays accepted on input
-  | 'file' // a link to an uploaded file (put-file) or an http(s) link
-  | 'image' // the same, an image
-  | 'json'; // an object of named values (a device's attributes): answered as it is stored, never filtered or sorted on
-
-export interface FieldDef {
-  type: FieldType;
-  label: I18nText;
-  /** required on create (and may not be blanked on update); a text is the message shown when missing */
-  required?: boolean | I18nText;
-  /** max length for texts, max value for numbers */
-  max?: number;
-  /** min value for numbers */
-  min?: number;
-  /** a text of a known shape, checked on input (`string` fields): an IP address, an http(s) link, a MAC address */
-  format?: TextFormat;
-  /**
-   * kept in capitals (an SN): the value is upper-cased on input, and a prefix search (`_likeright`) compares in
-   * capitals with LIKE, which a btree index of the column (COLLATE "C") serves, ordered, on millions of rows
-   */
-  upperCase?: boolean;
-  /** values come from this dictionary (`dict/dictionary?code=`); the stored value is the dictKey */
-  dict?: string;
-  /**
-   * how the field appears in the search form; absent means not in the search form (it can still be filtered
-   * through the API). `prefix`: the value's start (the box sends `<field>_likeright`), for codes kept in capitals
-   * (`upperCase`, an SN) on tables of millions of rows: the column's btree answers it, where a substring search
-   * of a long code costs the grams index its most common pairs
-   */
-  search?: 'like' | 'prefix' | 'equal' | 'dateRange';
-  /** shown as a table column (default true, except text/richtext) */
-  list?: boolean;
-  /** shown in the add/edit form (default true) */
-  form?: boolean;
-  /** sortable through ascs/descs (default false) */
-  sortable?: boolean;
-  /** must be unique among live rows (per tenant for tenant-scoped resources) */
-  unique?: boolean;
-  /** column width hint for the table */
-  width?: number;
-  /** placeholder / help in the form */
-  help?: I18nText;
-  /** value used for a new record when the form leaves it empty */
-  defaultValue?: string | number;
-  /** `ref` / `ids`: the code of the resource whose rows the value names; answered with `<field>Name` */
-  ref?: string;
-  /** accepted on submit, never answered (a password); not a column of the table */
-  writeOnly?: boolean;
-  /** set when the record is created; an update that changes it is refused */
-  immutable?: boolean;
-  /**
-   * a credential (an access key, a secret key): stored encrypted (AES-256-GCM), answered as `******` when
-   * set, never filtered or sorted on; an update that sends `******` (or nothing, or a blank) keeps the
-   * stored one. The console renders it as a password input.
-   */
-  secret?: boolean;
-}
+// the definition's types, and the id inputs action.ts needs too: apart, so that no import runs in a circle
+export * from './resourceDef.js';
+export { idInput, idListInput, isIdText, MAX_ID } from './ids.js';
 
 /** What a `secret` field answers in place of its value. */
 export const SECRET_MASK = '******';
-
-export type Fields = Record<string, FieldDef>;
-
-export type TextFormat = 'ip' | 'url' | 'mac';
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const MAC = /^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/;
@@ -113,162 +39,6 @@ export function hasTextFormat(v: string, format: TextFormat): boolean {
   }
 }
 
-/** Where a resource's screen sits in the menu tree (menus.md); the seed and the console's routes derive from it. */
-export interface MenuPlacement {
-  /** code of the parent directory (contract/src/menus.ts) */
-  parent: string;
-  /** the console route of the screen, e.g. /system/dept */
-  route: string;
-  name: I18nText;
-  sort: number;
-  /** Saber iconfont class */
-  icon?: string;
-  /** buttons beyond add/edit/delete/view (menus.md "extra buttons") */
-  buttons?: ButtonDef[];
-}
-
-export interface ButtonDef {
-  /** the permission code, e.g. user_reset */
-  code: string;
-  name: I18nText;
-  /** BladeX's alias (also picks the icon): add, edit, delete, view, or the action's own word */
-  alias: string;
-  placement: 'toolbar' | 'row' | 'both';
-  /** the action it calls (a key of `actions`), for the menu's API path */
-  action?: string;
-  /**
-   * the screen's own page draws this button (a dialog of its own, a file picker): the generic list page does
-   * not. Without it, a button naming an `action` callable with a row's `{ id }` (row) or the selection's
-   * `{ ids }` or nothing (toolbar) is rendered by the generic page, with a confirmation.
-   */
-  custom?: true;
-  /** the generic button's confirmation (default: the action's name and the row's) */
-  confirm?: I18nText;
-  /** the generic button's success message; `{key}` takes the answer's field of that name (default: 「name」 done) */
-  done?: I18nText;
-  /**
-   * a generic row button shown only on rows whose `field` holds one of `values` (a draft can be published, a
-   * published version withdrawn); the server refuses the others all the same
-   */
-  shownWhen?: { field: string; values: ReadonlyArray<string | number> };
-}
-
-/** A tree resource: rows name their parent; the engine keeps ancestors and answers the tree calls. */
-export interface TreeDef {
-  /** the field holding the parent's id ('0' for a root) */
-  parentField: string;
-  /** a column (not a field) holding the comma-joined ids from the root, e.g. '0,12,57' */
-  ancestorsColumn?: string;
-  /** the field shown as a node's title (default: the resource's name field) */
-  labelField?: string;
-  /** `list` answers the whole matching tree unpaged (BladeX's dept, role, menu and dict lists) */
-  unpagedList?: boolean;
-}
-
-/** Streamed xlsx export and background import, declared per resource (api.md section 5). */
-export interface ImportExportDef {
-  /** `GET {path}/export`: every row matching the list filters; permission code (default `<code>_export`) */
-  export?: { permission?: string; name?: string };
-  /**
-   * `POST {path}/import` (multipart `file`), `GET {path}/import-template`, `GET {path}/get-upload-progress?id=`;
-   * `bundle`: a .zip is accepted too, holding the sheet and files its cells name (certificates and keys)
-   */
-  import?: { permission?: string; name?: string; bundle?: boolean };
-}
-
-export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = ActionDefs> {
-  /** the menu code; permission codes are `<code>_add`, `<code>_edit`, `<code>_delete`, `<code>_view` */
-  code: string;
-  /** API base path, e.g. /api/blade-system/param */
-  path: string;
-  title: I18nText;
-  /** tenant: rows belong to the caller's tenant; platform: one set of rows, written only by tenant 000000 */
-  scope: 'tenant' | 'platform';
-  /** read and written only by the platform's administrators (tenants, packages): 403 for anyone else */
-  platformAdminOnly?: boolean;
-  fields: F;
-  /** default order, newest first when absent */
-  defaultSort?: { field: string; order: 'asc' | 'desc' };
-  /** which of the standard buttons the screen has (default all four) */
-  buttons?: { add?: boolean; edit?: boolean; delete?: boolean; view?: boolean };
-  /** the field that names a record in messages (e.g. duplicates); defaults to the first required string */
-  nameField?: string;
-  /** the screen's place in the menu; absent for resources without a screen of their own */
-  menu?: MenuPlacement;
-  /** a tree resource */
-  tree?: TreeDef;
-  /** calls beyond CRUD (grant, enable, reset-password…), typed (contract/src/action.ts) */
-  actions?: A;
-  /** xlsx export / import */
-  io?: ImportExportDef;
-  /**
-   * query parameters accepted as other names of `id` / `parentId` (BladeX's region: `detail?code=`,
-   * `lazy-tree?parentCode=`), for resources whose id is their natural key
-   */
-  keyAliases?: Record<string, 'id' | 'parentId'>;
-  /** 'custom': the console renders a page of its own for this resource (web/src/modules/pages.ts) */
-  page?: 'generic' | 'custom';
-  /**
-   * no `submit` and no `remove` (append-only logs; set `removable` to keep `remove`): the table need not
-   * have the update and soft-delete columns (`updateTime`, `isDeleted`) then
-   */
-  readOnly?: boolean;
-  /** with `readOnly` or `createOnly`: `remove` is still mounted (the attachment register, a pending device command) */
-  removable?: boolean;
-  /**
-   * records written once and kept as they are (an audit of SN rewrites): `submit` creates, an update is
-   * refused (400), and there is no `remove`; the screen has no edit or delete buttons
-   */
-  createOnly?: boolean;
-  /**
-   * columns that vary by row kind (a batch's devices, by product type): `GET {path}` with those of the
-   * list's filters named in `by` answers them (`DynamicColumn[]`); each shows `<field>.<key>` of a json
-   * field, in the list and in the export
-   */
-  dynamicColumns?: { path: string; field: string; by: string[] };
-  /**
-   * the engine's calls under names of their own (the IPC back office's `factory-list`, `add-factory`,
-   * `del-factory`), each the last segment after `path`; a call not named keeps its own name
-   */
-  routes?: Partial<Record<CrudCall, string>>;
-  /**
-   * shown inside another resource's screen instead of a menu of its own (a factory's stations, a batch's
-   * devices): see `WithinDef`
-   */
-  within?: WithinDef;
-  /**
-   * permission codes other than the code's own (a resource worked on in another's screen without being its
-   * child: the OTA tasks on the 升级进度 screen, menu code `ota_progress`, added with `ota_task_add`)
-   */
-  codes?: Partial<PermissionCodes>;
-}
-
-export type CrudCall = 'list' | 'detail' | 'submit' | 'remove';
-
-/** One of a resource's dynamic columns (`dynamicColumns`), its label in the caller's language. */
-export interface DynamicColumn {
-  key: string;
-  label: string;
-  type: 'text' | 'number' | 'date' | 'boolean';
-}
-
-/**
- * A resource whose rows belong to a row of another resource and are worked on in that resource's screen:
- * the parent's screen lists them per row, the form is pre-filled with the parent, and the permission codes
- * are the parent's (its menu code reads; the buttons named in `codes`, extra buttons of the parent's menu,
- * write).
- */
-export interface WithinDef {
-  /** the parent resource's code */
-  parent: string;
-  /** the field holding the parent row's id */
-  field: string;
-  /** the parent menu's buttons that guard add / edit / delete / view (default: `<code>_add`…; view: the parent's menu code) */
-  codes?: Partial<Record<'add' | 'edit' | 'delete' | 'view', string>>;
-}
-
-
-
 /** Columns every resource has, managed by the engine. */
 export const SYSTEM_FIELDS = {
   id: { type: 'id', label: { zh: '编号', en: 'ID' }, list: false, form: false },
@@ -282,14 +52,6 @@ export const SYSTEM_FIELDS = {
 } as const satisfies Fields;
 
 export type SystemField = keyof typeof SYSTEM_FIELDS;
-
-export interface PermissionCodes {
-  menu: string;
-  add: string;
-  edit: string;
-  delete: string;
-  view: string;
-}
 
 export function permissionCodes(def: Pick<ResourceDef, 'code' | 'within' | 'codes'>): PermissionCodes {
   const own = { ...def.within?.codes, ...def.codes };
@@ -318,7 +80,6 @@ export function sortableFields(def: ResourceDef): string[] {
   return out;
 }
 
-
 export function shownInList(f: FieldDef): boolean {
   if (f.writeOnly) return false;
   return f.list ?? !(f.type === 'text' || f.type === 'richtext' || f.type === 'json');
@@ -326,12 +87,6 @@ export function shownInList(f: FieldDef): boolean {
 
 export function shownInForm(f: FieldDef): boolean {
   return f.form ?? true;
-}
-
-/** Ids are 64-bit integers, written as decimal strings on the wire. */
-export const MAX_ID = 9223372036854775807n;
-export function isIdText(v: unknown): v is string {
-  return typeof v === 'string' && /^\d{1,19}$/.test(v) && BigInt(v) <= MAX_ID;
 }
 
 /** Range of a whole number stored in a PostgreSQL integer column (the default for `int` fields). */
@@ -402,16 +157,6 @@ function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
   }
 }
 
-/** An id as clients send it: a decimal string or a (safe) number. */
-export const idInput = z.union([z.string().trim().refine(isIdText), z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)]).transform(String);
-
-/** A list of ids as clients send it (BladeX: '1,2'; JSON clients: ['1','2']), normalised to '1,2' without repeats. */
-export const idListInput = z
-  .union([z.string(), z.array(z.union([z.string(), z.number()]))])
-  .transform((v) => [...new Set((Array.isArray(v) ? v.map(String) : v.split(',')).map((s) => s.trim()).filter(Boolean))])
-  .refine((ids) => ids.every(isIdText))
-  .transform((ids) => ids.join(','));
-
 /** A flag as clients send it: 0/1, '0'/'1', true/false; answered as 0/1. */
 export const booleanInput = z
   .union([z.boolean(), z.literal(0), z.literal(1), z.enum(['0', '1', 'true', 'false'])])
@@ -442,7 +187,6 @@ export function submitSchema(def: ResourceDef, mode: 'create' | 'update'): z.Zod
   for (const name of Object.keys(SYSTEM_FIELDS)) if (name !== 'id' && !Object.hasOwn(def.fields, name)) shape[name] = z.unknown().optional();
   return z.object(shape).strip();
 }
-
 
 /** The shape of one record in list/detail answers. */
 export function recordSchema(def: ResourceDef): z.ZodObject {

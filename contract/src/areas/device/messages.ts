@@ -1,0 +1,48 @@
+import type { I18nText } from '../../i18n.js';
+
+/** Messages of the device area (devices in the field: firmware, OTA, emergency unlock, the gateway simulator); merged into the contract's `messages` by the area registry. */
+export const deviceMessages = {
+  simulatorDisabled: { zh: '设备模拟器未开启: 请在服务器上设置 DEVICE_SIMULATOR=true', en: 'The device simulator is off: set DEVICE_SIMULATOR=true on the server' },
+  simulatorInput: { zh: '请给出 SN (sns, 逗号分隔, 至多 {max} 个)、批次号 (batchNo) 或设备数 (count)', en: 'Give SNs (sns, comma separated, at most {max}), a batch number (batchNo) or a number of devices (count)' },
+  deviceUnknown: { zh: '设备 {sn} 不存在或不可见', en: 'The device {sn} does not exist or is not visible to you' },
+  firmwareFileUnknown: { zh: '固件文件须上传到本系统 (以便计算大小与校验值)', en: 'The firmware file must be uploaded here (so its size and digests are measured)' },
+  firmwareFileFixed: { zh: '已发布或已撤回的固件不能更换文件, 请新建版本', en: 'The file of published or withdrawn firmware cannot change; create a new version' },
+  firmwarePublishedRemove: { zh: '固件 {version} 已发布, 请先撤回再删除', en: 'The firmware {version} is published; withdraw it before deleting it' },
+  firmwareInUse: { zh: '升级任务「{task}」正在使用该固件, 不能删除', en: 'The OTA task "{task}" is using this firmware; it cannot be deleted' },
+  firmwareNotDraft: { zh: '固件 {version} 不是草稿, 不能发布', en: 'The firmware {version} is not a draft; it cannot be published' },
+  firmwareNotPublished: { zh: '固件 {version} 未发布, 不能撤回', en: 'The firmware {version} is not published; it cannot be withdrawn' },
+  otaFirmwareNotPublished: { zh: '固件 {version} 未发布或已撤回, 不能用于升级', en: 'The firmware {version} is not published (or was withdrawn); no task can use it' },
+  otaSnsRequired: { zh: '请输入要升级的设备 SN', en: 'Please enter the SNs of the devices to upgrade' },
+  otaSnsTooMany: { zh: '一次最多指定 {max} 个 SN', en: 'At most {max} SNs at a time' },
+  otaDevicesUnknown: { zh: '{count} 个 SN 不是该产品的设备, 如 {sns}', en: '{count} SNs are not devices of this product, such as {sns}' },
+  otaNoDevices: { zh: '所选范围内没有设备', en: 'There are no devices in the chosen scope' },
+  otaBatchRequired: { zh: '请选择批次', en: 'Please select the batch' },
+  otaBatchOtherProduct: { zh: '该批次不是固件所属产品的批次', en: 'The batch is not of the firmware\'s product' },
+  otaTaskNotRunning: { zh: '升级任务「{name}」已结束, 不能取消', en: 'The OTA task "{name}" has ended; it cannot be cancelled' },
+  emergencyNotPending: { zh: '该申请已审批, 不能再修改或审批', en: 'The request has been decided; it cannot be changed or decided again' },
+  emergencyOwnRequest: { zh: '不能审批自己提交的申请, 请由另一位同事审批', en: 'You cannot approve your own request; another colleague must' },
+  emergencyNotApproved: { zh: '申请尚未批准, 不能生成开锁码', en: 'The request is not approved; no code can be generated' },
+  emergencyIssued: { zh: '该申请的开锁码已生成', en: 'The codes of this request have been generated already' },
+  emergencyIssuedRemove: { zh: '设备 {sn} 的开锁码已生成, 申请不能删除', en: 'Codes were issued for the device {sn}; the request cannot be deleted' },
+  /** another call of this server made on the caller's behalf refused: its message, already in the caller's language */
+  composedCallFailed: { zh: '{detail}', en: '{detail}' },
+  firmwareCloudOwn: {
+    zh: '固件由本系统存储与分发 (FIRMWARE_CLOUD=own), 无需上传云端; 要使用腾讯云, 请在服务器上设置 FIRMWARE_CLOUD=tencent',
+    en: 'Firmware is stored and served by this server (FIRMWARE_CLOUD=own); nothing to upload. To use Tencent Cloud, set FIRMWARE_CLOUD=tencent on the server',
+  },
+  firmwareWithdrawnCloud: { zh: '固件 {version} 已撤回, 不能上传云端', en: 'The firmware {version} was withdrawn; it cannot be uploaded to the cloud' },
+  firmwareCloudProduct: { zh: '没有云端产品 ID 或编号为 {id} 的产品', en: 'No product has the cloud product id (or the id) {id}' },
+  firmwareCloudNoProductId: { zh: '产品「{product}」没有腾讯云产品 ID, 不能上传到腾讯云', en: 'The product "{product}" has no Tencent Cloud product id; it cannot be uploaded there' },
+  firmwareUploadLink: { zh: '上传链接无效或已过期, 请重新获取 (GetCOSURL)', en: 'The upload link is invalid or expired; get a new one (GetCOSURL)' },
+  firmwareUploadMissing: {
+    zh: '没有 {version} 的上传文件: 请先调用 GetCOSURL 并把文件 PUT 到返回的地址 (1 小时内登记)',
+    en: 'No file was uploaded for {version}: call GetCOSURL and PUT the file to its Url first (register it within an hour)',
+  },
+  firmwareUploadSize: { zh: '上传的文件为 {measured} 字节, 与 FileSize {given} 不符', en: 'The uploaded file has {measured} bytes, not FileSize {given}' },
+  firmwareUploadMd5: { zh: '上传文件的 MD5 为 {measured}, 与 Md5sum {given} 不符', en: 'The uploaded file\'s MD5 is {measured}, not Md5sum {given}' },
+  firmwareCloudFilter: { zh: '不支持的筛选条件 {name} (可用: Version, FwType)', en: 'Unknown filter {name} (available: Version, FwType)' },
+  firmwareVersionUnknown: { zh: '产品没有已发布的 {version} 固件', en: 'The product has no published firmware {version}' },
+  firmwareModuleAmbiguous: { zh: '{version} 有多个模块的固件, 请用 FwType 指明 ({modules})', en: 'Several modules have firmware {version}; name one with FwType ({modules})' },
+  firmwareOriVersion: { zh: '设备 {sn} 当前版本为 {current}, 不是 {given}', en: 'The device {sn} runs {current}, not {given}' },
+  otaTaskOtherVersion: { zh: '升级任务 {id} 不是 {version} 的任务', en: 'The OTA task {id} does not install {version}' },
+} as const satisfies Record<string, I18nText>;
