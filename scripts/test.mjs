@@ -53,8 +53,11 @@ else {
 // the fuzz sends hostile input to every route: the same handlers and the same PostgreSQL parser (PGlite is
 // PostgreSQL) answer it in the first pass, so the second leaves it out
 vitest('server API tests', 'server', 'server', databaseOnly ? ['--exclude', 'test/fuzz.test.ts'] : []);
-if (databaseOnly) console.log('\n▶ web unit tests: skipped (TEST_DATABASE_ONLY)');
-else vitest('web unit tests', 'web', 'web');
+if (databaseOnly) console.log('\n▶ contract and web unit tests: skipped (TEST_DATABASE_ONLY)');
+else {
+  vitest('contract unit tests', 'contract', 'contract');
+  vitest('web unit tests', 'web', 'web');
+}
 
 if (existsSync(join(root, 'e2e/vitest.config.ts'))) {
   if (run('build', 'npm', ['run', 'build'])) vitest('browser tests', 'e2e', 'e2e', databaseOnly ? DATABASE_BROWSER_SUITES : []);
