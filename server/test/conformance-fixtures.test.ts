@@ -2,7 +2,7 @@ import { defineResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { date, doublePrecision, integer, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGrams, tenantColumn, ts } from '../src/core/db/columns.js';
-import { bind, type FeatureModule, MODULES } from '../src/modules/index.js';
+import { bind, type FeatureModule, MODULES } from '../src/areas/index.js';
 import { describeResource } from './conformance/kit.js';
 import { useServer } from './harness.js';
 

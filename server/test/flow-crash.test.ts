@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/core/config.js';
 import type { AuthUser } from '../src/core/context.js';
 import { inTenant } from '../src/core/db/index.js';
-import { flowInstance, flowTask } from '../src/modules/flow/tables.js';
+import { flowInstance, flowTask } from '../src/areas/flow/tables.js';
 import { createServer, type Server } from '../src/server.js';
 import { createTestDb, type TestDb } from './db-template.js';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileBpmn } from '../src/modules/flow/bpmn/compile.js';
-import { runStep, StepFailed } from '../src/modules/flow/bpmn/step.js';
+import { compileBpmn } from '../src/areas/flow/bpmn/compile.js';
+import { runStep, StepFailed } from '../src/areas/flow/bpmn/step.js';
 import { BASIC, useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
 import { multipart } from './multipart.js';

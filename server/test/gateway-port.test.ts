@@ -4,10 +4,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tencentCredentials } from '../src/modules/device/gateway/credentials.js';
-import { createGateway, type DeviceGateway } from '../src/modules/device/gateway/gateway.js';
-import { MAX_PACKET_BYTES } from '../src/modules/device/gateway/portGuard.js';
-import type { Uplink } from '../src/modules/device/gateway/types.js';
+import { tencentCredentials } from '../src/areas/device/gateway/credentials.js';
+import { createGateway, type DeviceGateway } from '../src/areas/device/gateway/gateway.js';
+import { MAX_PACKET_BYTES } from '../src/areas/device/gateway/portGuard.js';
+import type { Uplink } from '../src/areas/device/gateway/types.js';
 import { connect, type FixtureDevice, makeDevices, until } from './gateway-fixture.js';
 import { useServer } from './harness.js';
 

@@ -1,7 +1,7 @@
 import { crudPaths, MENU_DIRECTORIES, permissionCodes, resources, type ResourceDef } from '@console/contract';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { moduleResources, MODULES } from '../src/modules/index.js';
+import { moduleResources, MODULES } from '../src/areas/index.js';
 import { useServer } from './harness.js';
 
 /**

@@ -2,22 +2,22 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../core/context.js';
 import { mountResource } from '../core/resource/engine.js';
 import type { DataStep } from '../seed/runner.js';
-import { appModule } from './app/index.js';
+import { appModule } from './system/public.js';
 import { authModule } from './auth/index.js';
 import { authorityFeature } from './authority/index.js';
 import { deskFeature } from './desk/index.js';
 import { deviceGatewayFeature } from './device/gateway/index.js';
 import { flowFeature } from './flow/index.js';
-import { logFeature } from './log/index.js';
+import { logFeature } from './monitor/index.js';
 import { postsaleFeature } from './postsale/index.js';
 import { productFeature } from './product/index.js';
 import { productionFeature } from './production/index.js';
 import { deviceFeature } from './device/index.js';
 import { resourceFeature } from './resource/index.js';
 import { systemFeature } from './system/index.js';
-import type { FeatureModule, ResourceBinding } from './feature.js';
+import type { FeatureModule, ResourceBinding } from '../core/area.js';
 
-export { bind, type FeatureModule, type ResourceBinding } from './feature.js';
+export { bind, type FeatureModule, type ResourceBinding } from '../core/area.js';
 
 /** Every module, in mount order. */
 export const MODULES: readonly FeatureModule[] = [

@@ -15,8 +15,8 @@ import type { FieldLabels } from './validation.js';
 import type { ResourceRegistry } from './resource/registry.js';
 import type { UploadService } from './uploads.js';
 import type { TableUpkeep } from './db/upkeep.js';
-import type { DeviceGateway } from '../modules/device/gateway/gateway.js';
-import type { FlowEngine } from '../modules/flow/engine.js';
+import type { DeviceGateway } from '../areas/device/gateway/gateway.js';
+import type { FlowEngine } from '../areas/flow/engine.js';
 
 /** The server's shared services, created once at start and handed to every module. */
 export interface AppContext {

@@ -7,7 +7,7 @@ import { schema } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../feature.js';
+import { bind, type FeatureModule } from '../../core/area.js';
 import { menuHooks, registerMenuRoleActions, roleHooks, topMenuHooks } from './menusRoles.js';
 import { packageHooks, registerTenantActions, tenantHooks } from './tenants.js';
 import { registerUserActions, userHooks } from './users.js';

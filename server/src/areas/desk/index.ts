@@ -1,6 +1,6 @@
 import { noticeResource } from '@console/contract';
 import { schema } from '../../core/db/index.js';
-import { bind, type FeatureModule } from '../feature.js';
+import { bind, type FeatureModule } from '../../core/area.js';
 import { registerDashboardRoute } from './dashboard.js';
 import { dropReadRows, registerNoticeReadRoutes } from './noticeRead.js';
 

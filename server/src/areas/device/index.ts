@@ -4,7 +4,7 @@ import {
 } from '@console/contract';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../feature.js';
+import { bind, type FeatureModule } from '../../core/area.js';
 import { bySnColumn } from '../production/ownership.js';
 import { deviceControlHooks, registerControlActions } from './control.js';
 import { emergencyUnlockHooks, registerEmergencyActions } from './emergency.js';

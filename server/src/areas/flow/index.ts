@@ -7,7 +7,7 @@ import { schema } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { DataStep } from '../../seed/runner.js';
 import { DEMO_TENANT, type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../feature.js';
+import { bind, type FeatureModule } from '../../core/area.js';
 import { compileBpmn } from './bpmn/compile.js';
 import { deployChecked, FlowEngine, type FlowService } from './engine.js';
 import { LEAVE_PROCESS_KEY, registerLeave } from './leave.js';

@@ -8,7 +8,7 @@ import { ensureMenus, grantToRoles, type MenuSeed } from '../../seed/menus.js';
 import { TENANT_ADMIN_ROLE } from '../../seed/resourceMenus.js';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../feature.js';
+import { bind, type FeatureModule } from '../../core/area.js';
 import { DEFAULT_RETENTION_DAYS, LOG_RETENTION_PARAM, purgeLogs } from './retention.js';
 import { and, eq, ne } from 'drizzle-orm';
 

@@ -5,8 +5,8 @@ import { fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { deliver } from '../product/tables.js';
 import { byProductColumn } from '../product/typeAccess.js';
-import { type Delivery, deliverDevices, redeliverDevices, returnDevices } from './ownership.js';
-import { batch } from './tables.js';
+import { type Delivery, deliverDevices, redeliverDevices, returnDevices } from '../production/ownership.js';
+import { batch } from '../production/tables.js';
 
 const asDelivery = (row: Record<string, unknown>): Delivery => ({
   id: String(row.id), productId: String(row.productId), batchId: row.batchId ? String(row.batchId) : null,

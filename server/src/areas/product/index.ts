@@ -1,7 +1,7 @@
 import { brandResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, msg, productAuthResource, t, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../feature.js';
+import { bind, type FeatureModule } from '../../core/area.js';
 import { registerCloudSync } from './cloudSync.js';
 import { registerProductAuthActions } from './productAuth.js';
 import { and, eq, ne } from 'drizzle-orm';

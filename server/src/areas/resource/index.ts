@@ -4,7 +4,7 @@ import type { AppContext } from '../../core/context.js';
 import { schema } from '../../core/db/index.js';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../feature.js';
+import { bind, type FeatureModule } from '../../core/area.js';
 import { attachHooks, registerAttachRoutes } from './attach.js';
 import { mountEnable, ossHooks, smsHooks } from './configs.js';
 import { createUploadService, registerFileRoutes } from './files.js';

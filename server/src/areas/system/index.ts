@@ -1,6 +1,6 @@
 import { deptResource, paramResource, postResource, regionResource } from '@console/contract';
 import { schema } from '../../core/db/index.js';
-import { bind, type FeatureModule } from '../feature.js';
+import { bind, type FeatureModule } from '../../core/area.js';
 import { registerDictRoutes } from './dict.js';
 import { registerMenuRoutes } from './menu.js';
 import { deptHooks, ORG_DATA_STEPS, regionHooks, registerOrgRoutes } from './org.js';

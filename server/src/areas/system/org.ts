@@ -11,7 +11,7 @@ import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import type { DataStep } from '../../seed/runner.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { readRegions } from './region/regionData.js';
+import { readRegions } from '../base/region/regionData.js';
 import { post, region } from './tables.js';
 
 /** The tenant a picker asks for: the caller's own, or any for the platform's administrators. */

@@ -1,4 +1,4 @@
-import type { FeatureModule } from '../../feature.js';
+import type { FeatureModule } from '../../../core/area.js';
 import { mountSimulatorSessions } from './sessions.js';
 
 /** The device gateway's routes (the gateway itself is created by the server: server.ts, ctx.gateway). */
