@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './core/config.js';
+import { GATEWAY } from './areas/device/index.js';
 import { createServer } from './server.js';
 
 const started = performance.now();
 
 function gatewayLine(s: Awaited<ReturnType<typeof createServer>>): string {
-  const g = s.ctx.gateway;
+  const g = s.ctx.services.find(GATEWAY);
   if (!g || g.mode === 'off') return 'off';
   return g.mode === 'embedded' ? `embedded MQTT on port ${g.port}` : `on ${g.deviceUrl()}`;
 }

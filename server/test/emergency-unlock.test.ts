@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deviceUnlockSecret } from '../src/areas/device/emergency.js';
+import { deviceUnlockSecret } from '../src/areas/production/index.js';
 import { verifyCode } from '../src/areas/device/emergencyCode.js';
 import { deliverFleet, type Fleet, makeFleet } from './device-fixture.js';
 import { useServer } from './harness.js';

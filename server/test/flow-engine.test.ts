@@ -5,6 +5,7 @@ import type { AuthUser } from '../src/core/context.js';
 import { inTenant } from '../src/core/db/index.js';
 import { AppError } from '../src/core/errors.js';
 import type { FlowEngine } from '../src/areas/flow/engine.js';
+import { FLOW_ENGINE } from '../src/areas/flow/index.js';
 import { flowDefinition, flowHistory, flowInstance, flowTask } from '../src/areas/flow/tables.js';
 import { useServer } from './harness.js';
 
@@ -16,7 +17,7 @@ import { useServer } from './harness.js';
 const h = useServer();
 const LEAVE = readFileSync(new URL('../src/areas/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
 const T = '541742';
-const flow = (): FlowEngine => h.server.ctx.flow!;
+const flow = (): FlowEngine => h.server.ctx.services.get(FLOW_ENGINE);
 const people: Record<string, AuthUser> = {};
 
 const person = (tenantId: string, userId: string, account: string, roleAliases: string[]): AuthUser => ({

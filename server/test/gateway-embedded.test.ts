@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliyunCredentials, sessionKey, signUplink, tencentCredentials, verifyDownlink } from '../src/areas/device/gateway/credentials.js';
-import { invalidateDeviceKeys } from '../src/areas/device/gateway/deviceKeys.js';
+import { GATEWAY } from '../src/areas/device/index.js';
+import { invalidateDeviceKeys } from '../src/areas/production/index.js';
 import { createFleet, type FleetSession } from '../src/areas/device/gateway/fleet.js';
 import type { DeviceGateway } from '../src/areas/device/gateway/gateway.js';
 import type { Presence, Uplink } from '../src/areas/device/gateway/types.js';
@@ -38,7 +39,7 @@ async function device(d: FixtureDevice): Promise<MqttClient> {
 const up = (kind: string, d: FixtureDevice) => `${ROOT}/up/${kind}/${d.cloudProductId}/${d.deviceName}`;
 
 beforeAll(async () => {
-  gw = h.server.ctx.gateway!;
+  gw = h.server.ctx.services.get(GATEWAY);
   expect(gw.mode).toBe('embedded');
   expect(gw.port).toBeGreaterThan(0);
   url = gw.deviceUrl()!;

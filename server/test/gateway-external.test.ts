@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionKey, signUplink, tencentCredentials, verifyDownlink } from '../src/areas/device/gateway/credentials.js';
+import { GATEWAY } from '../src/areas/device/index.js';
 import { createFleet, type FleetSession } from '../src/areas/device/gateway/fleet.js';
 import { createGateway, type DeviceGateway } from '../src/areas/device/gateway/gateway.js';
 import type { Presence, Uplink } from '../src/areas/device/gateway/types.js';
@@ -43,7 +44,7 @@ async function device(d: FixtureDevice): Promise<MqttClient> {
 }
 
 beforeAll(async () => {
-  gw = h.server.ctx.gateway!;
+  gw = h.server.ctx.services.get(GATEWAY);
   expect(gw.mode).toBe('external');
   locks = await makeDevices(h.server.ctx, { batchNo: 'EXT-B1', snPrefix: 'EXT', count: 4, cloudProductId: PID });
   gw.onUplink(['property', 'event', 'ota', 'action', 'location'], async (batch) => void uplinks.push(...batch));

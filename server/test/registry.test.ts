@@ -1,7 +1,7 @@
 import { crudPaths, MENU_DIRECTORIES, permissionCodes, resources, type ResourceDef } from '@console/contract';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { moduleResources, MODULES } from '../src/areas/index.js';
+import { areaResources, AREAS } from '../src/areas/index.js';
 import { useServer } from './harness.js';
 
 /**
@@ -11,7 +11,7 @@ import { useServer } from './harness.js';
  */
 const h = useServer();
 const defs = Object.values(resources) as ResourceDef[];
-const bindings = moduleResources();
+const bindings = areaResources();
 
 /** Tables that carry a tenant_id but are platform data on purpose, with the reason. */
 const PLATFORM_TABLES_WITH_TENANT_ID: Record<string, string> = {
@@ -42,9 +42,9 @@ beforeAll(async () => {
 });
 
 describe('resource registry', () => {
-  it('binds every definition of the contract in exactly one module, and binds nothing else', () => {
+  it('binds every definition of the contract in exactly one area, and binds nothing else', () => {
     for (const def of defs) {
-      const owners = MODULES.filter((m) => (m.resources ?? []).some((b) => b.def.code === def.code)).map((m) => m.name);
+      const owners = AREAS.filter((m) => (m.resources ?? []).some((b) => b.def.code === def.code)).map((m) => m.name);
       const times = bindings.filter((b) => b.def.code === def.code).length;
       expect({ code: def.code, owners, times }).toEqual({ code: def.code, owners: [expect.any(String)], times: 1 });
       expect(bindings.find((b) => b.def.code === def.code)!.def, `${def.code}: the bound definition is the contract's`).toBe(def);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CONSOLE_CLIENT, crudPaths, type Page } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
-import { moduleResources } from '../src/areas/index.js';
+import { areaResources } from '../src/areas/index.js';
 import { useServer } from './harness.js';
 
 const h = useServer();
@@ -57,7 +57,7 @@ describe('no answer holds a secret', () => {
   it('scans the list, detail and tree answers of every resource, for the platform and a tenant', async () => {
     let scanned = 0;
     for (const token of [admin, demo]) {
-      for (const { def } of moduleResources()) {
+      for (const { def } of areaResources()) {
         const paths = [`${crudPaths(def).list}?size=50`, ...(def.tree ? [`${def.path}/tree`, `${def.path}/lazy-list`] : [])];
         for (const path of paths) {
           const res = await h.call<Page<Rec> | Rec[]>('GET', path, { token });

@@ -1,55 +1,42 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../core/context.js';
-import { mountResource } from '../core/resource/engine.js';
-import type { DataStep } from '../seed/runner.js';
-import { appModule } from './system/public.js';
-import { authModule } from './auth/index.js';
-import { authorityFeature } from './authority/index.js';
-import { deskFeature } from './desk/index.js';
-import { deviceGatewayFeature } from './device/gateway/index.js';
-import { flowFeature } from './flow/index.js';
-import { logFeature } from './monitor/index.js';
-import { postsaleFeature } from './postsale/index.js';
-import { productFeature } from './product/index.js';
-import { productionFeature } from './production/index.js';
-import { deviceFeature } from './device/index.js';
-import { resourceFeature } from './resource/index.js';
-import { systemFeature } from './system/index.js';
-import type { FeatureModule, ResourceBinding } from '../core/area.js';
+import type { AreaManifest, DataStep, ResourceBinding } from '../core/area.js';
+import { authArea } from './auth/index.js';
+import { authorityArea } from './authority/index.js';
+import { baseArea } from './base/index.js';
+import { deskArea } from './desk/index.js';
+import { deviceArea } from './device/index.js';
+import { flowArea } from './flow/index.js';
+import { monitorArea } from './monitor/index.js';
+import { postsaleArea } from './postsale/index.js';
+import { productArea } from './product/index.js';
+import { productionArea } from './production/index.js';
+import { resourceArea } from './resource/index.js';
+import { systemArea } from './system/index.js';
 
-export { bind, type FeatureModule, type ResourceBinding } from '../core/area.js';
+export { bind, type AreaManifest, type ResourceBinding } from '../core/area.js';
 
-/** Every module, in mount order. */
-export const MODULES: readonly FeatureModule[] = [
-  { name: 'auth', routes: authModule },
-  systemFeature,
-  authorityFeature,
-  deskFeature,
-  { name: 'app', routes: appModule },
-  resourceFeature,
-  logFeature,
-  productFeature,
-  productionFeature,
-  deviceFeature,
-  deviceGatewayFeature,
-  postsaleFeature,
-  flowFeature,
+/**
+ * Every business area, one line each, in order: their services are created, their resources and routes mounted,
+ * their data steps run and their background work started in this order (stopped in reverse).
+ */
+export const AREAS: readonly AreaManifest[] = [
+  authArea,
+  systemArea,
+  baseArea,
+  authorityArea,
+  deskArea,
+  resourceArea,
+  monitorArea,
+  productArea,
+  productionArea,
+  deviceArea,
+  postsaleArea,
+  flowArea,
 ];
 
-export function moduleResources(): ResourceBinding[] {
-  return MODULES.flatMap((m) => m.resources ?? []);
+export function areaResources(): ResourceBinding[] {
+  return AREAS.flatMap((a) => a.resources ?? []);
 }
 
-export function moduleDataSteps(): DataStep[] {
-  return MODULES.flatMap((m) => m.dataSteps ?? []);
-}
-
-/** Mounts every module's resources, then its routes; then checks that every reference resolves. */
-export async function mountModules(app: FastifyInstance, ctx: AppContext, extra: readonly ResourceBinding[] = []): Promise<void> {
-  for (const m of MODULES) {
-    for (const b of m.resources ?? []) mountResource(app, ctx, b.def, b.table, b.hooks?.(ctx));
-    await m.routes?.(app, ctx);
-  }
-  for (const b of extra) mountResource(app, ctx, b.def, b.table, b.hooks?.(ctx));
-  ctx.resources.checkReferences();
+export function areaDataSteps(): DataStep[] {
+  return AREAS.flatMap((a) => a.dataSteps ?? []);
 }

@@ -3,11 +3,11 @@ import {
 } from '@console/contract';
 import { eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.js';
+import { bind, defineArea } from '../../core/area.js';
 import { schema } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../../core/area.js';
 import { menuHooks, registerMenuRoleActions, roleHooks, topMenuHooks } from './menusRoles.js';
 import { packageHooks, registerTenantActions, tenantHooks } from './tenants.js';
 import { registerUserActions, userHooks } from './users.js';
@@ -24,7 +24,7 @@ function scopeHooks(ctx: AppContext): ResourceHooks {
 }
 
 /** Authority: menus, top menus, roles and their grants, data and API scopes, tenants and packages, users. */
-export const authorityFeature: FeatureModule = {
+export const authorityArea = defineArea({
   name: 'authority',
   resources: [
     bind(menuResource, schema.menu, menuHooks),
@@ -65,4 +65,4 @@ export const authorityFeature: FeatureModule = {
       },
     },
   ],
-};
+});

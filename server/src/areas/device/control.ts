@@ -8,9 +8,9 @@ import type { Executor } from '../../core/db/index.js';
 import { fieldError } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { cert, factoryDevice } from '../production/tables.js';
-import { ownedDevices } from '../production/ownership.js';
+import { cert, factoryDevice, ownedDevices } from '../production/index.js';
 import type { Uplink } from './gateway/types.js';
+import { GATEWAY } from './services.js';
 import { deviceControl } from './tables.js';
 
 type Row = Record<string, unknown>;
@@ -37,7 +37,7 @@ const SEND_CHUNK = 1000;
  * per chunk of rows, whatever their number (an import of many SNs).
  */
 async function sendCommands(ctx: AppContext, user: AuthUser, rows: readonly Row[]): Promise<{ sent: number; offline: number }> {
-  const gw = ctx.gateway;
+  const gw = ctx.services.find(GATEWAY);
   let sent = 0;
   for (let at = 0; at < rows.length; at += SEND_CHUNK) {
     const chunk = rows.slice(at, at + SEND_CHUNK);

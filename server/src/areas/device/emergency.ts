@@ -1,4 +1,3 @@
-import { createHmac, hkdfSync } from 'node:crypto';
 import { emergencyUnlockResource } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -11,22 +10,12 @@ import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { secretBox } from '../../core/secrets.js';
 import { formatDateTime } from '../../core/time.js';
-import { bySnColumn, ownsDevice } from '../production/ownership.js';
+import { bySnColumn, deviceUnlockSecret, ownsDevice } from '../production/index.js';
 import { issueCode, KIND_HOURS } from './emergencyCode.js';
 import { emergencyCode, emergencyUnlock } from './tables.js';
 
 const HOUR_MS = 3_600_000;
 const SERVER_FIELDS = ['validTo', 'state', 'approver', 'approverName', 'approvalTime', 'comment'] as const;
-
-/**
- * The secret a lock verifies its emergency codes with: derived from the server's key and the device's SN
- * (HKDF, then HMAC), so it is never stored anywhere; the lock receives it at production, in the burn station's
- * bundle (production/stationChannel.ts, docs/device-protocol.md §10).
- */
-export function deviceUnlockSecret(masterKey: Buffer, sn: string): Buffer {
-  const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'emergency-unlock/v1', 32));
-  return createHmac('sha256', key).update(sn).digest();
-}
 
 const windowEnd = (from: Date, kind: number, count: number) => {
   const start = Math.floor(from.getTime() / HOUR_MS);

@@ -7,7 +7,7 @@ import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { byProductColumn } from '../product/typeAccess.js';
+import { byProductColumn } from '../product/index.js';
 import { firmware, otaTask } from './tables.js';
 
 type Row = Record<string, unknown>;

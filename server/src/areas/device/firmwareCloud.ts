@@ -9,8 +9,8 @@ import { type Executor, inTenant } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { mountOutsideTransaction } from '../../core/resource/actions.js';
-import { missingSetting, requireCloudKeys, tencentIotClient, VENDOR_NAMES } from '../product/cloudSync.js';
-import { product } from '../product/tables.js';
+import { UPLOADS } from '../../core/uploads.js';
+import { missingSetting, requireCloudKeys, tencentIotClient, VENDOR_NAMES, product } from '../product/index.js';
 import { measured } from './firmware.js';
 import { firmware, otaTask } from './tables.js';
 
@@ -289,7 +289,7 @@ export async function registerFirmwareCloud(app: FastifyInstance, ctx: AppContex
     if (Number(row.f.state) === RELEASE_STATE.withdrawn) throw badRequest('firmwareWithdrawnCloud', { version: row.f.version });
     if (!row.cloudProductId) throw badRequest('firmwareCloudNoProductId', { product: row.productName });
     if (!row.f.file) throw badRequest('firmwareFileUnknown');
-    const file = await ctx.uploads?.open(c.user.tenantId, row.f.file);
+    const file = await ctx.services.find(UPLOADS)?.open(c.user.tenantId, row.f.file);
     if (!file || !row.f.md5) throw badRequest('firmwareFileUnknown');
     const target = { ProductID: row.cloudProductId, FirmwareVersion: row.f.version, FwType: row.f.moduleType };
     const { Url } = await cloud.getCosUrl({ ...target, FileSize: file.size }, c);
@@ -316,11 +316,11 @@ export async function registerFirmwareCloud(app: FastifyInstance, ctx: AppContex
         req.raw.resume();
         throw badRequest('firmwareUploadLink');
       }
-      if (!ctx.uploads) throw new Error('the upload service is not mounted');
-      const stored = await ctx.uploads.store(grant.user, { file: req.raw, filename: `${grant.version}.bin` }, 'file', req.lang);
+      const uploads = ctx.services.get(UPLOADS);
+      const stored = await uploads.store(grant.user, { file: req.raw, filename: `${grant.version}.bin` }, 'file', req.lang);
       const file = await inTenant(ctx.db, { tenantId: grant.user.tenantId }, (tx) => measured(tx, stored.link));
       if (!file?.md5 || (grant.size !== undefined && file.size !== grant.size)) {
-        await ctx.uploads.discard(grant.user, stored);
+        await uploads.discard(grant.user, stored);
         throw badRequest('firmwareUploadSize', { measured: file?.size ?? 0, given: grant.size ?? 0 });
       }
       const object = { size: file.size, md5: file.md5 };

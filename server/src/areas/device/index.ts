@@ -2,16 +2,19 @@ import {
   appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource, emergencyCodeResource, emergencyUnlockResource,
   faceLogResource, firmwareResource, otaLogResource, otaProgressResource, otaTaskResource,
 } from '@console/contract';
-import type { DataStep } from '../../seed/runner.js';
+import { bind, type DataStep, defineArea, provide } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../../core/area.js';
-import { bySnColumn } from '../production/ownership.js';
+import { bySnColumn } from '../production/index.js';
 import { deviceControlHooks, registerControlActions } from './control.js';
 import { emergencyUnlockHooks, registerEmergencyActions } from './emergency.js';
 import { firmwareHooks, registerFirmwareActions } from './firmware.js';
+import { createGateway } from './gateway/gateway.js';
+import { mountSimulatorSessions } from './gateway/sessions.js';
 import { registerFirmwareCloud } from './firmwareCloud.js';
 import { deviceStatusHooks, noticeConfigHooks, registerDeviceLookup } from './lookup.js';
 import { otaTaskHooks, registerOtaActions } from './ota.js';
+import { startDeviceRuntime } from './runtime.js';
+import { GATEWAY } from './services.js';
 import {
   appLog, appVersion, deviceControl, deviceNoticeConfig, deviceStatus, emergencyCode, emergencyUnlock, faceLog, firmware, otaLog, otaProgress, otaTask,
 } from './tables.js';
@@ -54,12 +57,20 @@ const DEVICE_DICTS: DictSeed[] = [
 
 const DEVICE_DATA_STEPS: DataStep[] = [{ name: '0601-device-dicts', run: (tx) => seedDicts(tx, DEVICE_DICTS) }];
 
+export { GATEWAY, OTA } from './services.js';
+export type { DeviceGateway } from './gateway/gateway.js';
+export { appLog, appVersion } from './tables.js';
+
 /**
  * Devices in the field: firmware and OTA, app versions and logs, device control and notices, emergency unlock. A tenant
  * reaches the devices delivered to it (production/ownership.ts), the catalogue rows of its authorised product types.
+ * Its background work: the device gateway (MQTT), created before the areas mount (they register their handlers on it)
+ * and closed after the app; the device runtime (the gateway's reports folded into the tables, the OTA scheduler),
+ * started before the gateway so that the first device to connect finds its handlers.
  */
-export const deviceFeature: FeatureModule = {
+export const deviceArea = defineArea({
   name: 'device',
+  services: [provide(GATEWAY, (ctx, log) => createGateway(ctx, { log }), (gateway) => gateway.close())],
   resources: [
     bind(firmwareResource, firmware, firmwareHooks),
     bind(otaTaskResource, otaTask, otaTaskHooks),
@@ -82,6 +93,18 @@ export const deviceFeature: FeatureModule = {
     registerControlActions(app, ctx);
     registerDeviceLookup(app, ctx);
     registerEmergencyActions(app, ctx);
+    // the gateway's own routes (the simulator's sessions)
+    mountSimulatorSessions(app, ctx);
   },
   dataSteps: DEVICE_DATA_STEPS,
-};
+  async start(ctx, log) {
+    const runtime = startDeviceRuntime(ctx, (e) => log.error({ err: e }, 'device runtime failed'));
+    try {
+      await ctx.services.get(GATEWAY).start();
+    } catch (e) {
+      await runtime.close();
+      throw e;
+    }
+    return { stop: () => runtime.close() };
+  },
+});

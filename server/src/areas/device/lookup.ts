@@ -8,10 +8,8 @@ import { idBlockSql, nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
-import { bySnColumn, ownedDevices } from '../production/ownership.js';
-import { batch, cert, factoryDevice } from '../production/tables.js';
-import { product } from '../product/tables.js';
-import { byProductColumn } from '../product/typeAccess.js';
+import { bySnColumn, ownedDevices, batch, cert, factoryDevice } from '../production/index.js';
+import { product, byProductColumn } from '../product/index.js';
 import { deviceControl, deviceNoticeConfig, deviceStatus, otaProgress } from './tables.js';
 
 export const deviceStatusHooks = (): ResourceHooks => ({ scope: bySnColumn(deviceStatus.sn) });

@@ -9,11 +9,11 @@ import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { idBlockSql, nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { deviceOwner, ownedSns } from '../production/ownership.js';
-import { batch } from '../production/tables.js';
-import { byProductColumn } from '../product/typeAccess.js';
+import { deviceOwner, ownedSns, batch } from '../production/index.js';
+import { byProductColumn } from '../product/index.js';
 import type { Gateway, Uplink } from './gateway/types.js';
 import { isFinal, move, reportedState } from './otaMachine.js';
+import { OTA } from './services.js';
 import { firmware, otaLog, otaTask } from './tables.js';
 
 type Row = Record<string, unknown>;
@@ -127,7 +127,7 @@ export const otaTaskHooks = (ctx: AppContext): ResourceHooks => ({
     saved.total = total;
     c.afterCommit(() => {
       ctx.upkeep.changed('ymy_ota_progress', total);
-      ctx.ota?.wake();
+      ctx.services.find(OTA)?.wake();
     });
   },
 });

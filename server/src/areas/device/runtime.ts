@@ -4,6 +4,7 @@ import { inTenant } from '../../core/db/index.js';
 import { foldControlReplies } from './control.js';
 import { foldDeviceEvents } from './events.js';
 import { BACKGROUND_TIMEOUT_MS, OtaRunner, foldOtaReports } from './ota.js';
+import { GATEWAY, OTA } from './services.js';
 import { foldDeviceReports, foldPresence } from './status.js';
 
 /**
@@ -14,7 +15,7 @@ export function startDeviceRuntime(ctx: AppContext, onError: (e: unknown) => voi
   // the folds are the devices' writes, not a caller's search: a busy database makes them slow, never cut (a batch
   // cut by the requests' statement limit would be lost)
   const platform = <T>(fn: Parameters<typeof inTenant<T>>[2]) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT, timeoutMs: BACKGROUND_TIMEOUT_MS }, fn);
-  const gw = ctx.gateway;
+  const gw = ctx.services.find(GATEWAY);
   if (gw) {
     gw.onUplink(['ota'], (batch) => platform((tx) => foldOtaReports(tx, batch)).then(() => undefined));
     gw.onUplink(['property', 'location', 'ota'], async (batch) => {
@@ -32,8 +33,8 @@ export function startDeviceRuntime(ctx: AppContext, onError: (e: unknown) => voi
     // control rows belong to tenants: the replies are matched across them by their command's token
     gw.onUplink(['action'], (batch) => inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true, timeoutMs: BACKGROUND_TIMEOUT_MS }, (tx) => foldControlReplies(tx, batch)).then(() => undefined));
   }
-  const runner = new OtaRunner(ctx, () => ctx.gateway, onError);
+  const runner = new OtaRunner(ctx, () => ctx.services.find(GATEWAY), onError);
   runner.start();
-  ctx.ota = runner;
+  ctx.services.provide(OTA, runner);
   return { close: () => runner.close() };
 }

@@ -4,16 +4,20 @@ import {
 } from '@console/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import { schema } from '../../core/db/index.js';
+import { serviceKey } from '../../core/services.js';
 import { nextId } from '../../core/ids.js';
-import type { DataStep } from '../../seed/runner.js';
+import { bind, type DataStep, defineArea, provide } from '../../core/area.js';
 import { DEMO_TENANT, type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../../core/area.js';
 import { compileBpmn } from './bpmn/compile.js';
 import { deployChecked, FlowEngine, type FlowService } from './engine.js';
 import { LEAVE_PROCESS_KEY, registerLeave } from './leave.js';
 import { flowModelHooks, workListHooks } from './lists.js';
 import { registerFlowRoutes } from './routes.js';
 import { flowDefinition, flowInstance, flowModel, flowTask } from './tables.js';
+
+/** the workflow engine (BPMN): deployments, instances, tasks, its timer scheduler */
+export const FLOW_ENGINE = serviceKey<FlowEngine>('flow.engine');
+export type { FlowEngine } from './engine.js';
 
 /** the server handlers service tasks of deployed models may call, by name (flowable:class or delegateExpression) */
 export const FLOW_SERVICES: Record<string, FlowService> = {};
@@ -63,8 +67,9 @@ const FLOW_DATA_STEPS: DataStep[] = [{
 }];
 
 /** The workflow engine: BPMN models, deployments, instances and tasks, the work lists and the leave request (docs/workflow.md). */
-export const flowFeature: FeatureModule = {
+export const flowArea = defineArea({
   name: 'flow',
+  services: [provide(FLOW_ENGINE, (ctx) => new FlowEngine(ctx, FLOW_SERVICES))],
   resources: [
     bind(flowModelResource, flowModel, flowModelHooks),
     bind(flowManagerResource, flowDefinition),
@@ -76,10 +81,15 @@ export const flowFeature: FeatureModule = {
     bind(workDoneResource, flowTask, () => workListHooks.done),
   ],
   routes: (app, ctx) => {
-    const flow = new FlowEngine(ctx, FLOW_SERVICES);
-    ctx.flow = flow;
+    const flow = ctx.services.get(FLOW_ENGINE);
     registerFlowRoutes(app, ctx, flow);
     registerLeave(app, ctx, flow);
   },
   dataSteps: FLOW_DATA_STEPS,
-};
+  start(ctx, log) {
+    // timers that came due while the server was down fire at once
+    const flow = ctx.services.get(FLOW_ENGINE);
+    flow.startScheduler((e) => log.error({ err: e }, 'workflow timer failed'));
+    return { stop: () => flow.stop() };
+  },
+});

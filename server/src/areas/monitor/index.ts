@@ -6,9 +6,8 @@ import { nextId } from '../../core/ids.js';
 import { PLATFORM_ADMIN_ROLE } from '../../core/access.js';
 import { ensureMenus, grantToRoles, type MenuSeed } from '../../seed/menus.js';
 import { TENANT_ADMIN_ROLE } from '../../seed/resourceMenus.js';
-import type { DataStep } from '../../seed/runner.js';
+import { bind, type DataStep, defineArea } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../../core/area.js';
 import { DEFAULT_RETENTION_DAYS, LOG_RETENTION_PARAM, purgeLogs } from './retention.js';
 import { and, eq, ne } from 'drizzle-orm';
 
@@ -74,8 +73,8 @@ const LOG_DATA_STEPS: DataStep[] = [
  * the platform's administrators any tenant's (`tenantId`). Rows older than `log.retentionDays` are purged
  * at start and every hour.
  */
-export const logFeature: FeatureModule = {
-  name: 'log',
+export const monitorArea = defineArea({
+  name: 'monitor',
   resources: [
     bind(logUsualResource, schema.logUsual),
     bind(logApiResource, schema.logApi),
@@ -100,4 +99,4 @@ export const logFeature: FeatureModule = {
     });
   },
   dataSteps: LOG_DATA_STEPS,
-};
+});

@@ -3,6 +3,7 @@ import { APP_API, Code, RELEASE_STATE, type UploadedFile } from '@console/contra
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import type { AppAuth } from '../../core/access.js';
 import { verifyDecoy, verifyPassword } from '../../core/auth/index.js';
 import { type AttemptRefusal, LOCK_MINUTES } from '../../core/auth/signInGuard.js';
 import type { AppCaller, AppContext, AuthUser } from '../../core/context.js';
@@ -12,10 +13,10 @@ import { AppError, badRequest, unauthorized } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { parseInput } from '../../core/resource/actions.js';
 import { usableTenant } from '../../core/tenants.js';
-import { brokenMultipart, UPLOAD_MAX_BYTES } from '../../core/uploads.js';
+import { brokenMultipart, UPLOAD_MAX_BYTES, UPLOADS } from '../../core/uploads.js';
 import { md5Field } from '../../core/validation.js';
-import { consumeCaptcha } from '../auth/captcha.js';
-import { appLog, appVersion } from '../device/tables.js';
+import { consumeCaptcha } from '../auth/index.js';
+import { appLog, appVersion } from '../device/index.js';
 import { postsaleUser } from './tables.js';
 
 /** an app stays signed in for a month; a password change or reset, or disabling the user, ends it sooner */
@@ -69,13 +70,9 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return (Array.isArray(v) ? v[0] : v)?.trim() || undefined;
 }
 
-/**
- * The calls of the vendor's phone app (docs/app-api.md). Its users are after-sales users of a tenant: they
- * sign in with phone and password under the same guard as the console's sign-in (address budget, lockout per
- * address, captcha after repeated failures) and get an app token, which only `{ app: true }` routes take.
- */
-export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  ctx.appAuth = {
+/** Verifies the app's tokens for `{ app: true }` routes: a live, enabled user whose password has not changed since. */
+export function appTokenVerifier(ctx: AppContext): AppAuth {
+  return {
     async verify(token: string): Promise<AppCaller> {
       const claims = await ctx.signer.verifyApp(token);
       if (!claims) throw unauthorized('tokenInvalid');
@@ -86,7 +83,14 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
       return { tenantId: claims.tenant_id, appUserId: claims.app_user_id, phone: user.phone };
     },
   };
+}
 
+/**
+ * The calls of the vendor's phone app (docs/app-api.md). Its users are after-sales users of a tenant: they
+ * sign in with phone and password under the same guard as the console's sign-in (address budget, lockout per
+ * address, captcha after repeated failures) and get an app token, which only `{ app: true }` routes take.
+ */
+export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post(APP_API.token, {
     config: { access: { public: true }, title: 'app sign-in', fieldLabels: signInLabels },
     schema: {
@@ -147,7 +151,7 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
       },
     }, async (req, reply) => {
       const caller = req.appUser!;
-      const uploads = ctx.uploads;
+      const uploads = ctx.services.find(UPLOADS);
       if (!uploads) throw new Error('app log upload: the server has no upload service');
       if (!req.isMultipart()) throw badRequest('fileNotMultipart');
       const owner = uploader(caller);

@@ -1,13 +1,13 @@
-import { brandResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, msg, productAuthResource, t, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
-import type { DataStep } from '../../seed/runner.js';
+import { brandResource, deliverResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, msg, productAuthResource, t, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
+import { bind, type DataStep, defineArea } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../../core/area.js';
 import { registerCloudSync } from './cloudSync.js';
 import { registerProductAuthActions } from './productAuth.js';
 import { and, eq, ne } from 'drizzle-orm';
 import { conflict, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { brand, deviceColumn, explain, product, productAuth, productModel, productType, project } from './tables.js';
+import { deliverHooks } from './deliveries.js';
+import { brand, deliver, deviceColumn, explain, product, productAuth, productModel, productType, project } from './tables.js';
 import { byProductColumn, byTypeColumn } from './typeAccess.js';
 import { productDirectory } from './directory.js';
 import { mountAction } from '../../core/resource/actions.js';
@@ -45,8 +45,17 @@ const PRODUCT_DATA_STEPS: DataStep[] = [
   { name: '0403-device-column-dicts', run: (tx) => seedDicts(tx, DEVICE_COLUMN_DICTS) },
 ];
 
-/** ymy-product and ymy-brand: the product catalogue (types, models, projects, products, brands, manuals). */
-export const productFeature: FeatureModule = {
+export { DELIVERY_DEVICES, type Delivery, type DeliveryDevices } from './deliveries.js';
+export { missingSetting, requireCloudKeys, tencentIotClient, VENDOR_NAMES } from './cloudSync.js';
+export { productDirectory, productKey } from './directory.js';
+export { deliver, deviceColumn, product, productModel, productType, project } from './tables.js';
+export { authorisedTypeIds, byProductColumn, byTypeColumn } from './typeAccess.js';
+
+/**
+ * ymy-product and ymy-brand: the product catalogue (types, models, projects, products, brands, manuals), and the
+ * deliveries of devices to customers (出货管理; their devices are the production area's: DELIVERY_DEVICES).
+ */
+export const productArea = defineArea({
   name: 'product',
   resources: [
     // a tenant sees only the product types authorised to it (product_auth), and what is of those types
@@ -66,6 +75,7 @@ export const productFeature: FeatureModule = {
     bind(explainResource, explain, () => ({ scope: byProductColumn(explain.productId) })),
     bind(productAuthResource, productAuth),
     bind(deviceColumnResource, deviceColumn, () => ({ ...deviceColumnHooks(), scope: byTypeColumn(deviceColumn.typeId) })),
+    bind(deliverResource, deliver, deliverHooks),
   ],
   routes: async (app, ctx) => {
     const directory = productDirectory(ctx);
@@ -75,4 +85,4 @@ export const productFeature: FeatureModule = {
     registerCloudSync(app, ctx);
   },
   dataSteps: PRODUCT_DATA_STEPS,
-};
+});

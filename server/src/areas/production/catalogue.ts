@@ -3,8 +3,7 @@ import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
 import { mountAction } from '../../core/resource/actions.js';
-import { product, productModel, productType, project } from '../product/tables.js';
-import { byTypeColumn } from '../product/typeAccess.js';
+import { product, productModel, productType, project, byTypeColumn } from '../product/index.js';
 
 const actions = batchResource.actions;
 

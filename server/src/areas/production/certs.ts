@@ -6,12 +6,10 @@ import type { AppContext, AuthUser } from '../../core/context.js';
 import { allowLongStatements, rowsAffected, type Executor } from '../../core/db/index.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
-import { invalidateDeviceKeys } from '../device/gateway/deviceKeys.js';
+import { invalidateDeviceKeys } from './certsChannel.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
-import { productDirectory, productKey } from '../product/directory.js';
-import { product } from '../product/tables.js';
-import { authorisedTypeIds } from '../product/typeAccess.js';
+import { productDirectory, productKey, product, authorisedTypeIds } from '../product/index.js';
 import { deviceOwner } from './ownership.js';
 import { batch, cert, factoryDevice } from './tables.js';
 

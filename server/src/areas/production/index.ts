@@ -1,5 +1,6 @@
-import { batchResource, certResource, deliverResource, citDictResource, citResource, rewriteSnResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
+import { batchResource, certResource, citDictResource, citResource, rewriteSnResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import { allowLongStatements, rowsAffected, schema } from '../../core/db/index.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError, notFound } from '../../core/errors.js';
@@ -7,16 +8,13 @@ import { nextId, reserveIdBlock } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
-import type { DataStep } from '../../seed/runner.js';
+import { bind, type DataStep, defineArea, provide } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../../core/area.js';
-import { deliver, deviceColumn, product } from '../product/tables.js';
-import { authorisedTypeIds, byProductColumn, byTypeColumn } from '../product/typeAccess.js';
+import { authorisedTypeIds, byProductColumn, byTypeColumn, DELIVERY_DEVICES, deviceColumn, product } from '../product/index.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { registerCatalogueActions } from './catalogue.js';
-import { deliverHooks } from '../product/deliveries.js';
 import { certHooks, registerCertActions } from './certs.js';
-import { ownedDevices } from './ownership.js';
+import { deliveryDevices, ownedDevices } from './ownership.js';
 import { registerOperatorActions } from './operators.js';
 import { registerStationChannel } from './stationChannel.js';
 import { citDictHooks, citRecordHooks, registerCitActions, rewriteSnHooks } from './cit.js';
@@ -173,7 +171,7 @@ const deviceHooks = (): ResourceHooks => ({
   },
 });
 
-async function routes(app: Parameters<NonNullable<FeatureModule['routes']>>[0], ctx: Parameters<NonNullable<FeatureModule['routes']>>[1]): Promise<void> {
+async function routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   mountAction(app, ctx, stationResource.actions.editRemark, async (input, { user, tx }) => {
     const [hit] = await tx.update(station).set({ remark: input.remark ?? null, updateUser: user.userId, updateTime: new Date() })
       .where(and(eq(station.id, input.id), eq(station.isDeleted, 0))).returning({ id: station.id });
@@ -205,9 +203,18 @@ async function routes(app: Parameters<NonNullable<FeatureModule['routes']>>[0], 
 
 const PRODUCTION_DATA_STEPS: DataStep[] = [{ name: '0501-production-dicts', run: (tx) => seedDicts(tx, PRODUCTION_DICTS) }];
 
-/** ymy-ipc: the IPC back office (factories, stations, batches and their devices). */
-export const productionFeature: FeatureModule = {
+export { DEVICE_KEYS_CHANNEL, invalidateDeviceKeys } from './certsChannel.js';
+export { bySnColumn, deviceOwner, ownedDevices, ownedSns, ownsDevice } from './ownership.js';
+export { batch, cert, factoryDevice } from './tables.js';
+export { deviceUnlockSecret } from './unlockSecret.js';
+
+/**
+ * ymy-ipc: the IPC back office (factories, stations, batches and their devices); the devices a delivery (product
+ * area) ships change hands here.
+ */
+export const productionArea = defineArea({
   name: 'production',
+  services: [provide(DELIVERY_DEVICES, () => deliveryDevices)],
   resources: [
     bind(factoryResource, factory, factoryHooks),
     bind(stationResource, station),
@@ -217,8 +224,6 @@ export const productionFeature: FeatureModule = {
     bind(citDictResource, citDict, citDictHooks),
     bind(citResource, citRecord, citRecordHooks),
     bind(rewriteSnResource, rewriteSn, rewriteSnHooks),
-    // shown in the product menu; bound here, beside the batches it ships from
-    bind(deliverResource, deliver, deliverHooks),
   ],
   routes: async (app, ctx) => {
     await routes(app, ctx);
@@ -229,4 +234,4 @@ export const productionFeature: FeatureModule = {
     registerCatalogueActions(app, ctx);
   },
   dataSteps: PRODUCTION_DATA_STEPS,
-};
+});

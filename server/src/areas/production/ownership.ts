@@ -5,7 +5,7 @@ import type { AuthUser } from '../../core/context.js';
 import { allowLongStatements, rowsAffected, type Executor } from '../../core/db/index.js';
 import { fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { product } from '../product/tables.js';
+import { type Delivery, type DeliveryDevices, product } from '../product/index.js';
 import { batch, factoryDevice } from './tables.js';
 
 /**
@@ -43,14 +43,6 @@ export async function ownsDevice(tx: Executor, user: AuthUser, sn: string): Prom
   const owned = ownedDevices(user);
   const [d] = await tx.select({ id: factoryDevice.id }).from(factoryDevice).where(and(eq(factoryDevice.sn, sn), ...(owned ? [owned] : []))).limit(1);
   return Boolean(d);
-}
-
-export interface Delivery {
-  id: string;
-  productId: string;
-  batchId: string | null;
-  customerTenantId: string;
-  quantity: number;
 }
 
 /** One delivery's devices change hands at a time per product: two deliveries never take the same device. */
@@ -110,3 +102,13 @@ export async function returnDevices(tx: Executor, deliverIds: readonly string[])
   await allowLongStatements(tx, 300_000);
   await tx.update(factoryDevice).set({ ownerTenantId: PLATFORM_TENANT, deliverId: null }).where(inArray(factoryDevice.deliverId, [...deliverIds]));
 }
+
+/** The live batch a delivery ships from. */
+async function batchOf(tx: Executor, batchId: string): Promise<{ batchNo: string; productId: string; quantity: number } | undefined> {
+  const [b] = await tx.select({ batchNo: batch.batchNo, productId: batch.productId, quantity: batch.quantity }).from(batch)
+    .where(and(eq(batch.id, batchId), eq(batch.isDeleted, 0)));
+  return b;
+}
+
+/** What a delivery (the product area's) does to the devices made here. */
+export const deliveryDevices: DeliveryDevices = { batchOf, deliverDevices, redeliverDevices, returnDevices };

@@ -11,7 +11,7 @@ import { nextId } from '../../core/ids.js';
 import { mountAction, parseInput } from '../../core/resource/actions.js';
 import { secretBox } from '../../core/secrets.js';
 import { formatDateTime } from '../../core/time.js';
-import { deviceUnlockSecret } from '../device/emergency.js';
+import { deviceUnlockSecret } from './unlockSecret.js';
 import { batch, burnRecord, cert, factory, factoryDevice, station } from './tables.js';
 
 /**

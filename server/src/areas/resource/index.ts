@@ -2,9 +2,9 @@ import { attachResource, ossResource, smsResource } from '@console/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
 import { schema } from '../../core/db/index.js';
-import type { DataStep } from '../../seed/runner.js';
+import { UPLOADS } from '../../core/uploads.js';
+import { bind, type DataStep, defineArea, provide } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { bind, type FeatureModule } from '../../core/area.js';
 import { attachHooks, registerAttachRoutes } from './attach.js';
 import { mountEnable, ossHooks, smsHooks } from './configs.js';
 import { createUploadService, registerFileRoutes } from './files.js';
@@ -35,8 +35,9 @@ function storages(ctx: AppContext): OssStorages {
  * blade-resource: object storage and SMS configurations, the attachment register, and file uploads
  * (`oss/endpoint/put-file`, stored through the tenant's enabled object storage).
  */
-export const resourceFeature: FeatureModule = {
+export const resourceArea = defineArea({
   name: 'resource',
+  services: [provide(UPLOADS, (ctx) => createUploadService(ctx, storages(ctx)))],
   resources: [
     bind(ossResource, oss, ossHooks),
     bind(smsResource, sms, smsHooks),
@@ -45,11 +46,10 @@ export const resourceFeature: FeatureModule = {
   async routes(app: FastifyInstance, ctx: AppContext) {
     const s = storages(ctx);
     app.addHook('onClose', async () => s.close());
-    ctx.uploads = createUploadService(ctx, s);
-    await registerFileRoutes(app, ctx, ctx.uploads, s);
+    await registerFileRoutes(app, ctx, ctx.services.get(UPLOADS), s);
     registerAttachRoutes(app, ctx, s);
     mountEnable(app, ctx, ossResource.actions.enable, oss);
     registerSmsRoutes(app, ctx);
   },
   dataSteps: RESOURCE_DATA_STEPS,
-};
+});

@@ -1,35 +1,42 @@
-import { deptResource, paramResource, postResource, regionResource } from '@console/contract';
+import { deptResource, paramResource, postResource } from '@console/contract';
+import { bind, defineArea } from '../../core/area.js';
 import { schema } from '../../core/db/index.js';
-import { bind, type FeatureModule } from '../../core/area.js';
 import { registerDictRoutes } from './dict.js';
 import { registerMenuRoutes } from './menu.js';
-import { deptHooks, ORG_DATA_STEPS, regionHooks, registerOrgRoutes } from './org.js';
+import { deptHooks, ORG_DATA_STEPS, registerOrgRoutes } from './org.js';
 import { registerProfileRoutes } from './profile.js';
-import { post, region } from './tables.js';
+import { appModule } from './public.js';
+import { post } from './tables.js';
 import { clientResource, dictBizResource, dictResource } from '@console/contract';
 import { clientHooks, registerClientRoutes } from './client.js';
 import { bizDictHooks, registerDictionaryRoutes, systemDictHooks } from './dictionary.js';
 import { dictBiz } from './tables.js';
 
-/** blade-system: menus, dictionaries, parameters, organisation (departments, posts, regions), the signed-in user's profile. */
-export const systemFeature: FeatureModule = {
+// the regions' table stays among the system's tables (the base area serves it)
+export { region } from './tables.js';
+
+/**
+ * blade-system: menus, dictionaries, parameters, organisation (departments, posts), clients, the signed-in user's
+ * profile; and the console's public calls (its switches, the agreements, the server's health, guest registration).
+ */
+export const systemArea = defineArea({
   name: 'system',
   resources: [
     bind(paramResource, schema.param),
     bind(deptResource, schema.dept, deptHooks),
     bind(postResource, post),
-    bind(regionResource, region, regionHooks),
     bind(dictResource, schema.dict, systemDictHooks),
     bind(dictBizResource, dictBiz, bizDictHooks),
     bind(clientResource, schema.client, clientHooks),
   ],
-  routes(app, ctx) {
+  async routes(app, ctx) {
     registerMenuRoutes(app, ctx);
     registerDictRoutes(app, ctx);
     registerProfileRoutes(app, ctx);
     registerOrgRoutes(app, ctx);
     registerDictionaryRoutes(app, ctx);
     registerClientRoutes(app, ctx);
+    await appModule(app, ctx);
   },
   dataSteps: ORG_DATA_STEPS,
-};
+});

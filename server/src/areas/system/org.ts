@@ -5,14 +5,13 @@ import { localName } from '../../core/localName.js';
 import type { FastifyInstance } from 'fastify';
 import { isPlatformAdmin } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
-import { type Executor, schema, type Tx } from '../../core/db/index.js';
+import { type Executor, schema } from '../../core/db/index.js';
 import { fieldError, forbidden } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import type { DataStep } from '../../seed/runner.js';
+import type { DataStep } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { readRegions } from '../base/region/regionData.js';
-import { post, region } from './tables.js';
+import { post } from './tables.js';
 
 /** The tenant a picker asks for: the caller's own, or any for the platform's administrators. */
 export function optionsTenant(user: AuthUser, asked: string | undefined): string {
@@ -30,31 +29,6 @@ export function deptHooks(): ResourceHooks {
           .where(and(eq(schema.user.isDeleted, 0), sql`(',' || ${schema.user.deptId} || ',') like ${`%,${String(row.id)},%`}`)).limit(1);
         if (holder) throw fieldError('deptHasUsers', c.lang, 'ids', { name: String(row.deptName), account: holder.account });
       }
-    },
-  };
-}
-
-/** A region's id is its code; its level and the names of its province, city and district follow its parent. */
-export function regionHooks(): ResourceHooks {
-  return {
-    async beforeSave(tx, values, c) {
-      if (c.mode !== 'create') return;
-      const code = String(values.code);
-      if (!/^\d{6}(\d{3}(\d{3})?)?$/.test(code)) throw fieldError('regionCodeFormat', c.lang, 'code');
-      values.id = code;
-      // the code of a removed region is free again (the engine checked live rows only), but its id is the
-      // code: the removed row gives way to the new one
-      await tx.delete(region).where(and(eq(region.id, code), eq(region.isDeleted, 1)));
-      const parentId = String(values.parentId ?? '0');
-      const [parent] = parentId === '0' ? [] : await tx.select().from(region).where(and(eq(region.id, parentId), eq(region.isDeleted, 0)));
-      const level = parent ? parent.regionLevel + 1 : 1;
-      values.regionLevel = level;
-      values.provinceCode = level === 1 ? code : parent?.provinceCode ?? null;
-      values.provinceName = level === 1 ? values.name : parent?.provinceName ?? null;
-      values.cityCode = level === 2 ? code : level > 2 ? parent?.cityCode ?? null : null;
-      values.cityName = level === 2 ? values.name : level > 2 ? parent?.cityName ?? null : null;
-      values.districtCode = level === 3 ? code : level > 3 ? parent?.districtCode ?? null : null;
-      values.districtName = level === 3 ? values.name : level > 3 ? parent?.districtName ?? null : null;
     },
   };
 }
@@ -98,17 +72,6 @@ const ORG_DICTS: DictSeed[] = [
   { code: 'region_level', name: '区划层级', nameEn: 'Region level', items: [['1', '省份', 'Province'], ['2', '地市', 'City'], ['3', '区县', 'District'], ['4', '乡镇', 'Town'], ['5', '村', 'Village']] },
 ];
 
-async function seedRegions(tx: Tx): Promise<void> {
-  for await (const batch of readRegions({ batchSize: 1000 })) {
-    await tx.insert(region).values(batch.map((r) => ({
-      id: r.code, code: r.code, parentId: r.parentCode === '00' ? '0' : r.parentCode, ancestors: r.ancestors.replace(/^00(?=,|$)/, '0'),
-      name: r.name, regionLevel: r.regionLevel, provinceCode: r.provinceCode, provinceName: r.provinceName, cityCode: r.cityCode,
-      cityName: r.cityName, districtCode: r.districtCode, districtName: r.districtName, sort: r.sort,
-    })));
-  }
-}
-
 export const ORG_DATA_STEPS: DataStep[] = [
   { name: '0101-org-dicts', run: (tx) => seedDicts(tx, ORG_DICTS) },
-  { name: '0102-regions', run: seedRegions },
 ];

@@ -2,9 +2,8 @@ import { PLATFORM_TENANT } from '@console/contract';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../../../core/context.js';
 import { type Executor, inTenant } from '../../../core/db/index.js';
-import type { Kv } from '../../../core/kv.js';
 import { secretBox } from '../../../core/secrets.js';
-import { cert, factoryDevice } from '../../production/tables.js';
+import { cert, DEVICE_KEYS_CHANNEL, factoryDevice } from '../../production/index.js';
 import type { DeviceIdentity } from './types.js';
 
 /** cloud_vendor dictionary keys */
@@ -15,14 +14,6 @@ export const VENDOR_ALIBABA = 2;
 export interface DeviceKey {
   device: DeviceIdentity;
   key: Buffer;
-}
-
-/** Broadcast on every instance when a certificate is revoked or changed. */
-export const DEVICE_KEYS_CHANNEL = 'gateway:device-keys';
-
-/** Tells every instance's gateway to forget cached device keys (call after revoking or changing a certificate). */
-export async function invalidateDeviceKeys(kv: Kv): Promise<void> {
-  await kv.publish(DEVICE_KEYS_CHANNEL, 'clear');
 }
 
 type Secrets = Pick<AppContext['config'], 'encryptionKey'>;

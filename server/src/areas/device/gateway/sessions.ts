@@ -5,7 +5,8 @@ import type { AppContext } from '../../../core/context.js';
 import { badRequest, forbidden } from '../../../core/errors.js';
 import { mountAction } from '../../../core/resource/actions.js';
 import { secretBox } from '../../../core/secrets.js';
-import { batch, cert, factoryDevice } from '../../production/tables.js';
+import { batch, cert, factoryDevice } from '../../production/index.js';
+import { GATEWAY } from '../services.js';
 import { sessionKey, tencentCredentials } from './credentials.js';
 import { certsBySn, toDeviceKey } from './deviceKeys.js';
 
@@ -38,8 +39,9 @@ export function mountSimulatorSessions(app: FastifyInstance, ctx: AppContext): v
       unknown.push(...asked.filter((sn) => !inBatch.includes(sn)));
     }
     const found = new Map<string, Sessions['sessions'][number]>();
-    const topicRoot = ctx.gateway?.topicRoot ?? ctx.config.mqtt.topicRoot;
-    const mqttUrl = ctx.gateway?.deviceUrl() ?? null;
+    const gateway = ctx.services.find(GATEWAY);
+    const topicRoot = gateway?.topicRoot ?? ctx.config.mqtt.topicRoot;
+    const mqttUrl = gateway?.deviceUrl() ?? null;
     for (let i = 0; i < sns.length; i += 1000) {
       for (const row of await certsBySn(tx, sns.slice(i, i + 1000))) {
         const dk = toDeviceKey(row, box);
