@@ -68,6 +68,8 @@ export interface AreaManifest {
    * what it started, and the areas started before it are stopped
    */
   start?: (ctx: AppContext, log: AreaLog) => Promise<AreaWork | void> | AreaWork | void;
+  /** how its background work runs, for the server's start-up line (`device gateway off`) */
+  status?: (ctx: AppContext) => string;
 }
 
 export function defineArea(area: AreaManifest): AreaManifest {

@@ -107,4 +107,9 @@ export const deviceArea = defineArea({
     }
     return { stop: () => runtime.close() };
   },
+  status(ctx) {
+    const g = ctx.services.find(GATEWAY);
+    if (!g || g.mode === 'off') return 'device gateway off';
+    return g.mode === 'embedded' ? `device gateway embedded MQTT on port ${g.port}` : `device gateway on ${g.deviceUrl()}`;
+  },
 });

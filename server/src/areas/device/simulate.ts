@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { createFleet, type FleetSession } from './areas/device/gateway/fleet.js';
+import { createFleet, type FleetSession } from './gateway/fleet.js';
 
 const CLIENT = Buffer.from('saber:saber_secret').toString('base64');
 
