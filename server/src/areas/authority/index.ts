@@ -8,6 +8,7 @@ import { schema } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { seedDicts } from '../../seed/steps.js';
+import { AUTHORITY_FOUNDATION_STEPS } from './dataSteps.js';
 import { menuHooks, registerMenuRoleActions, roleHooks, topMenuHooks } from './menusRoles.js';
 import { packageHooks, registerTenantActions, tenantHooks } from './tenants.js';
 import { registerUserActions, userHooks } from './users.js';
@@ -42,6 +43,7 @@ export const authorityArea = defineArea({
     registerUserActions(app, ctx);
   },
   dataSteps: [
+    ...AUTHORITY_FOUNDATION_STEPS,
     {
       name: '0201-authority-dicts',
       run: (tx) => seedDicts(tx, [

@@ -3,6 +3,7 @@ import { bind, defineArea } from '../../core/area.js';
 import { schema } from '../../core/db/index.js';
 import { registerDictRoutes } from './dict.js';
 import { registerMenuRoutes } from './menu.js';
+import { SYSTEM_DATA_STEPS } from './dataSteps.js';
 import { deptHooks, ORG_DATA_STEPS, registerOrgRoutes } from './org.js';
 import { registerProfileRoutes } from './profile.js';
 import { appModule } from './public.js';
@@ -38,5 +39,5 @@ export const systemArea = defineArea({
     registerClientRoutes(app, ctx);
     await appModule(app, ctx);
   },
-  dataSteps: ORG_DATA_STEPS,
+  dataSteps: [...SYSTEM_DATA_STEPS, ...ORG_DATA_STEPS],
 });
