@@ -11,9 +11,9 @@
  */
 import { readFileSync } from 'node:fs';
 import mqtt, { type MqttClient } from 'mqtt';
-import { signUplink } from '@console/server/src/modules/device/gateway/credentials.js';
-import { createFleet, type FleetSession } from '@console/server/src/modules/device/gateway/fleet.js';
-import { upTopic, type UpTopicKind } from '@console/server/src/modules/device/gateway/topics.js';
+import { signUplink } from '@console/server/src/areas/device/gateway/credentials.js';
+import { createFleet, type FleetSession } from '@console/server/src/areas/device/gateway/fleet.js';
+import { upTopic, type UpTopicKind } from '@console/server/src/areas/device/gateway/topics.js';
 
 const [mode, file, a, b, c] = process.argv.slice(2);
 const sessions = JSON.parse(readFileSync(file!, 'utf8')) as FleetSession[];

@@ -27,8 +27,9 @@ import { sql } from 'drizzle-orm';
 import { loadConfig } from '@console/server/src/core/config.js';
 import { nextId } from '@console/server/src/core/ids.js';
 import { secretBox } from '@console/server/src/core/secrets.js';
-import type { FleetSession } from '@console/server/src/modules/device/gateway/fleet.js';
-import type { DeviceGateway } from '@console/server/src/modules/device/gateway/gateway.js';
+import type { FleetSession } from '@console/server/src/areas/device/gateway/fleet.js';
+import type { DeviceGateway } from '@console/server/src/areas/device/gateway/gateway.js';
+import { GATEWAY } from '@console/server/src/areas/device/index.js';
 import { createServer } from '@console/server/src/server.js';
 import { dbOption, intOption, queryOnce, withDatabase } from './data.js';
 import { sample, stats } from './measure.js';
@@ -100,7 +101,7 @@ async function main() {
     PUBLIC_RATE_PER_MINUTE: '10000000', DEVICE_SIMULATOR: 'true', ...mqttEnv,
   }, { dataDir: dir });
   const server = await createServer(config);
-  const gw = server.ctx.gateway as DeviceGateway;
+  const gw: DeviceGateway = server.ctx.services.get(GATEWAY);
   const children: Array<ReturnType<typeof spawnDevices>> = [];
   const out: string[] = [];
   const started = new Date().toISOString().slice(0, 16).replace('T', ' ');

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { CONSOLE_CLIENT, defineResource, noticeResource } from '@console/contract';
 import { loadConfig } from '@console/server/src/core/config.js';
 import { schema } from '@console/server/src/core/db/index.js';
-import { bind } from '@console/server/src/modules/index.js';
+import { bind } from '@console/server/src/areas/index.js';
 import { createServer } from '@console/server/src/server.js';
 import { build } from 'esbuild';
 import ExcelJS from 'exceljs';

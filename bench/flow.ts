@@ -19,7 +19,7 @@ import { hashPassword } from '@console/server/src/core/auth/passwords.js';
 import { loadConfig } from '@console/server/src/core/config.js';
 import { inTenant, schema } from '@console/server/src/core/db/index.js';
 import { nextId } from '@console/server/src/core/ids.js';
-import { flowDefinition, flowTask } from '@console/server/src/modules/flow/tables.js';
+import { flowDefinition, flowTask } from '@console/server/src/areas/flow/tables.js';
 import { createServer } from '@console/server/src/server.js';
 import { dbOption, intOption, queryOnce, withDatabase } from './data.js';
 import { stats } from './measure.js';

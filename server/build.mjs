@@ -19,6 +19,6 @@ await build({
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   logLevel: 'warning',
 });
-const assets = ['src/modules/system/region/regions.tsv', 'src/modules/flow/leave.bpmn20.xml'];
+const assets = ['src/areas/base/region/regions.tsv', 'src/areas/flow/leave.bpmn20.xml'];
 for (const asset of assets) copyFileSync(new URL(asset, import.meta.url), new URL(`dist/${asset.split('/').pop()}`, import.meta.url));
 console.log(`server bundle: dist/main.js (+ ${assets.length} data file${assets.length === 1 ? '' : 's'})`);

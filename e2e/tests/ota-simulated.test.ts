@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // the fleet simulator's core (npm run simulate): real MQTT connections to the server's device gateway
-import { createFleet, type Fleet, type FleetSession } from '../../server/src/modules/device/gateway/fleet.js';
+import { createFleet, type Fleet, type FleetSession } from '../../server/src/areas/device/gateway/fleet.js';
 import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
 import { pickOption, signIn, submitResourceForm, tableRows, waitFor } from '../flows.js';

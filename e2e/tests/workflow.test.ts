@@ -16,7 +16,7 @@ import { signIn, signOutLocally, toast, waitFor } from '../flows.js';
 const b = useBrowser();
 const TENANT = '541742';
 const SYS = '/api/blade-system';
-const LEAVE_XML = readFileSync(new URL('../../server/src/modules/flow/leave.bpmn20.xml', import.meta.url));
+const LEAVE_XML = readFileSync(new URL('../../server/src/areas/flow/leave.bpmn20.xml', import.meta.url));
 const APPROVER = { account: 'e2e_wf_manager', realName: 'E2E王经理', password: 'Second-pass-2' };
 const REASON = 'E2E 家中有事';
 const WORK_MENUS = ['work', 'work_start', 'work_claim', 'work_todo', 'work_send', 'work_done'];

@@ -1,15 +1,11 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './core/config.js';
+import { AREAS } from './areas/index.js';
 import { createServer } from './server.js';
 
 const started = performance.now();
 
-function gatewayLine(s: Awaited<ReturnType<typeof createServer>>): string {
-  const g = s.ctx.gateway;
-  if (!g || g.mode === 'off') return 'off';
-  return g.mode === 'embedded' ? `embedded MQTT on port ${g.port}` : `on ${g.deviceUrl()}`;
-}
 const defaultWeb = fileURLToPath(new URL('../../web/dist', import.meta.url));
 const config = loadConfig(process.env, {
   webDir: process.env.WEB_DIR ?? (existsSync(defaultWeb) ? defaultWeb : undefined),
@@ -18,7 +14,7 @@ const server = await createServer(config);
 const address = await server.app.listen({ port: config.port, host: config.host });
 server.app.log.info(
   `console ready at ${address} (${server.ctx.dbKind}${server.ctx.dbKind === 'pglite' ? ` in ${config.dataDir}` : ''}, `
-  + `cache ${server.ctx.kv.kind}, device gateway ${gatewayLine(server)}) in ${Math.round(performance.now() - started)} ms`,
+  + `cache ${server.ctx.kv.kind}${AREAS.map((a) => a.status ? `, ${a.status(server.ctx)}` : '').join('')}) in ${Math.round(performance.now() - started)} ms`,
 );
 
 let closing = false;

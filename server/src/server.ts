@@ -19,10 +19,9 @@ import { availableParallelism } from 'node:os';
 import { defaultStorage } from './core/storage/index.js';
 import { ResourceRegistry } from './core/resource/registry.js';
 import { setTimeZone } from './core/time.js';
-import { createGateway } from './modules/device/gateway/gateway.js';
-import type { GatewayLogger } from './modules/device/gateway/log.js';
-import { moduleDataSteps, moduleResources, mountModules, type ResourceBinding } from './modules/index.js';
-import { startDeviceRuntime } from './modules/device/runtime.js';
+import { type AreaLog, mountAreas, provideServices, type ResourceBinding, startAreas, stopAreas } from './core/area.js';
+import { Services } from './core/services.js';
+import { AREAS, areaDataSteps, areaResources } from './areas/index.js';
 import { syncResourceMenus } from './seed/resourceMenus.js';
 import { runDataSteps } from './seed/runner.js';
 import { DATA_STEPS } from './seed/steps.js';
@@ -50,7 +49,7 @@ function readVersion(): string {
 
 /** Opens the database (migrating it and running pending data steps), connects Redis, builds the app. */
 export interface ServerOptions {
-  /** resources mounted beside the modules' own (tests and benches: a definition of their own over a table) */
+  /** resources mounted beside the areas' own (tests and benches: a definition of their own over a table) */
   extraResources?: ResourceBinding[];
 }
 
@@ -62,8 +61,8 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   const database = await openDatabase(config);
   let kv: Kv | undefined;
   try {
-    await runDataSteps(database.db, [...DATA_STEPS, ...moduleDataSteps()]);
-    await syncResourceMenus(database.db, moduleResources().map((b) => b.def));
+    await runDataSteps(database.db, [...DATA_STEPS, ...areaDataSteps()]);
+    await syncResourceMenus(database.db, areaResources().map((b) => b.def));
     kv = config.redisUrl ? await redisKv(config.redisUrl, config.redisPrefix) : memoryKv();
     const sessions = new Sessions(database.db, kv);
     const permissions = new Permissions(database.db, kv);
@@ -81,43 +80,41 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       heavyQueries: new Semaphore(config.limits.heavyQueries, 200, 5_000),
       storage: defaultStorage(config.dataDir), version: readVersion(), resources: new ResourceRegistry(),
       upkeep: new TableUpkeep(database.db, database.kind, (e) => app?.log.warn({ err: e }, 'table upkeep failed')),
+      services: new Services(),
     };
-    // created before the modules mount (they register their handlers), started once the app is ready
-    const gatewayLog: GatewayLogger = {
+    const log: AreaLog = {
       info: (o, m) => app?.log.info(o, m), warn: (o, m) => app?.log.warn(o, m), error: (o, m) => app?.log.error(o, m),
     };
-    const gateway = createGateway(ctx, { log: gatewayLog });
-    ctx.gateway = gateway;
+    // created before the areas mount (they register their handlers on them); closed once the app has closed
+    const closers = provideServices(ctx, AREAS, log);
+    const closeServices = async () => {
+      for (const close of [...closers].reverse()) await close();
+    };
     app = await buildApp(ctx, {
       version: ctx.version,
       routes: async (a, c, extras) => {
         a.decorate('clients', extras.clients);
-        await mountModules(a, c, opts.extraResources);
+        await mountAreas(a, c, AREAS, opts.extraResources);
       },
     });
     await app.ready();
-    // the device tables' handlers are registered before the first device can connect
-    const devices = startDeviceRuntime(ctx, (e) => app?.log.error({ err: e }, 'device runtime failed'));
+    let work: Awaited<ReturnType<typeof startAreas>>;
     try {
-      await gateway.start();
+      work = await startAreas(ctx, AREAS, log);
     } catch (e) {
-      await devices.close();
-      await gateway.close();
       await app.close();
+      await closeServices();
       throw e;
     }
     ctx.upkeep.start();
-    // timers that came due while the server was down fire at once
-    ctx.flow?.startScheduler((e) => app?.log.error({ err: e }, 'workflow timer failed'));
     const kvRef = kv;
     return {
       app,
       ctx,
       async close() {
-        await devices.close();
-        await ctx.flow?.stop();
+        await stopAreas(work);
         await app.close();
-        await gateway.close();
+        await closeServices();
         await ctx.upkeep.close();
         await logs.flush();
         await kvRef.close();

@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/core/auth/index.js';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
-import { appVersion } from '../src/modules/device/tables.js';
-import { postsaleUser } from '../src/modules/postsale/tables.js';
+import { appVersion } from '../src/areas/device/tables.js';
+import { postsaleUser } from '../src/areas/postsale/tables.js';
 import { md5, useServer } from './harness.js';
 import { multipart } from './multipart.js';
 

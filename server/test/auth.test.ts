@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
-import { setCaptchaGenerator } from '../src/modules/auth/captcha.js';
+import { setCaptchaGenerator } from '../src/areas/auth/captcha.js';
 import { md5, useServer } from './harness.js';
 
 // switch mode on: the Dept-Id / Role-Id tests need it (console-modes.test.ts covers it off)

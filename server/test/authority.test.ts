@@ -120,7 +120,7 @@ describe('tenant packages and tenants', () => {
     // the package does not hold the user screen: the platform admin adds users there through the database
     for (const account of ['u1', 'u2']) await h.createUser(tenantCode, account, 'pw', ['admin']);
     void token; void role; void dept;
-    const { checkQuota } = await import('../src/modules/authority/users.js');
+    const { checkQuota } = await import('../src/areas/authority/users.js');
     await expect(inTenant(h.server.ctx.db, { tenantId: tenantCode }, (tx) => checkQuota(tx, tenantCode, 1))).rejects.toMatchObject({ key: 'tenantFull' });
   });
 

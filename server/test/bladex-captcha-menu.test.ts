@@ -2,7 +2,7 @@ import type { MenuButton, MenuRoute, TopMenu } from '@console/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../src/core/db/index.js';
-import { setCaptchaGenerator } from '../src/modules/auth/captcha.js';
+import { setCaptchaGenerator } from '../src/areas/auth/captcha.js';
 import { runDataSteps } from '../src/seed/runner.js';
 import { DATA_STEPS } from '../src/seed/steps.js';
 import { md5, useServer } from './harness.js';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { secretBox } from '../src/core/secrets.js';
-import { productDirectory } from '../src/modules/product/directory.js';
+import { productDirectory } from '../src/areas/product/directory.js';
 import { KitSupport } from './conformance/support.js';
 import { BASIC, useServer } from './harness.js';
 import { multipart } from './multipart.js';

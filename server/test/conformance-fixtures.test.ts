@@ -2,7 +2,7 @@ import { defineResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { date, doublePrecision, integer, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGrams, tenantColumn, ts } from '../src/core/db/columns.js';
-import { bind, type FeatureModule, MODULES } from '../src/modules/index.js';
+import { type AreaManifest, AREAS, bind } from '../src/areas/index.js';
 import { describeResource } from './conformance/kit.js';
 import { useServer } from './harness.js';
 
@@ -92,7 +92,7 @@ const grams = (table: string, column: string) => [
 const AUDIT = `create_user bigint, create_dept bigint, create_time timestamptz not null default now(), update_user bigint,
   update_time timestamptz not null default now(), status integer not null default 1, is_deleted smallint not null default 0`;
 
-const fixtures: FeatureModule = {
+const fixtures: AreaManifest = {
   name: 'kit-fixtures',
   resources: [bind(tag, tagTable), bind(node, nodeTable), bind(area, areaTable)],
   dataSteps: [{
@@ -114,7 +114,7 @@ const fixtures: FeatureModule = {
     },
   }],
 };
-(MODULES as FeatureModule[]).push(fixtures);
+(AREAS as AreaManifest[]).push(fixtures);
 
 const h = useServer();
 describeResource(tag, { harness: h });

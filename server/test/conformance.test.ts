@@ -5,8 +5,8 @@ import { batchResource, crudPaths, deliverResource, firmwareResource } from '@co
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { parseDateTime } from '../src/core/time.js';
-import { moduleResources } from '../src/modules/index.js';
-import { flowDefinition, flowInstance, flowTask } from '../src/modules/flow/tables.js';
+import { areaResources } from '../src/areas/index.js';
+import { flowDefinition, flowInstance, flowTask } from '../src/areas/flow/tables.js';
 import { describeResource, KIT_CHECKS, type Kit, type ResourceOptions } from './conformance/kit.js';
 import { type Account, PLATFORM_ADMIN } from './conformance/support.js';
 import { useServer } from './harness.js';
@@ -196,7 +196,7 @@ async function deviceStatusOf(sn: string): Promise<string> {
 }
 
 const h = useServer();
-const bound = moduleResources().map((b) => b.def);
+const bound = areaResources().map((b) => b.def);
 
 describe('conformance kit coverage', () => {
   it('has options only for bound resources, and reasons for every skip', () => {

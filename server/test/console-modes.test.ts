@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setCaptchaGenerator } from '../src/modules/auth/captcha.js';
+import { setCaptchaGenerator } from '../src/areas/auth/captcha.js';
 import { md5, useServer } from './harness.js';
 
 // The console switches are enforced by the server, not only by the login form.

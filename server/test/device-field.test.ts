@@ -3,10 +3,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLATFORM_TENANT } from '@console/contract';
 import { inTenant } from '../src/core/db/index.js';
-import { foldDeviceEvents } from '../src/modules/device/events.js';
-import { createFleet, type Fleet as SimFleet, type FleetSession } from '../src/modules/device/gateway/fleet.js';
-import type { Uplink } from '../src/modules/device/gateway/types.js';
-import type { OtaRunner } from '../src/modules/device/ota.js';
+import { foldDeviceEvents } from '../src/areas/device/events.js';
+import { createFleet, type Fleet as SimFleet, type FleetSession } from '../src/areas/device/gateway/fleet.js';
+import type { Uplink } from '../src/areas/device/gateway/types.js';
+import type { OtaRunner } from '../src/areas/device/ota.js';
+import { OTA } from '../src/areas/device/index.js';
 import { type Fleet, makeFleet, publishedFirmware } from './device-fixture.js';
 import { until } from './gateway-fixture.js';
 import { BASIC, useServer } from './harness.js';
@@ -77,7 +78,7 @@ describe.each(BROKERS)('devices in the field on $name', ({ env }) => {
 
     // the silent one: its timeout passes, no retry is left
     await h.server.ctx.db.execute(sql`update ymy_ota_progress set due_time = now() - interval '1 second' where task_id = ${id}::bigint and state not in ('succeeded', 'failed')`);
-    await (h.server.ctx.ota as OtaRunner).settle();
+    await (h.server.ctx.services.get(OTA) as OtaRunner).settle();
     expect(await summary(id)).toMatchObject({ state: 'finished', counts: { succeeded: 4, failed: 1, timed_out: 1 } });
 
     const failed = await h.call<{ records: Row[] }>('GET', '/api/omc-device/ota-progress/list', { token: admin, query: { taskId: id, state_equal: 'failed' } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLOCK_TOLERANCE_MS, counterBytes, hotp, issueCode, timedKindFor, verifyCode } from '../src/modules/device/emergencyCode.js';
+import { CLOCK_TOLERANCE_MS, counterBytes, hotp, issueCode, timedKindFor, verifyCode } from '../src/areas/device/emergencyCode.js';
 
 /** The emergency unlock code and the verifier a lock runs offline (issue 11). */
 const secret = Buffer.from('8f1c2a9b7e6d5c4b3a29180716253443f1e2d3c4b5a69788', 'hex');

@@ -4,8 +4,8 @@ import { crudPaths, type Page } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deviceUnlockSecret } from '../src/modules/device/emergency.js';
-import { moduleResources } from '../src/modules/index.js';
+import { deviceUnlockSecret } from '../src/areas/production/index.js';
+import { areaResources } from '../src/areas/index.js';
 import { type Fleet, makeFleet } from './device-fixture.js';
 import { BASIC, useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
@@ -357,7 +357,7 @@ describe('no console answer carries a lock\'s emergency secret', () => {
       expect(leaks(res.raw.body), `${path} ${JSON.stringify(query)}`).toEqual([]);
       return res;
     };
-    for (const { def } of moduleResources()) {
+    for (const { def } of areaResources()) {
       const list = await scan(crudPaths(def).list, { size: '50' });
       if (def.tree) {
         await scan(`${def.path}/tree`);

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deviceUnlockSecret } from '../src/modules/device/emergency.js';
-import { verifyCode } from '../src/modules/device/emergencyCode.js';
+import { deviceUnlockSecret } from '../src/areas/production/index.js';
+import { verifyCode } from '../src/areas/device/emergencyCode.js';
 import { deliverFleet, type Fleet, makeFleet } from './device-fixture.js';
 import { useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';

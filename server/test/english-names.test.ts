@@ -2,6 +2,7 @@ import type { DeptOption, RoleOption } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../src/core/db/index.js';
+import { areaDataSteps } from '../src/areas/index.js';
 import { runDataSteps } from '../src/seed/runner.js';
 import { DATA_STEPS } from '../src/seed/steps.js';
 import { useServer } from './harness.js';
@@ -91,7 +92,7 @@ describe('English names of seeded roles and departments', () => {
     await db.update(schema.user).set({ name: '小王' }).where(and(eq(schema.user.tenantId, '541742'), eq(schema.user.account, 'admin')));
     await db.delete(schema.appDataStep).where(eq(schema.appDataStep.name, '0007-english-names'));
 
-    expect(await runDataSteps(db, DATA_STEPS)).toEqual(['0007-english-names']);
+    expect(await runDataSteps(db, [...DATA_STEPS, ...areaDataSteps()])).toEqual(['0007-english-names']);
 
     const roles = await db.select({ tenantId: schema.role.tenantId, alias: schema.role.roleAlias, en: schema.role.roleNameEn }).from(schema.role);
     expect(Object.fromEntries(roles.map((r) => [`${r.tenantId}/${r.alias}`, r.en]))).toEqual({
@@ -112,6 +113,6 @@ describe('English names of seeded roles and departments', () => {
     expect(sorted(en.body.data.deptName)).toEqual(['Engineering', 'Platform operations']);
 
     // recorded: it does not run again
-    expect(await runDataSteps(db, DATA_STEPS)).toEqual([]);
+    expect(await runDataSteps(db, [...DATA_STEPS, ...areaDataSteps()])).toEqual([]);
   });
 });

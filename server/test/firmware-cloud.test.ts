@@ -170,7 +170,7 @@ describe('own storage (the default)', () => {
     }
     const noGrant = await h.server.app.inject({ method: 'PUT', url: `${IPC}/firmware-file`, payload: bytes, headers: { authorization: BASIC } });
     expect(noGrant.statusCode).toBe(400);
-    const { readGrant, signGrant } = await import('../src/modules/device/firmwareCloud.js');
+    const { readGrant, signGrant } = await import('../src/areas/device/firmwareCloud.js');
     const user = { tenantId: '000000', userId: '1', deptId: '', roleIds: [], roleAliases: [], account: 'a', userName: 'a', clientId: 'saber', sessionId: 's' };
     const expired = signGrant(h.server.ctx, { user, productId: fleet.productId, moduleType: 'mcu', version: '7', exp: Math.floor(Date.now() / 1000) - 1 });
     expect(readGrant(h.server.ctx, expired)).toBeNull();

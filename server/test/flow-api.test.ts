@@ -14,7 +14,7 @@ type Row = Record<string, unknown> & { id: string };
 type Page = { records: Row[]; total: number };
 const FLOW = '/api/blade-flow';
 const LEAVE_PATH = '/api/blade-desk/process/leave';
-const LEAVE = readFileSync(new URL('../src/modules/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
+const LEAVE = readFileSync(new URL('../src/areas/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
 const T = '541742';
 const WORK_CODES = ['work', 'work_start', 'work_claim', 'work_todo', 'work_send', 'work_done'];
 

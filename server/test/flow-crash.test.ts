@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/core/config.js';
 import type { AuthUser } from '../src/core/context.js';
 import { inTenant } from '../src/core/db/index.js';
-import { flowInstance, flowTask } from '../src/modules/flow/tables.js';
+import { flowInstance, flowTask } from '../src/areas/flow/tables.js';
+import { FLOW_ENGINE } from '../src/areas/flow/index.js';
 import { createServer, type Server } from '../src/server.js';
 import { createTestDb, type TestDb } from './db-template.js';
 
@@ -54,7 +55,7 @@ describe('a workflow server killed while it works', () => {
 
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.databaseUrl ?? '', REDIS_URL: '' }, { dataDir: db.dataDir });
     server = await createServer(config);
-    const flow = server.ctx.flow!;
+    const flow = server.ctx.services.get(FLOW_ENGINE);
     const read = <X>(fn: Parameters<typeof inTenant<X>>[2]) => inTenant(server!.ctx.db, { tenantId: T }, fn);
     const running = await read((tx) => tx.select().from(flowInstance).where(eq(flowInstance.status, 'running')));
     const all = await read((tx) => tx.select({ n: sql<number>`count(*)::int` }).from(flowInstance));

@@ -4,8 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthUser } from '../src/core/context.js';
 import { inTenant } from '../src/core/db/index.js';
 import { AppError } from '../src/core/errors.js';
-import type { FlowEngine } from '../src/modules/flow/engine.js';
-import { flowDefinition, flowHistory, flowInstance, flowTask } from '../src/modules/flow/tables.js';
+import type { FlowEngine } from '../src/areas/flow/engine.js';
+import { FLOW_ENGINE } from '../src/areas/flow/index.js';
+import { flowDefinition, flowHistory, flowInstance, flowTask } from '../src/areas/flow/tables.js';
 import { useServer } from './harness.js';
 
 /**
@@ -14,9 +15,9 @@ import { useServer } from './harness.js';
  * (fired by the scheduler), refused models, and tenants that never see each other's definitions or tasks.
  */
 const h = useServer();
-const LEAVE = readFileSync(new URL('../src/modules/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
+const LEAVE = readFileSync(new URL('../src/areas/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
 const T = '541742';
-const flow = (): FlowEngine => h.server.ctx.flow!;
+const flow = (): FlowEngine => h.server.ctx.services.get(FLOW_ENGINE);
 const people: Record<string, AuthUser> = {};
 
 const person = (tenantId: string, userId: string, account: string, roleAliases: string[]): AuthUser => ({

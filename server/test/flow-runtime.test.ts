@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BpmnInvalid, compileBpmn } from '../src/modules/flow/bpmn/compile.js';
-import { juelToJexl } from '../src/modules/flow/bpmn/expressions.js';
-import { runStep, type ServiceHandler, StepFailed, type StepResult, TaskNotWaiting } from '../src/modules/flow/bpmn/step.js';
+import { BpmnInvalid, compileBpmn } from '../src/areas/flow/bpmn/compile.js';
+import { juelToJexl } from '../src/areas/flow/bpmn/expressions.js';
+import { runStep, type ServiceHandler, StepFailed, type StepResult, TaskNotWaiting } from '../src/areas/flow/bpmn/step.js';
 
 /**
  * The workflow runtime without a database (issue 12): models checked before they deploy, the leave process
  * through both branches and a rejection, each step recovered from JSON only, a timer that escalates, services.
  */
-const LEAVE = readFileSync(new URL('../src/modules/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
+const LEAVE = readFileSync(new URL('../src/areas/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
 const NS = 'xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:flowable="http://flowable.org/bpmn"';
 const model = (body: string, id = 'p') => `<?xml version="1.0" encoding="UTF-8"?><definitions ${NS} id="d" targetNamespace="t"><process id="${id}" isExecutable="true">${body}</process></definitions>`;
 

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileBpmn } from '../src/modules/flow/bpmn/compile.js';
-import { runStep, StepFailed } from '../src/modules/flow/bpmn/step.js';
+import { compileBpmn } from '../src/areas/flow/bpmn/compile.js';
+import { runStep, StepFailed } from '../src/areas/flow/bpmn/step.js';
+import { FLOW_ENGINE } from '../src/areas/flow/index.js';
 import { BASIC, useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
 import { multipart } from './multipart.js';
@@ -297,7 +298,7 @@ describe('no step holds the server', () => {
     }
     expect(row).toMatchObject({ id: instanceId, status: 'incident' });
     expect(String(row!.incidentReason)).toMatch(/more than 500 activities|longer than 5 s/);
-    expect(await h.server.ctx.flow!.fireDue(new Date(Date.now() + 3600_000))).toBe(0);
+    expect(await h.server.ctx.services.get(FLOW_ENGINE).fireDue(new Date(Date.now() + 3600_000))).toBe(0);
   });
 
   it('a legal model whose sequence flows have no id runs, as Flowable runs it', async () => {

@@ -23,7 +23,7 @@ import { APP_API } from '@console/contract';
 import { hashPassword } from '../src/core/auth/index.js';
 import { inTenant } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
-import { postsaleUser } from '../src/modules/postsale/tables.js';
+import { postsaleUser } from '../src/areas/postsale/tables.js';
 import { BASIC, md5, useServer } from './harness.js';
 import { buildRequest, type BuiltRequest, type Case, type FuzzEnv, opKey, planCases, type Who } from './fuzz/generate.js';
 import { learnTemplate, type Probe, type Template } from './fuzz/learn.js';

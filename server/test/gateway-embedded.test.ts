@@ -3,11 +3,12 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { aliyunCredentials, sessionKey, signUplink, tencentCredentials, verifyDownlink } from '../src/modules/device/gateway/credentials.js';
-import { invalidateDeviceKeys } from '../src/modules/device/gateway/deviceKeys.js';
-import { createFleet, type FleetSession } from '../src/modules/device/gateway/fleet.js';
-import type { DeviceGateway } from '../src/modules/device/gateway/gateway.js';
-import type { Presence, Uplink } from '../src/modules/device/gateway/types.js';
+import { aliyunCredentials, sessionKey, signUplink, tencentCredentials, verifyDownlink } from '../src/areas/device/gateway/credentials.js';
+import { GATEWAY } from '../src/areas/device/index.js';
+import { invalidateDeviceKeys } from '../src/areas/production/index.js';
+import { createFleet, type FleetSession } from '../src/areas/device/gateway/fleet.js';
+import type { DeviceGateway } from '../src/areas/device/gateway/gateway.js';
+import type { Presence, Uplink } from '../src/areas/device/gateway/types.js';
 import { connect, type FixtureDevice, makeDevices, setCertState, until } from './gateway-fixture.js';
 import { useServer } from './harness.js';
 
@@ -38,7 +39,7 @@ async function device(d: FixtureDevice): Promise<MqttClient> {
 const up = (kind: string, d: FixtureDevice) => `${ROOT}/up/${kind}/${d.cloudProductId}/${d.deviceName}`;
 
 beforeAll(async () => {
-  gw = h.server.ctx.gateway!;
+  gw = h.server.ctx.services.get(GATEWAY);
   expect(gw.mode).toBe('embedded');
   expect(gw.port).toBeGreaterThan(0);
   url = gw.deviceUrl()!;

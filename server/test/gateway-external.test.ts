@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionKey, signUplink, tencentCredentials, verifyDownlink } from '../src/modules/device/gateway/credentials.js';
-import { createFleet, type FleetSession } from '../src/modules/device/gateway/fleet.js';
-import { createGateway, type DeviceGateway } from '../src/modules/device/gateway/gateway.js';
-import type { Presence, Uplink } from '../src/modules/device/gateway/types.js';
+import { sessionKey, signUplink, tencentCredentials, verifyDownlink } from '../src/areas/device/gateway/credentials.js';
+import { GATEWAY } from '../src/areas/device/index.js';
+import { createFleet, type FleetSession } from '../src/areas/device/gateway/fleet.js';
+import { createGateway, type DeviceGateway } from '../src/areas/device/gateway/gateway.js';
+import type { Presence, Uplink } from '../src/areas/device/gateway/types.js';
 import { connect, type FixtureDevice, makeDevices, until } from './gateway-fixture.js';
 import { useServer } from './harness.js';
 import { PLATFORM_TENANT } from '@console/contract';
 import { inTenant } from '../src/core/db/index.js';
-import { foldPresence } from '../src/modules/device/status.js';
+import { foldPresence } from '../src/areas/device/status.js';
 
 /**
  * The gateway on the machine's Mosquitto (MQTT_URL, anonymous on 127.0.0.1:1883): a topic root of its own per run,
@@ -43,7 +44,7 @@ async function device(d: FixtureDevice): Promise<MqttClient> {
 }
 
 beforeAll(async () => {
-  gw = h.server.ctx.gateway!;
+  gw = h.server.ctx.services.get(GATEWAY);
   expect(gw.mode).toBe('external');
   locks = await makeDevices(h.server.ctx, { batchNo: 'EXT-B1', snPrefix: 'EXT', count: 4, cloudProductId: PID });
   gw.onUplink(['property', 'event', 'ota', 'action', 'location'], async (batch) => void uplinks.push(...batch));

@@ -5,8 +5,8 @@ import type { AppContext } from '../src/core/context.js';
 import { inTenant } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { secretBox } from '../src/core/secrets.js';
-import { openDeviceKey } from '../src/modules/device/gateway/deviceKeys.js';
-import { batch, cert, factoryDevice } from '../src/modules/production/tables.js';
+import { openDeviceKey } from '../src/areas/device/gateway/deviceKeys.js';
+import { batch, cert, factoryDevice } from '../src/areas/production/tables.js';
 
 export interface FixtureDevice {
   sn: string;

@@ -4,10 +4,11 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tencentCredentials } from '../src/modules/device/gateway/credentials.js';
-import { createGateway, type DeviceGateway } from '../src/modules/device/gateway/gateway.js';
-import { MAX_PACKET_BYTES } from '../src/modules/device/gateway/portGuard.js';
-import type { Uplink } from '../src/modules/device/gateway/types.js';
+import { tencentCredentials } from '../src/areas/device/gateway/credentials.js';
+import { GATEWAY } from '../src/areas/device/index.js';
+import { createGateway, type DeviceGateway } from '../src/areas/device/gateway/gateway.js';
+import { MAX_PACKET_BYTES } from '../src/areas/device/gateway/portGuard.js';
+import type { Uplink } from '../src/areas/device/gateway/types.js';
 import { connect, type FixtureDevice, makeDevices, until } from './gateway-fixture.js';
 import { useServer } from './harness.js';
 
@@ -72,7 +73,7 @@ async function deviceReports(d: FixtureDevice, token: string, to = port): Promis
 }
 
 beforeAll(async () => {
-  gw = h.server.ctx.gateway!;
+  gw = h.server.ctx.services.get(GATEWAY);
   expect(gw.mode).toBe('embedded');
   port = gw.port!;
   locks = await makeDevices(h.server.ctx, { batchNo: 'PRT-B1', snPrefix: 'PRT', count: 3, cloudProductId: PID });

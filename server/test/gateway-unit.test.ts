@@ -4,18 +4,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/core/config.js';
 import { memoryKv } from '../src/core/kv.js';
-import { createGateway } from '../src/modules/device/gateway/gateway.js';
+import { createGateway } from '../src/areas/device/gateway/gateway.js';
 import {
   aliyunCredentials, aliyunVerify, canonicalJson, parseTencentUsername, sessionKey, signDownlink, signMessage, signUplink,
   tencentCredentials, tencentVerify, verifyDownlink,
-} from '../src/modules/device/gateway/credentials.js';
-import { checkSigned, decodeEnvelope, type Decoded } from '../src/modules/device/gateway/envelope.js';
-import { EmbeddedBroker } from '../src/modules/device/gateway/broker.js';
-import type { DeviceKeys } from '../src/modules/device/gateway/deviceKeys.js';
-import { Ingest } from '../src/modules/device/gateway/ingest.js';
-import { silentLogger } from '../src/modules/device/gateway/log.js';
-import { downTopic, isOwnDownFilter, parseTopic, upTopic } from '../src/modules/device/gateway/topics.js';
-import type { Uplink } from '../src/modules/device/gateway/types.js';
+} from '../src/areas/device/gateway/credentials.js';
+import { checkSigned, decodeEnvelope, type Decoded } from '../src/areas/device/gateway/envelope.js';
+import { EmbeddedBroker } from '../src/areas/device/gateway/broker.js';
+import type { DeviceKeys } from '../src/areas/device/gateway/deviceKeys.js';
+import { Ingest } from '../src/areas/device/gateway/ingest.js';
+import { silentLogger } from '../src/areas/device/gateway/log.js';
+import { downTopic, isOwnDownFilter, parseTopic, upTopic } from '../src/areas/device/gateway/topics.js';
+import type { Uplink } from '../src/areas/device/gateway/types.js';
 import { connect, until } from './gateway-fixture.js';
 
 /** Device gateway pieces without a server: topics, credentials (fixed vectors, checked with openssl), envelope, ingest. */

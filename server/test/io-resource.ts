@@ -2,7 +2,7 @@ import { defineResource, noticeResource } from '@console/contract';
 import { inArray } from 'drizzle-orm';
 import { schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
-import { bind } from '../src/modules/index.js';
+import { bind } from '../src/areas/index.js';
 import type { Server } from '../src/server.js';
 
 /**

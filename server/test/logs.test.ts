@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
-import { LOG_RETENTION_PARAM, purgeLogs } from '../src/modules/log/retention.js';
+import { LOG_RETENTION_PARAM, purgeLogs } from '../src/areas/monitor/retention.js';
 import { useServer } from './harness.js';
 
 const h = useServer();

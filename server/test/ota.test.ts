@@ -2,10 +2,11 @@ import { PLATFORM_TENANT } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant } from '../src/core/db/index.js';
-import type { DeviceIdentity, DownlinkKind, Gateway, Uplink } from '../src/modules/device/gateway/types.js';
-import type { DeviceGateway } from '../src/modules/device/gateway/gateway.js';
-import { foldOtaReports, type OtaRunner } from '../src/modules/device/ota.js';
-import { move } from '../src/modules/device/otaMachine.js';
+import type { DeviceIdentity, DownlinkKind, Gateway, Uplink } from '../src/areas/device/gateway/types.js';
+import type { DeviceGateway } from '../src/areas/device/gateway/gateway.js';
+import { GATEWAY, OTA } from '../src/areas/device/index.js';
+import { foldOtaReports, type OtaRunner } from '../src/areas/device/ota.js';
+import { move } from '../src/areas/device/otaMachine.js';
 import { deliverFleet, type Fleet, makeFleet, publishedFirmware } from './device-fixture.js';
 import { useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
@@ -42,7 +43,7 @@ let fleet: Fleet;
 let firmwareId: string;
 let clock = Date.now();
 
-const runner = () => h.server.ctx.ota as OtaRunner;
+const runner = () => h.server.ctx.services.get(OTA) as OtaRunner;
 const q = async <T>(text: ReturnType<typeof sql>) => ((await h.server.ctx.db.execute(text)) as unknown as { rows: T[] }).rows;
 const progressOf = async (taskId: string) => Object.fromEntries((await q<{ device_sn: string; state: string; percent: number; attempt: number; flagged: number; error_code: string | null }>(
   sql`select device_sn, state, percent, attempt, flagged, error_code from ymy_ota_progress where task_id = ${taskId}::bigint`)).map((r) => [r.device_sn, r]));
@@ -70,7 +71,7 @@ beforeAll(async () => {
   tenantAdmin = (await h.login('541742', 'admin', 'admin')).access_token;
   gw = recordingGateway();
   // the scheduler only sends: a gateway that records what it is given stands in for the broker
-  h.server.ctx.gateway = gw as unknown as DeviceGateway;
+  h.server.ctx.services.replace(GATEWAY, gw as unknown as DeviceGateway);
   fleet = await makeFleet(h, admin, { count: 4, tag: 'ota', version: '1.0.0' });
   firmwareId = await publishedFirmware(h, admin, fleet.productId, '2.0.0');
 });
@@ -159,7 +160,7 @@ describe('an OTA task through its devices', () => {
     const reached: string[] = [];
     const missed = fleet.devices[3]!.deviceName;
     // like a device-key lookup on a cache miss: a read of its own (the embedded database has one connection)
-    h.server.ctx.gateway = {
+    h.server.ctx.services.replace(GATEWAY, {
       mode: 'embedded',
       async send(device: Sent['device']) {
         await h.server.ctx.db.execute(sql`select 1`);
@@ -167,7 +168,7 @@ describe('an OTA task through its devices', () => {
         reached.push(device.deviceName);
         return `srv-${++clock}`;
       },
-    } as unknown as DeviceGateway;
+    } as unknown as DeviceGateway);
     try {
       const task = (await makeTask({ scope: 'batch', batchId: fleet.batchId })).body.data;
       await tick();
@@ -180,7 +181,7 @@ describe('an OTA task through its devices', () => {
       expect(notified.map((r) => r.device_sn).sort()).toEqual(fleet.devices.slice(0, 3).map((d) => d.sn).sort());
       await h.call('POST', `${TASK}/cancel`, { token: admin, query: { id: task.id } });
     } finally {
-      h.server.ctx.gateway = gw as unknown as DeviceGateway;
+      h.server.ctx.services.replace(GATEWAY, gw as unknown as DeviceGateway);
     }
   });
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readAllRegions, readRegions, regionDataFile, type RegionRow } from '../src/modules/system/region/regionData.js';
+import { readAllRegions, readRegions, regionDataFile, type RegionRow } from '../src/areas/base/region/regionData.js';
 
 let rows: RegionRow[];
 let byCode: Map<string, RegionRow>;

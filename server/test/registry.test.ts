@@ -3,7 +3,7 @@ import { getTableColumns, getTableName, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant } from '../src/core/db/index.js';
 import { PLATFORM_TABLES_WITH_TENANT_ID, secureTenantTables } from '../src/core/db/tenantSecurity.js';
-import { moduleResources, MODULES } from '../src/modules/index.js';
+import { areaResources, AREAS } from '../src/areas/index.js';
 import { useServer } from './harness.js';
 
 /**
@@ -13,7 +13,7 @@ import { useServer } from './harness.js';
  */
 const h = useServer();
 const defs = Object.values(resources) as ResourceDef[];
-const bindings = moduleResources();
+const bindings = areaResources();
 
 type Rows<T> = { rows: T[] };
 async function query<T>(q: ReturnType<typeof sql>): Promise<T[]> {
@@ -38,9 +38,9 @@ beforeAll(async () => {
 });
 
 describe('resource registry', () => {
-  it('binds every definition of the contract in exactly one module, and binds nothing else', () => {
+  it('binds every definition of the contract in exactly one area, and binds nothing else', () => {
     for (const def of defs) {
-      const owners = MODULES.filter((m) => (m.resources ?? []).some((b) => b.def.code === def.code)).map((m) => m.name);
+      const owners = AREAS.filter((m) => (m.resources ?? []).some((b) => b.def.code === def.code)).map((m) => m.name);
       const times = bindings.filter((b) => b.def.code === def.code).length;
       expect({ code: def.code, owners, times }).toEqual({ code: def.code, owners: [expect.any(String)], times: 1 });
       expect(bindings.find((b) => b.def.code === def.code)!.def, `${def.code}: the bound definition is the contract's`).toBe(def);

@@ -9,7 +9,7 @@ import { eq } from 'drizzle-orm';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
-import { oss, sms } from '../src/modules/resource/tables.js';
+import { oss, sms } from '../src/areas/resource/tables.js';
 import { BASIC, type Harness, useServer } from './harness.js';
 
 const PLATFORM = '000000';

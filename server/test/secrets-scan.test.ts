@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CONSOLE_CLIENT, crudPaths, type Page } from '@console/contract';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
-import { moduleResources } from '../src/modules/index.js';
+import { areaResources } from '../src/areas/index.js';
 import { useServer } from './harness.js';
 
 const h = useServer();
@@ -41,7 +41,7 @@ beforeAll(async () => {
     for (const c of await tx.select({ hash: schema.client.clientSecret }).from(schema.client)) forbidden.push(c.hash);
   });
   forbidden.push(createHash('sha256').update(CONSOLE_CLIENT.secret).digest('hex'));
-  const { sms: smsTable, oss: ossTable } = await import('../src/modules/resource/tables.js');
+  const { sms: smsTable, oss: ossTable } = await import('../src/areas/resource/tables.js');
   await inTenant(h.server.ctx.db, { tenantId: '000000' }, async (tx) => {
     for (const t of [smsTable, ossTable]) {
       for (const r of await tx.select({ a: t.accessKey, s: t.secretKey }).from(t)) for (const v of [r.a, r.s]) if (v) forbidden.push(v);
@@ -57,7 +57,7 @@ describe('no answer holds a secret', () => {
   it('scans the list, detail and tree answers of every resource, for the platform and a tenant', async () => {
     let scanned = 0;
     for (const token of [admin, demo]) {
-      for (const { def } of moduleResources()) {
+      for (const { def } of areaResources()) {
         const paths = [`${crudPaths(def).list}?size=50`, ...(def.tree ? [`${def.path}/tree`, `${def.path}/lazy-list`] : [])];
         for (const path of paths) {
           const res = await h.call<Page<Rec> | Rec[]>('GET', path, { token });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADDRESS_BUDGET, CAPTCHA_AFTER_FAILURES, MAX_FAILED_SIGN_INS } from '../src/core/auth/signInGuard.js';
 import type { AccessClaims } from '../src/core/auth/tokens.js';
-import { CAPTCHAS_PER_ADDRESS, setCaptchaGenerator } from '../src/modules/auth/captcha.js';
+import { CAPTCHAS_PER_ADDRESS, setCaptchaGenerator } from '../src/areas/auth/captcha.js';
 import { BASIC, md5, useServer } from './harness.js';
 
 /** Sign-in under attack: bursts, lockout abuse, account and tenant enumeration, password guessing elsewhere. */

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
-import { oss } from '../src/modules/resource/tables.js';
+import { oss } from '../src/areas/resource/tables.js';
 import { BASIC, type Harness, useServer } from './harness.js';
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
-import { flowDefinition } from '../src/modules/flow/tables.js';
+import { flowDefinition } from '../src/areas/flow/tables.js';
 import { useServer } from './harness.js';
 
 /** Trees, pickers and grants read only what the caller's menus allow (issue 23, item 7). */

@@ -3,14 +3,21 @@ import { PLATFORM_TENANT } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sha256Hex } from './auth/index.js';
-import type { AppContext, AuthUser, ClientInfo } from './context.js';
+import type { AppCaller, AppContext, AuthUser, ClientInfo } from './context.js';
 import { schema } from './db/index.js';
 import { AppError, forbidden, unauthorized } from './errors.js';
 import { splitList } from './ids.js';
 import { limitByIp } from './rateLimit.js';
+import { serviceKey } from './services.js';
 
 const CLIENT_CACHE_MS = 60_000;
 export const PLATFORM_ADMIN_ROLE = 'administrator';
+
+/** Verifies the phone app's tokens for `{ app: true }` routes (the after-sales area provides it). */
+export interface AppAuth {
+  verify(token: string): Promise<AppCaller>;
+}
+export const APP_AUTH = serviceKey<AppAuth>('appAuth');
 
 /** Paths whose routes must declare who may call them. */
 export const API_PREFIXES = ['/api/', '/sc/', '/tc/'];
@@ -107,8 +114,9 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
     if ('app' in access) {
       const token = bearerOf(req);
       if (!token) throw unauthorized('tokenMissing');
-      if (!ctx.appAuth) throw unauthorized('tokenInvalid');
-      req.appUser = await ctx.appAuth.verify(token.token);
+      const appAuth = ctx.services.find(APP_AUTH);
+      if (!appAuth) throw unauthorized('tokenInvalid');
+      req.appUser = await appAuth.verify(token.token);
       return;
     }
     const bearer = 'permission' in access ? bearerOf(req) : null;

@@ -13,12 +13,10 @@ import type { Kv } from './kv.js';
 import type { Logs } from './logs.js';
 import type { FieldLabels } from './validation.js';
 import type { ResourceRegistry } from './resource/registry.js';
-import type { UploadService } from './uploads.js';
 import type { TableUpkeep } from './db/upkeep.js';
-import type { DeviceGateway } from '../modules/device/gateway/gateway.js';
-import type { FlowEngine } from '../modules/flow/engine.js';
+import type { Services } from './services.js';
 
-/** The server's shared services, created once at start and handed to every module. */
+/** The server's shared services, created once at start and handed to every area. */
 export interface AppContext {
   config: Config;
   db: Db;
@@ -45,19 +43,11 @@ export interface AppContext {
   resources: ResourceRegistry;
   /** the planner's statistics (and, embedded, dead rows) tended after bulk writes */
   upkeep: TableUpkeep;
-  /** file uploads (put-file, and the multipart submit of resources with file fields); set by the resource module */
-  uploads?: UploadService;
   /**
-   * the device gateway (MQTT): modules register their handlers at mount (`ctx.gateway.onUplink(['ota'], …)`);
-   * it starts once the app is ready. Mode `off` when MQTT_PORT=off (and in tests unless asked for).
+   * what the areas provide one another (the device gateway, the workflow engine, uploads, …), by typed key:
+   * `ctx.services.get(UPLOADS)` (core/services.ts)
    */
-  gateway?: DeviceGateway;
-  /** verifies the app's tokens for `{ app: true }` routes; set by the app API module */
-  appAuth?: { verify(token: string): Promise<AppCaller> };
-  /** the workflow engine (BPMN): deployments, instances, tasks, its timer scheduler; set by the flow module */
-  flow?: FlowEngine;
-  /** the OTA scheduler: `wake()` runs it now (a task was made) */
-  ota?: { wake(): void };
+  services: Services;
 }
 
 /** The signed-in caller, from a verified access token. */

@@ -2,6 +2,7 @@ import { AVATAR_MAX_BYTES, IMAGE_MAX_BYTES, type Lang, type UploadedFile } from 
 import type { Readable } from 'node:stream';
 import type { AuthUser } from './context.js';
 import { AppError, badRequest } from './errors.js';
+import { serviceKey } from './services.js';
 
 /** What an upload may be, decided by its content: an avatar (jpg/png), any image, or any file; each with its size limit. */
 export type UploadKind = 'avatar' | 'image' | 'file';
@@ -17,7 +18,7 @@ export interface UploadPart {
 
 /**
  * Stores uploaded files through the tenant's enabled object storage and registers them as attachments, within
- * the user's upload budget and the tenant's quota (the resource module provides it: `ctx.uploads`).
+ * the user's upload budget and the tenant's quota (the resource area provides it: `ctx.services.get(UPLOADS)`).
  */
 export interface UploadService {
   /** stores the part (all of it or nothing) and answers its link; a refused upload throws an AppError */
@@ -30,6 +31,9 @@ export interface UploadService {
   /** takes back a stored upload whose record was then refused (its object and its attachment row) */
   discard(user: AuthUser, uploaded: UploadedFile): Promise<void>;
 }
+
+/** file uploads (put-file, and the multipart submit of resources with file fields); the resource area provides them */
+export const UPLOADS = serviceKey<UploadService>('uploads');
 
 /** A multipart body that cannot be read (no boundary, cut short, malformed) is the client's: a 400 (a 413 stays one). */
 export function brokenMultipart(e: unknown): never {

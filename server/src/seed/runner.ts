@@ -1,15 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { type Db, type Tx, schema } from '../core/db/index.js';
+import type { DataStep } from '../core/area.js';
+import { type Db, schema } from '../core/db/index.js';
 
-/**
- * A data step: seed rows or the menus of a feature. Each runs once per database, in order, in its own
- * transaction, and is recorded in app_data_step; so a database created by an older version gets the
- * steps of newer features when it is upgraded, and nothing runs twice.
- */
-export interface DataStep {
-  name: string;
-  run(tx: Tx): Promise<void>;
-}
+export type { DataStep } from '../core/area.js';
 
 const STEP_LOCK = 72_707_002;
 

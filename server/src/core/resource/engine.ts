@@ -30,6 +30,7 @@ import type { MountedResource, PresentOptions } from './registry.js';
 import { MAX_TREE_ROWS, TreeRules } from './tree.js';
 import { mountImportExport } from './io/index.js';
 import { multipartSubmit } from './uploads.js';
+import { UPLOADS } from '../uploads.js';
 import { afterCommitQueue } from './afterCommit.js';
 
 export type { MountedResource } from './registry.js';
@@ -672,7 +673,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
           return await submit(req, uploaded);
         } catch (e) {
           // a refused record keeps none of the files sent with it
-          for (const file of uploaded) await ctx.uploads?.discard(requireUser(req), file).catch(() => undefined);
+          for (const file of uploaded) await ctx.services.find(UPLOADS)?.discard(requireUser(req), file).catch(() => undefined);
           throw e;
         }
       });

@@ -2,7 +2,7 @@ import { type FieldDef, type ResourceDef, type UploadedFile } from '@console/con
 import type { FastifyRequest } from 'fastify';
 import type { AppContext, AuthUser } from '../context.js';
 import { badRequest } from '../errors.js';
-import { brokenMultipart, UPLOAD_MAX_BYTES, type UploadKind } from '../uploads.js';
+import { brokenMultipart, UPLOAD_MAX_BYTES, type UploadKind, UPLOADS } from '../uploads.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,7 +34,7 @@ export function multipartSubmit(ctx: AppContext, def: ResourceDef, mayUpload: (u
 
     /** the body as a record: text parts as they are, each file stored and named by its link (pushed to `uploaded`) */
     async read(req: FastifyRequest, user: AuthUser, uploaded: UploadedFile[]): Promise<Row> {
-      const uploads = ctx.uploads;
+      const uploads = ctx.services.find(UPLOADS);
       if (!uploads) throw new Error('multipart submit: the server has no upload service');
       const body: Row = {};
       try {

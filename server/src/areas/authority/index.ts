@@ -1,0 +1,70 @@
+import {
+  apiScopeResource, dataScopeResource, menuResource, roleResource, tenantPackageResource, tenantResource, topMenuResource, userResource,
+} from '@console/contract';
+import { eq, inArray } from 'drizzle-orm';
+import type { AppContext } from '../../core/context.js';
+import { bind, defineArea } from '../../core/area.js';
+import { schema } from '../../core/db/index.js';
+import { nextId } from '../../core/ids.js';
+import type { ResourceHooks } from '../../core/resource/engine.js';
+import { seedDicts } from '../../seed/steps.js';
+import { AUTHORITY_FOUNDATION_STEPS } from './dataSteps.js';
+import { menuHooks, registerMenuRoleActions, roleHooks, topMenuHooks } from './menusRoles.js';
+import { packageHooks, registerTenantActions, tenantHooks } from './tenants.js';
+import { registerUserActions, userHooks } from './users.js';
+
+/** Scopes change what lists answer and which calls pass: every instance's caches forget them. */
+function scopeHooks(ctx: AppContext): ResourceHooks {
+  return {
+    afterSave: async (_tx, _row, c) => c.afterCommit(() => ctx.permissions.invalidate()),
+    beforeRemove: async (tx, rows, c) => {
+      await tx.delete(schema.roleScope).where(inArray(schema.roleScope.scopeId, rows.map((r) => String(r.id))));
+      c.afterCommit(() => ctx.permissions.invalidate());
+    },
+  };
+}
+
+/** Authority: menus, top menus, roles and their grants, data and API scopes, tenants and packages, users. */
+export const authorityArea = defineArea({
+  name: 'authority',
+  resources: [
+    bind(menuResource, schema.menu, menuHooks),
+    bind(topMenuResource, schema.topMenu, topMenuHooks),
+    bind(roleResource, schema.role, roleHooks),
+    bind(dataScopeResource, schema.scopeData, scopeHooks),
+    bind(apiScopeResource, schema.scopeApi, scopeHooks),
+    bind(tenantPackageResource, schema.tenantPackage, packageHooks),
+    bind(tenantResource, schema.tenant, tenantHooks),
+    bind(userResource, schema.user, userHooks),
+  ],
+  routes(app, ctx) {
+    registerMenuRoleActions(app, ctx);
+    registerTenantActions(app, ctx);
+    registerUserActions(app, ctx);
+  },
+  dataSteps: [
+    ...AUTHORITY_FOUNDATION_STEPS,
+    {
+      name: '0201-authority-dicts',
+      run: (tx) => seedDicts(tx, [
+        { code: 'menu_open', name: '新窗口', nameEn: 'New window', items: [['1', '否', 'No'], ['2', '是', 'Yes']] },
+        { code: 'user_type', name: '用户平台', nameEn: 'User platform', items: [['1', 'WEB', 'Web'], ['2', 'APP', 'App'], ['3', '其他', 'Other']] },
+        {
+          code: 'data_scope_type', name: '数据权限类型', nameEn: 'Data scope type',
+          items: [['1', '全部可见', 'All'], ['2', '本人可见', 'Own rows'], ['3', '所在机构可见', 'Own department'], ['4', '所在机构及子级可见', 'Own department and below'], ['5', '自定义', 'Custom departments']],
+        },
+        {
+          code: 'api_scope_type', name: '接口权限类型', nameEn: 'API scope method',
+          items: [['1', '全部', 'Any'], ['2', 'GET', 'GET'], ['3', 'POST', 'POST'], ['4', 'PUT', 'PUT'], ['5', 'DELETE', 'DELETE']],
+        },
+      ]),
+    },
+    {
+      name: '0202-init-password-param',
+      async run(tx) {
+        const [exists] = await tx.select({ id: schema.param.id }).from(schema.param).where(eq(schema.param.paramKey, 'account.initPassword'));
+        if (!exists) await tx.insert(schema.param).values({ id: nextId(), paramName: '账号初始密码', paramKey: 'account.initPassword', paramValue: '123456', remark: '新建用户、新租户管理员与重置密码时使用' });
+      },
+    },
+  ],
+});

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import {
+  flowFollowResource, flowManagerResource, flowModelResource, workClaimResource, workDoneResource, workSendResource, workStartResource, workTodoResource,
+} from '@console/contract';
+import { and, eq, isNull } from 'drizzle-orm';
+import { schema } from '../../core/db/index.js';
+import { serviceKey } from '../../core/services.js';
+import { nextId } from '../../core/ids.js';
+import { bind, type DataStep, defineArea, provide } from '../../core/area.js';
+import { DEMO_TENANT, type DictSeed, seedDicts } from '../../seed/steps.js';
+import { compileBpmn } from './bpmn/compile.js';
+import { deployChecked, FlowEngine, type FlowService } from './engine.js';
+import { LEAVE_PROCESS_KEY, registerLeave } from './leave.js';
+import { flowModelHooks, workListHooks } from './lists.js';
+import { registerFlowRoutes } from './routes.js';
+import { flowDefinition, flowInstance, flowModel, flowTask } from './tables.js';
+
+/** the workflow engine (BPMN): deployments, instances, tasks, its timer scheduler */
+export const FLOW_ENGINE = serviceKey<FlowEngine>('flow.engine');
+export type { FlowEngine } from './engine.js';
+
+/** the server handlers service tasks of deployed models may call, by name (flowable:class or delegateExpression) */
+export const FLOW_SERVICES: Record<string, FlowService> = {};
+
+/** the leave request (apply → approver → HR above 3 days → end; a rejection returns to the applicant) */
+export const LEAVE_MODEL = readFileSync(new URL('./leave.bpmn20.xml', import.meta.url), 'utf8');
+/** the leave process's category: the `flow` dictionary's key whose remark names the console's form route (`leave`) */
+export const LEAVE_CATEGORY = '1';
+
+const FLOW_DICTS: DictSeed[] = [
+  { code: 'flow', name: '流程分类', nameEn: 'Process category', items: [['1', '请假流程', 'Leave', 'leave'], ['2', '通用审批', 'General approval']] },
+  { code: 'flow_suspended', name: '流程状态', nameEn: 'Process state', items: [['0', '激活', 'Active'], ['1', '挂起', 'Suspended']] },
+  { code: 'flow_instance_status', name: '流程实例状态', nameEn: 'Instance state', items: [['running', '运行中', 'Running'], ['completed', '已完成', 'Completed'], ['deleted', '已删除', 'Deleted'], ['incident', '异常中止', 'Incident']] },
+  { code: 'flow_outcome', name: '办理结果', nameEn: 'Outcome', items: [['pass', '通过', 'Passed'], ['reject', '驳回', 'Rejected']] },
+];
+
+const FLOW_DATA_STEPS: DataStep[] = [{
+  // the demo tenant gets the leave process deployed, and the HR role its HR step is offered to
+  name: '1201-flow-leave',
+  async run(tx) {
+    const [hr] = await tx.select({ id: schema.role.id }).from(schema.role)
+      .where(and(eq(schema.role.tenantId, DEMO_TENANT), eq(schema.role.roleAlias, 'hr'), eq(schema.role.isDeleted, 0)));
+    if (!hr) await tx.insert(schema.role).values({ id: nextId(), tenantId: DEMO_TENANT, roleName: '人事', roleNameEn: 'HR', roleAlias: 'hr', sort: 10 });
+    const checked = await compileBpmn(LEAVE_MODEL, new Set(Object.keys(FLOW_SERVICES)));
+    await deployChecked(tx, DEMO_TENANT, checked, { xml: LEAVE_MODEL, source: 'upload', category: LEAVE_CATEGORY }, null);
+  },
+}, {
+  // the workflow's dictionaries; the leave process deployed before categories existed gets its own
+  name: '1202-flow-dicts',
+  async run(tx) {
+    await seedDicts(tx, FLOW_DICTS);
+    await tx.update(flowDefinition).set({ category: LEAVE_CATEGORY }).where(and(eq(flowDefinition.processKey, LEAVE_PROCESS_KEY), isNull(flowDefinition.category)));
+  },
+}, {
+  // an instance whose step was stopped at its bound (issue 23): the state's label, where 1202 ran before it existed
+  name: '2301-flow-incident-state',
+  async run(tx) {
+    const items = await tx.select({ id: schema.dict.id, parentId: schema.dict.parentId, dictKey: schema.dict.dictKey, sort: schema.dict.sort })
+      .from(schema.dict).where(and(eq(schema.dict.code, 'flow_instance_status'), eq(schema.dict.isDeleted, 0)));
+    const header = items.find((d) => d.dictKey === '-1');
+    if (!header || items.some((d) => d.dictKey === 'incident')) return;
+    await tx.insert(schema.dict).values({
+      id: nextId(), parentId: header.id, code: 'flow_instance_status', dictKey: 'incident', dictValue: '异常中止', dictValueEn: 'Incident',
+      sort: Math.max(...items.map((d) => d.sort)) + 1,
+    });
+  },
+}];
+
+/** The workflow engine: BPMN models, deployments, instances and tasks, the work lists and the leave request (docs/workflow.md). */
+export const flowArea = defineArea({
+  name: 'flow',
+  services: [provide(FLOW_ENGINE, (ctx) => new FlowEngine(ctx, FLOW_SERVICES))],
+  resources: [
+    bind(flowModelResource, flowModel, flowModelHooks),
+    bind(flowManagerResource, flowDefinition),
+    bind(flowFollowResource, flowInstance, () => workListHooks.follow),
+    bind(workStartResource, flowDefinition, () => workListHooks.start),
+    bind(workClaimResource, flowTask, () => workListHooks.claim),
+    bind(workTodoResource, flowTask, () => workListHooks.todo),
+    bind(workSendResource, flowInstance, () => workListHooks.send),
+    bind(workDoneResource, flowTask, () => workListHooks.done),
+  ],
+  routes: (app, ctx) => {
+    const flow = ctx.services.get(FLOW_ENGINE);
+    registerFlowRoutes(app, ctx, flow);
+    registerLeave(app, ctx, flow);
+  },
+  dataSteps: FLOW_DATA_STEPS,
+  start(ctx, log) {
+    // timers that came due while the server was down fire at once
+    const flow = ctx.services.get(FLOW_ENGINE);
+    flow.startScheduler((e) => log.error({ err: e }, 'workflow timer failed'));
+    return { stop: () => flow.stop() };
+  },
+});

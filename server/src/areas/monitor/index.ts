@@ -1,0 +1,102 @@
+import { logApiResource, logErrorResource, logUsualResource, type MenuLink, menuDirectory, PLATFORM_TENANT } from '@console/contract';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../core/context.js';
+import { schema, type Tx } from '../../core/db/index.js';
+import { nextId } from '../../core/ids.js';
+import { PLATFORM_ADMIN_ROLE } from '../../core/access.js';
+import { ensureMenus, grantToRoles, type MenuSeed } from '../../seed/menus.js';
+import { TENANT_ADMIN_ROLE } from '../../seed/resourceMenus.js';
+import { bind, type DataStep, defineArea } from '../../core/area.js';
+import { type DictSeed, seedDicts } from '../../seed/steps.js';
+import { DEFAULT_RETENTION_DAYS, LOG_RETENTION_PARAM, purgeLogs } from './retention.js';
+import { and, eq, ne } from 'drizzle-orm';
+
+/** monitor › api_doc: the OpenAPI document's page, opened in a new window (menus.md). */
+export const API_DOC_MENU: MenuLink = {
+  code: 'api_doc', parent: 'monitor', route: '/api/docs', name: { zh: '接口文档', en: 'API docs' }, sort: 4, icon: 'iconfont iconicon_study', newWindow: true,
+};
+
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+const FIRST_PURGE_MS = 10_000;
+
+async function seedRetention(tx: Tx): Promise<void> {
+  const [hit] = await tx.select({ id: schema.param.id }).from(schema.param)
+    .where(and(eq(schema.param.paramKey, LOG_RETENTION_PARAM), eq(schema.param.isDeleted, 0)));
+  if (hit) return;
+  await tx.insert(schema.param).values({
+    id: nextId(), paramName: '日志保留天数', paramKey: LOG_RETENTION_PARAM, paramValue: String(DEFAULT_RETENTION_DAYS),
+    remark: '通用、接口、错误日志保留的天数, 更早的每小时清除; 0 表示永久保留 (days the logs are kept; 0 keeps them forever)',
+  });
+}
+
+/**
+ * A menu link under its directory, granted to the platform's administrators. When the link is the first
+ * entry of its directory, the directory is created here (the resource menus sync then finds it) and granted
+ * as the sync would: to the platform's administrators and, for a directory of tenant screens, to each
+ * tenant's administrators.
+ */
+async function seedMenuLink(tx: Tx, link: MenuLink, tenantDirectory: boolean): Promise<void> {
+  const seed: MenuSeed = {
+    code: link.code, name: link.name.zh, nameEn: link.name.en, path: link.route, source: link.icon, sort: link.sort, isOpen: link.newWindow ? 2 : 1,
+  };
+  const [existing] = await tx.select({ id: schema.menu.id }).from(schema.menu).where(and(eq(schema.menu.code, link.parent), eq(schema.menu.isDeleted, 0)));
+  if (existing) {
+    const ids = await ensureMenus(tx, [seed], existing.id);
+    await grantToRoles(tx, [ids.get(link.code)!], [PLATFORM_ADMIN_ROLE], [PLATFORM_TENANT]);
+    return;
+  }
+  const dir = menuDirectory(link.parent);
+  if (!dir) throw new Error(`menu directory ${link.parent} is not declared in contract/src/menus.ts`);
+  const ids = await ensureMenus(tx, [{ code: dir.code, name: dir.name.zh, nameEn: dir.name.en, path: dir.route, source: dir.icon, sort: dir.sort, children: [seed] }]);
+  await grantToRoles(tx, [ids.get(link.code)!, ids.get(dir.code)!], [PLATFORM_ADMIN_ROLE], [PLATFORM_TENANT]);
+  if (tenantDirectory) {
+    const tenants = await tx.selectDistinct({ tenantId: schema.role.tenantId }).from(schema.role)
+      .where(and(eq(schema.role.roleAlias, TENANT_ADMIN_ROLE), ne(schema.role.tenantId, PLATFORM_TENANT), eq(schema.role.isDeleted, 0)));
+    if (tenants.length) await grantToRoles(tx, [ids.get(dir.code)!], [TENANT_ADMIN_ROLE], tenants.map((r) => r.tenantId));
+  }
+}
+
+const LOG_DICTS: DictSeed[] = [
+  { code: 'log_api_type', name: '接口日志结果', nameEn: 'API log outcome', items: [['1', '成功', 'Succeeded'], ['2', '失败', 'Failed']] },
+  { code: 'log_error_type', name: '错误日志来源', nameEn: 'Error log source', items: [['server', '服务端', 'Server'], ['web', '前端', 'Console']] },
+];
+
+const LOG_DATA_STEPS: DataStep[] = [
+  { name: '0300-log-dicts', run: (tx) => seedDicts(tx, LOG_DICTS) },
+  { name: '0301-log-retention-param', run: seedRetention },
+  // the monitor directory also holds the tenants' own log screens
+  { name: '0302-api-doc-menu', run: (tx) => seedMenuLink(tx, API_DOC_MENU, true) },
+];
+
+/**
+ * blade-log: the usual, API and error logs, read-only (list newest first, detail); a tenant reads its own,
+ * the platform's administrators any tenant's (`tenantId`). Rows older than `log.retentionDays` are purged
+ * at start and every hour.
+ */
+export const monitorArea = defineArea({
+  name: 'monitor',
+  resources: [
+    bind(logUsualResource, schema.logUsual),
+    bind(logApiResource, schema.logApi),
+    bind(logErrorResource, schema.logError),
+  ],
+  routes(app: FastifyInstance, ctx: AppContext) {
+    let running: Promise<unknown> = Promise.resolve();
+    let closed = false;
+    const purge = () => {
+      if (closed) return;
+      running = running.then(() => purgeLogs(ctx.db)).catch((e: unknown) => app.log.error({ err: e }, 'log purge failed'));
+    };
+    const first = setTimeout(purge, FIRST_PURGE_MS);
+    const every = setInterval(purge, PURGE_EVERY_MS);
+    first.unref();
+    every.unref();
+    app.addHook('onClose', async () => {
+      closed = true;
+      clearTimeout(first);
+      clearInterval(every);
+      await running;
+    });
+  },
+  dataSteps: LOG_DATA_STEPS,
+});

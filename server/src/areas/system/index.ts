@@ -1,0 +1,43 @@
+import { deptResource, paramResource, postResource } from '@console/contract';
+import { bind, defineArea } from '../../core/area.js';
+import { schema } from '../../core/db/index.js';
+import { registerDictRoutes } from './dict.js';
+import { registerMenuRoutes } from './menu.js';
+import { SYSTEM_DATA_STEPS } from './dataSteps.js';
+import { deptHooks, ORG_DATA_STEPS, registerOrgRoutes } from './org.js';
+import { registerProfileRoutes } from './profile.js';
+import { appModule } from './public.js';
+import { post } from './tables.js';
+import { clientResource, dictBizResource, dictResource } from '@console/contract';
+import { clientHooks, registerClientRoutes } from './client.js';
+import { bizDictHooks, registerDictionaryRoutes, systemDictHooks } from './dictionary.js';
+import { dictBiz } from './tables.js';
+
+// the regions' table stays among the system's tables (the base area serves it)
+export { region } from './tables.js';
+
+/**
+ * blade-system: menus, dictionaries, parameters, organisation (departments, posts), clients, the signed-in user's
+ * profile; and the console's public calls (its switches, the agreements, the server's health, guest registration).
+ */
+export const systemArea = defineArea({
+  name: 'system',
+  resources: [
+    bind(paramResource, schema.param),
+    bind(deptResource, schema.dept, deptHooks),
+    bind(postResource, post),
+    bind(dictResource, schema.dict, systemDictHooks),
+    bind(dictBizResource, dictBiz, bizDictHooks),
+    bind(clientResource, schema.client, clientHooks),
+  ],
+  async routes(app, ctx) {
+    registerMenuRoutes(app, ctx);
+    registerDictRoutes(app, ctx);
+    registerProfileRoutes(app, ctx);
+    registerOrgRoutes(app, ctx);
+    registerDictionaryRoutes(app, ctx);
+    registerClientRoutes(app, ctx);
+    await appModule(app, ctx);
+  },
+  dataSteps: [...SYSTEM_DATA_STEPS, ...ORG_DATA_STEPS],
+});

@@ -1,8 +1,0 @@
-import type { FeatureModule } from '../feature.js';
-import { registerAppApi } from './appApi.js';
-
-/** After-sales: the app's users and the calls of the vendor's phone app (its sign-in, log upload, update check). */
-export const postsaleFeature: FeatureModule = {
-  name: 'postsale',
-  routes: registerAppApi,
-};
