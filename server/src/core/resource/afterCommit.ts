@@ -1,4 +1,4 @@
-import type { SaveContext } from './engine.js';
+import type { SaveContext } from './hooks.js';
 
 /** The after-commit steps of a call: single steps, and steps run once over the items collected under a key. */
 export function afterCommitQueue(steps: Array<() => Promise<void> | void>): Pick<SaveContext, 'afterCommit' | 'afterCommitWith'> {

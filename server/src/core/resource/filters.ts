@@ -121,6 +121,37 @@ export function unindexed(filters: Filters): boolean {
 }
 
 /**
+ * The condition of a comparing operator (equal, notequal, ge, gt, le, lt and their date forms): a day given to a
+ * datetime field stands for the whole day. Undefined for an operator that compares nothing.
+ */
+function comparison(f: FieldDef, col: PgColumn, key: string, op: string, value: string, lang: Lang): SQL | undefined {
+  const v = parseValue(f, col, key, value, lang);
+  const dayRange = f.type === 'datetime' && isDayOnly(value);
+  const nextDay = dayRange ? new Date((v as Date).getTime() + 86_400_000) : null;
+  switch (op) {
+    case 'default':
+    case 'equal':
+    case 'dateequal':
+      return nextDay ? sql`${col} >= ${v} and ${col} < ${nextDay}` : sql`${col} = ${v}`;
+    case 'notequal':
+      return sql`${col} <> ${v}`;
+    case 'ge':
+    case 'datege':
+      return sql`${col} >= ${v}`;
+    case 'gt':
+    case 'dategt':
+      return sql`${col} ${nextDay ? sql`>=` : sql`>`} ${nextDay ?? v}`;
+    case 'le':
+    case 'datele':
+      return nextDay ? sql`${col} < ${nextDay}` : sql`${col} <= ${v}`;
+    case 'lt':
+    case 'datelt':
+      return sql`${col} < ${v}`;
+  }
+  return undefined;
+}
+
+/**
  * Builds the WHERE conditions of a list from its query (api.md section 2). Unknown fields, wrong
  * operators and unparsable values are 400s naming the key; values are always bound parameters.
  */
@@ -191,35 +222,8 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
           ilike(col, `%${escapeLike(value)}%`);
           break;
         }
-        const v = parseValue(f, col, key, value, lang);
-        const dayRange = f.type === 'datetime' && isDayOnly(value);
-        const nextDay = dayRange ? new Date((v as Date).getTime() + 86_400_000) : null;
-        switch (op) {
-          case 'default':
-          case 'equal':
-          case 'dateequal':
-            out.push(nextDay ? sql`${col} >= ${v} and ${col} < ${nextDay}` : sql`${col} = ${v}`);
-            break;
-          case 'notequal':
-            out.push(sql`${col} <> ${v}`);
-            break;
-          case 'ge':
-          case 'datege':
-            out.push(sql`${col} >= ${v}`);
-            break;
-          case 'gt':
-          case 'dategt':
-            out.push(sql`${col} ${nextDay ? sql`>=` : sql`>`} ${nextDay ?? v}`);
-            break;
-          case 'le':
-          case 'datele':
-            out.push(nextDay ? sql`${col} < ${nextDay}` : sql`${col} <= ${v}`);
-            break;
-          case 'lt':
-          case 'datelt':
-            out.push(sql`${col} < ${v}`);
-            break;
-        }
+        const compared = comparison(f, col, key, op, value, lang);
+        if (compared) out.push(compared);
       }
     }
   }

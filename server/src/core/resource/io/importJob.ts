@@ -1,0 +1,382 @@
+import { type Lang, msg, t } from '@console/contract';
+import { and, eq, getTableName } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthUser } from '../../context.js';
+import { inList, insertRows } from '../../db/bulk.js';
+import { allowLongTransaction, type Executor } from '../../db/index.js';
+import { rowColumns } from '../../db/columns.js';
+import { AppError, notFound } from '../../errors.js';
+import { afterCommitQueue } from '../afterCommit.js';
+import type { SaveContext } from '../hooks.js';
+import { runAs, scopeIn, visible } from '../mount/access.js';
+import type { ResourceMount } from '../mount/resourceMount.js';
+import { columnValues, newRow } from '../mount/rows.js';
+import { validateSubmit } from '../mount/validate.js';
+import { checkReferences } from '../refs.js';
+import type { ImportBundle } from './bundle.js';
+import { cellText } from './cells.js';
+import {
+  dictValues, IMPORT_MAX_ROWS, IMPORT_TRANSACTION_MS, type ImportSpec, isEmptyCell, JOB_TTL_SECONDS, type JobState, jobKey,
+  MAX_REPORTED_ERRORS, PROGRESS_EVERY, refusalText,
+} from './import.js';
+import type { SheetRow } from './sheet.js';
+
+type Row = Record<string, unknown>;
+
+/** rows checked against the table (uniqueness, references) per statement, and written together */
+const CHECK_CHUNK = 2000;
+/** rows per INSERT … RETURNING, for a hook that reads each saved row */
+const INSERT_CHUNK = 500;
+
+interface Checked { row: number; values: Row; target?: string; prepared?: unknown }
+/** thrown out of the job's transaction to take back what it wrote once a row turned out bad */
+const ROLLBACK = Symbol('import rolled back');
+/** a write the database refused (a race on a unique value, a hook's refusal): reported as the row being written */
+class WriteFailure {
+  constructor(readonly error: unknown) {}
+}
+
+/** what one import works on: its state (kept in the kv store), the file's rows after the header, and the caller */
+export interface ImportInput {
+  state: JobState;
+  rows: AsyncGenerator<SheetRow>;
+  /** column index → field name */
+  header: Map<number, string>;
+  user: AuthUser;
+  lang: Lang;
+  /** update the rows matched by the unique field instead of refusing them */
+  covering: boolean;
+  bundle?: ImportBundle;
+}
+
+/**
+ * One import: the rows are read and checked with `submit`'s own rules. Any bad row: nothing is written and the
+ * job lists every bad row. No bad row: every row is written in one transaction.
+ */
+export class ImportJob {
+  private readonly state: JobState;
+  private readonly user: AuthUser;
+  private readonly lang: Lang;
+  private dicts = new Map<string, Map<string, string>>();
+  private readonly seen: Map<string, Map<string, number>>;
+  private now = new Date();
+  private readonly later: Array<() => Promise<void> | void> = [];
+  private readonly base: Omit<SaveContext, 'mode' | 'stored'>;
+  /** the spreadsheet row being written (0: a statement of many rows) */
+  private current = 0;
+
+  constructor(private readonly m: ResourceMount, private readonly spec: ImportSpec, private readonly log: FastifyBaseLogger, private readonly input: ImportInput) {
+    this.state = input.state;
+    this.user = input.user;
+    this.lang = input.lang;
+    this.seen = new Map(spec.uniqueFields.map((n) => [n, new Map<string, number>()]));
+    this.base = {
+      user: this.user, lang: this.lang, ...afterCommitQueue(this.later),
+      // an import answers no record: nothing is revealed
+      reveal: () => undefined,
+    };
+  }
+
+  private save() {
+    return this.m.ctx.kv.set(jobKey(this.state.id), JSON.stringify(this.state), JOB_TTL_SECONDS);
+  }
+
+  private addError(row: number, message: string) {
+    this.state.failed++;
+    if (this.state.errors.length < MAX_REPORTED_ERRORS) this.state.errors.push({ row, message });
+  }
+
+  async run(): Promise<void> {
+    this.dicts = await dictValues(this.m.ctx, this.spec.fields);
+    this.now = new Date();
+    try {
+      const reported = this.m.hooks.prepare ? await this.checkAllThenWrite() : await this.checkAndWriteTogether();
+      if (reported) return;
+    } catch (thrown) {
+      // anything but a refused write (an unreadable file) is the job's failure (the caller's)
+      if (!(thrown instanceof WriteFailure)) throw thrown;
+      await this.writeFailed(thrown.error);
+      return;
+    }
+    for (const fn of this.later) await fn();
+    this.m.ctx.upkeep.changed(getTableName(this.m.table), this.state.total);
+    this.state.status = 'done';
+    this.state.succeeded = this.state.total;
+    await this.save();
+  }
+
+  /**
+   * the hook's slow work (hashing a password) holds no transaction: every row is checked in short
+   * transactions first, prepared outside any, then all are written in one; true when failures were reported
+   */
+  private async checkAllThenWrite(): Promise<boolean> {
+    const { m, user, lang } = this;
+    const good: Checked[] = [];
+    await this.readRows(async (chunk) => {
+      good.push(...await runAs(m, user, (tx) => this.checkChunk(tx, chunk)));
+    });
+    if (await this.reportFailures()) return true;
+    await this.save();
+    for (const c of good) c.prepared = await m.hooks.prepare!(c.values, { mode: c.target ? 'update' : 'create', user, lang });
+    await runAs(m, user, async (tx) => {
+      await allowLongTransaction(tx, IMPORT_TRANSACTION_MS);
+      for (let at = 0; at < good.length; at += CHECK_CHUNK) await this.writeChunk(tx, good.slice(at, at + CHECK_CHUNK));
+    }).catch((e: unknown) => {
+      throw new WriteFailure(e);
+    });
+    return false;
+  }
+
+  /**
+   * one transaction: each chunk is checked, then written while the next one is read; a bad row stops
+   * the writing (the rest is still checked, for the report) and everything written is taken back;
+   * true when failures were reported
+   */
+  private async checkAndWriteTogether(): Promise<boolean> {
+    const { state } = this;
+    let failure: WriteFailure | undefined;
+    await runAs(this.m, this.user, async (tx) => {
+      await allowLongTransaction(tx, IMPORT_TRANSACTION_MS);
+      let writing: Promise<void> = Promise.resolve();
+      await this.readRows(async (chunk) => {
+        await writing; // the transaction runs one statement at a time
+        const good = await this.checkChunk(tx, chunk);
+        if (state.failed === 0 && !failure && good.length) {
+          writing = this.writeChunk(tx, good).catch((e: unknown) => {
+            failure = new WriteFailure(e);
+          });
+        }
+      });
+      await writing;
+      if (failure) throw failure;
+      if (state.failed > 0 || state.total === 0) throw ROLLBACK;
+    }).catch((e: unknown) => {
+      if (e !== ROLLBACK) throw e;
+    });
+    return this.reportFailures();
+  }
+
+  /** a refused write fails the whole job, naming the row being written */
+  private async writeFailed(e: unknown): Promise<void> {
+    const { state, lang } = this;
+    const detail = e instanceof AppError ? (Object.values(e.data ?? {}).join('; ') || e.message_(lang)) : msg('valueInvalid', lang);
+    if (!(e instanceof AppError)) this.log.warn({ err: e }, `import into ${this.m.def.code} failed`);
+    state.status = 'failed';
+    state.succeeded = 0;
+    state.failed = this.current ? 1 : state.total;
+    state.errors = [{ row: this.current, message: msg('importWriteFailed', lang, { detail }) }];
+    await this.save();
+  }
+
+  /** flags the rows whose unique values the table already holds (or, covering, takes the row each one updates) */
+  private async checkUniqueInTable(tx: Executor, chunk: Checked[], flag: (c: Checked, text: string) => void): Promise<void> {
+    const { m, lang } = this;
+    for (const name of this.spec.uniqueFields) {
+      const col = m.columns[name]!;
+      const values = [...new Set(chunk.map((c) => c.values[name]).filter((v) => v !== undefined && v !== null))];
+      if (values.length === 0) continue;
+      const hits = await tx.select({ id: m.columns.id!, value: col }).from(m.table).where(and(...visible(m, this.user), inList(col, values)));
+      const owner = new Map(hits.map((h) => [String(h.value), String(h.id)]));
+      const label = t(m.def.fields[name]!.label, lang);
+      for (const c of chunk) {
+        const v = c.values[name];
+        const hit = v === undefined || v === null ? undefined : owner.get(String(v));
+        if (!hit) continue;
+        if (this.input.covering && name === this.spec.coverField) c.target = hit;
+        else if (hit !== c.target) flag(c, msg('duplicate', lang, { field: label, value: String(v) }));
+      }
+    }
+  }
+
+  /** flags the rows naming references the caller cannot see: one check for the chunk, then row by row if it fails */
+  private async checkChunkReferences(tx: Executor, chunk: Checked[], flag: (c: Checked, text: string) => void): Promise<void> {
+    const { m, user, lang } = this;
+    const { refFields } = this.spec;
+    const merged: Row = {};
+    for (const name of refFields) {
+      const ids = new Set(chunk.flatMap((c) => (c.values[name] === undefined || c.values[name] === null ? [] : String(c.values[name]).split(','))).filter(Boolean));
+      if (ids.size) merged[name] = [...ids].join(',');
+    }
+    const allFound = await checkReferences(tx, m.ctx.resources, m.def, merged, user, lang).then(() => true, (e: unknown) => { refusalText(e, lang); return false; });
+    if (!allFound) {
+      for (const c of chunk) {
+        const own = Object.fromEntries(refFields.filter((n) => n in c.values).map((n) => [n, c.values[n]]));
+        await checkReferences(tx, m.ctx.resources, m.def, own, user, lang).catch((e: unknown) => flag(c, refusalText(e, lang)));
+      }
+    }
+  }
+
+  /** uniqueness against the table and references, for a chunk of rows, one statement per field: answers the good rows */
+  private async checkChunk(tx: Executor, chunk: Checked[]): Promise<Checked[]> {
+    if (chunk.length === 0) return [];
+    const { m } = this;
+    const bad = new Map<number, string[]>();
+    const flag = (c: Checked, text: string) => bad.set(c.row, [...(bad.get(c.row) ?? []), text]);
+    await this.checkUniqueInTable(tx, chunk, flag);
+    if (m.hooks.checkRows) {
+      const verdicts = await m.hooks.checkRows(tx, chunk.map((c) => c.values), this.lang, this.user);
+      chunk.forEach((c, i) => {
+        const errors = verdicts[i];
+        if (errors) for (const text of Object.values(errors)) flag(c, text);
+      });
+    }
+    if (this.spec.refFields.length) await this.checkChunkReferences(tx, chunk, flag);
+    const good: Checked[] = [];
+    for (const c of chunk) {
+      const errors = bad.get(c.row);
+      if (errors) this.addError(c.row, errors.join('; '));
+      else good.push(c);
+    }
+    this.state.processed += chunk.length;
+    return good;
+  }
+
+  /** writes checked rows: new ones in one statement (or, for a hook that reads each saved row, a multi-row insert), covered ones one by one */
+  private async writeChunk(tx: Executor, chunk: Checked[]): Promise<void> {
+    const { m, user, lang, base, now, state } = this;
+    const fresh: Row[] = [];
+    for (const c of chunk) {
+      this.current = c.row;
+      if (c.target) await this.coverRow(tx, c);
+      else {
+        const row = newRow(m, c.values, user, now);
+        if (m.tree) await m.tree.onCreate(tx, visible(m, user), row, lang);
+        await m.hooks.beforeSave?.(tx, row, { ...base, mode: 'create', prepared: c.prepared, checked: !!m.hooks.checkRows });
+        fresh.push(row);
+      }
+    }
+    this.current = 0;
+    if (fresh.length && m.hooks.afterSave) {
+      for (let at = 0; at < fresh.length; at += INSERT_CHUNK) {
+        const saved = await tx.insert(m.table).values(fresh.slice(at, at + INSERT_CHUNK).map((r) => columnValues(m, r)) as never).returning() as Row[];
+        for (const row of saved) await m.hooks.afterSave(tx, row, { ...base, mode: 'create', checked: !!m.hooks.checkRows });
+      }
+    } else if (fresh.length) {
+      await insertRows(tx, m.table, fresh);
+    }
+    state.succeeded += chunk.length;
+    this.log.debug({ job: state.id, resource: m.def.code, written: state.succeeded }, 'import writing');
+    await this.save();
+  }
+
+  /** isCovering: the row named by the unique field takes the file's values, as an update by `submit` would */
+  private async coverRow(tx: Executor, c: Checked): Promise<void> {
+    const { m, base, now } = this;
+    const idCol = m.columns.id!;
+    const scoped = await scopeIn(m, tx, base.user);
+    const [stored] = await tx.select(rowColumns(m.table)).from(m.table).where(and(eq(idCol, c.target!), ...scoped)) as Row[];
+    if (!stored) throw notFound();
+    const changes: Row = { ...c.values, updateUser: base.user.userId, updateTime: now };
+    const move = m.tree ? await m.tree.onUpdate(tx, visible(m, base.user), stored, changes, base.lang) : undefined;
+    const ctxOf: SaveContext = { ...base, mode: 'update', stored, prepared: c.prepared };
+    await m.hooks.beforeSave?.(tx, changes, ctxOf);
+    const [updated] = await tx.update(m.table).set(columnValues(m, changes) as never).where(and(eq(idCol, c.target!), ...scoped)).returning();
+    if (!updated) throw notFound();
+    await move?.();
+    await m.hooks.afterSave?.(tx, updated as Row, ctxOf);
+  }
+
+  /** reads the file, each row checked on its own (submit's rules); every `CHECK_CHUNK` good rows go to `flush` */
+  private async readRows(flush: (chunk: Checked[]) => Promise<void>): Promise<void> {
+    const { state, lang } = this;
+    let pending: Checked[] = [];
+    for await (const { row, cells } of this.input.rows) {
+      if (cells.every(isEmptyCell)) continue;
+      state.total++;
+      if (state.total > IMPORT_MAX_ROWS) {
+        state.total--;
+        state.failed = 1;
+        state.errors = [{ row, message: msg('importTooManyRows', lang, { max: IMPORT_MAX_ROWS }) }];
+        return;
+      }
+      const checked = await this.checkRow(row, cells);
+      if (checked) {
+        pending.push(checked);
+        if (pending.length >= CHECK_CHUNK) {
+          await flush(pending);
+          pending = [];
+        }
+      }
+      if (state.total % PROGRESS_EVERY === 0) await this.save();
+    }
+    await flush(pending);
+  }
+
+  /** one row of the file checked on its own: its values, or undefined once its errors are reported */
+  private async checkRow(row: number, cells: SheetRow['cells']): Promise<Checked | undefined> {
+    const messages: string[] = [];
+    const wrongDict = new Set<string>();
+    const body = await this.bodyOf(cells, messages, wrongDict);
+    let values: Row | undefined;
+    try {
+      values = validateSubmit(this.m, body, 'create', this.lang).values;
+    } catch (e) {
+      const text = refusalText(e, this.lang, wrongDict);
+      if (text) messages.push(text);
+    }
+    if (values) this.checkDuplicatesInFile(values, row, messages);
+    if (messages.length || !values) {
+      this.addError(row, messages.join('; '));
+      this.state.processed++;
+      return undefined;
+    }
+    return { row, values };
+  }
+
+  /** a row's cells as a submit body: a .zip's file names resolved, dictionary values as their keys */
+  private async bodyOf(cells: SheetRow['cells'], messages: string[], wrongDict: Set<string>): Promise<Row> {
+    const { lang, input: { bundle } } = this;
+    const body: Row = {};
+    for (const [index, name] of this.input.header) {
+      const f = this.m.def.fields[name]!;
+      let text = cellText(cells[index], f);
+      if (text === undefined) continue;
+      // a cell of a .zip's sheet may name a file of the zip: its text is the value
+      if (bundle && (f.type === 'string' || f.type === 'text')) {
+        try {
+          text = (await bundle.resolve(text))?.trim() ?? text;
+        } catch (e) {
+          messages.push(refusalText(e, lang));
+          continue;
+        }
+      }
+      const dict = this.dicts.get(name);
+      if (dict) {
+        const key = dict.get(text.toLowerCase());
+        if (key === undefined) {
+          messages.push(msg('importUnknownValue', lang, { field: t(f.label, lang), value: text }));
+          wrongDict.add(name);
+          continue;
+        }
+        body[name] = key;
+      } else {
+        body[name] = text;
+      }
+    }
+    return body;
+  }
+
+  /** a unique value met earlier in the file names that row */
+  private checkDuplicatesInFile(values: Row, row: number, messages: string[]): void {
+    for (const name of this.spec.uniqueFields) {
+      const v = values[name];
+      if (v === undefined || v === null) continue;
+      const first = this.seen.get(name)!.get(String(v));
+      if (first !== undefined) messages.push(msg('importDuplicateInFile', this.lang, { field: t(this.m.def.fields[name]!.label, this.lang), value: String(v), row: first }));
+      else this.seen.get(name)!.set(String(v), row);
+    }
+  }
+
+  /** after reading: a file without rows or with bad ones is reported (true), nothing written */
+  private async reportFailures(): Promise<boolean> {
+    const { state, lang } = this;
+    if (state.total === 0) this.addError(1, msg('importNoRows', lang));
+    if (state.failed === 0) return false;
+    state.errors.sort((a, b) => a.row - b.row);
+    if (state.failed > state.errors.length) state.errors.push({ row: 0, message: msg('importTooManyErrors', lang, { max: MAX_REPORTED_ERRORS }) });
+    state.status = 'failed';
+    state.succeeded = 0;
+    await this.save();
+    return true;
+  }
+}

@@ -1,0 +1,91 @@
+import { type FieldDef, isRequired, type Lang, msg, SECRET_MASK, t } from '@console/contract';
+import { AppError } from '../../errors.js';
+import { sanitizeHtml } from '../../html.js';
+import { parseDateTime } from '../../time.js';
+import { describeIssues, isSafeLink } from '../../validation.js';
+import { fieldRange } from '../ranges.js';
+import { TREE_ROOT } from '../refs.js';
+import type { ResourceMount } from './resourceMount.js';
+
+type Row = Record<string, unknown>;
+type Mode = 'create' | 'update';
+
+export const fieldError = (name: string, text: string) => new AppError(400, 'validationFailed', { detail: text }, { [name]: text });
+
+const requiredText = (f: FieldDef, lang: Lang) => (typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) }));
+
+/**
+ * A dictionary-coded field takes only its dictionary's keys. Read before the request's transaction opens:
+ * the labels are loaded on their own connection (PGlite has one), and cached.
+ */
+export async function checkDictValues(m: ResourceMount, values: Row, lang: Lang): Promise<void> {
+  const fields: Record<string, string> = {};
+  for (const [name, code] of m.dictFields) {
+    const v = values[name];
+    if (v === undefined || v === null || v === '') continue;
+    if (!(await m.ctx.dicts.labels(code, lang)).has(String(v))) fields[name] = msg('notInDict', lang, { field: t(m.def.fields[name]!.label, lang), value: String(v) });
+  }
+  if (Object.keys(fields).length) throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
+}
+
+/** A given, non-blank value as stored: parsed dates, sanitized rich text, links and numbers checked. */
+function storedValue(m: ResourceMount, name: string, f: FieldDef, given: unknown, lang: Lang): unknown {
+  let v = given;
+  if (f.type === 'datetime') v = parseDateTime(String(v));
+  if (f.type === 'datetime' && v === null) throw fieldError(name, msg('badDate', lang, { field: t(f.label, lang) }));
+  if (f.type === 'richtext' && typeof v === 'string') v = sanitizeHtml(v);
+  if ((f.type === 'file' || f.type === 'image') && !isSafeLink(String(v))) throw fieldError(name, msg('linkUnsafe', lang, { field: t(f.label, lang) }));
+  const range = (f.type === 'int' || f.type === 'number') ? fieldRange(m.columns[name], f) : undefined;
+  if (range && typeof v === 'number' && (v < range.min || v > range.max)) {
+    throw fieldError(name, msg('outOfRange', lang, { field: t(f.label, lang), min: range.min, max: range.max }));
+  }
+  return v;
+}
+
+/** The parsed input as the values to write: secrets sealed, blanks resolved, defaults on create. */
+function fromInput(m: ResourceMount, input: Row, mode: Mode, lang: Lang): Row {
+  const values: Row = {};
+  for (const [name, f] of Object.entries(m.def.fields)) {
+    if (!(name in input)) continue;
+    const v = input[name];
+    if (v === undefined) continue;
+    if (f.secret && (v === null || v === '' || v === SECRET_MASK)) {
+      // the mask (or a blank) sent back by an edit form keeps the stored secret
+      if (mode === 'create' && isRequired(f)) throw fieldError(name, requiredText(f, lang));
+      continue;
+    }
+    if (f.secret) {
+      values[name] = m.secrets.seal(String(v));
+      continue;
+    }
+    if (v === null || v === '') {
+      if (mode === 'update' && isRequired(f)) throw fieldError(name, requiredText(f, lang));
+      if (f.writeOnly) continue; // an empty password on an edit keeps the stored one
+      values[name] = m.def.tree?.parentField === name ? TREE_ROOT : null;
+      continue;
+    }
+    values[name] = storedValue(m, name, f, v, lang);
+  }
+  if (mode === 'create') {
+    for (const [name, f] of Object.entries(m.def.fields)) {
+      if (values[name] === undefined && f.defaultValue !== undefined) values[name] = f.defaultValue;
+    }
+  }
+  return values;
+}
+
+/** a submit body checked against the definition (zod schema, then the field conversions); a 400 naming every bad field */
+export function validateSubmit(m: ResourceMount, body: Row, mode: Mode, lang: Lang): { input: Row; values: Row } {
+  const parsed = (mode === 'create' ? m.schemas.create : m.schemas.update).safeParse(body);
+  if (!parsed.success) {
+    const fields = describeIssues(parsed.error.issues, lang, m.labels, body);
+    throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
+  }
+  const input = parsed.data as Row;
+  const values = fromInput(m, input, mode, lang);
+  const inspected = m.hooks.inspect?.(input, { mode, lang });
+  if (inspected?.errors && Object.keys(inspected.errors).length) {
+    throw new AppError(400, 'validationFailed', { detail: Object.values(inspected.errors).join('; ') }, inspected.errors);
+  }
+  return { input, values: { ...values, ...inspected?.values } };
+}
