@@ -15,6 +15,7 @@ import type { FieldLabels } from './validation.js';
 import type { ResourceRegistry } from './resource/registry.js';
 import type { TableUpkeep } from './db/upkeep.js';
 import type { Services } from './services.js';
+import type { AppCaller, AuthUser, ClientInfo } from './callers.js';
 
 /** The server's shared services, created once at start and handed to every area. */
 export interface AppContext {
@@ -50,33 +51,7 @@ export interface AppContext {
   services: Services;
 }
 
-/** The signed-in caller, from a verified access token. */
-export interface AuthUser {
-  tenantId: string;
-  userId: string;
-  /** the active department (first of the user's departments unless switched) */
-  deptId: string;
-  roleIds: string[];
-  roleAliases: string[];
-  account: string;
-  userName: string;
-  clientId: string;
-  sessionId: string;
-}
-
-/** A signed-in user of the vendor's phone app (an after-sales user), from a verified app token. */
-export interface AppCaller {
-  tenantId: string;
-  appUserId: string;
-  phone: string;
-}
-
-export interface ClientInfo {
-  clientId: string;
-  grantTypes: string[];
-  accessTokenValidity: number;
-  refreshTokenValidity: number;
-}
+export type { AppCaller, AuthUser, ClientInfo } from './callers.js';
 
 /**
  * Who may call a route. Every route must say so (startup fails otherwise):

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from './index.js';
+import type { Db } from './types.js';
 
 /**
  * Tables that carry a tenant_id but are platform data on purpose: not under row-level security, with the

@@ -1,9 +1,11 @@
 import { dictNameKey, type Lang, msg, nameFieldOf, type ResourceDef, t } from '@console/contract';
 import { and, eq, inArray } from 'drizzle-orm';
-import type { AuthUser } from '../context.js';
+import type { AuthUser } from '../callers.js';
 import type { Executor } from '../db/index.js';
 import { AppError } from '../errors.js';
-import type { ResourceRegistry } from './registry.js';
+import type { ReferenceNames, ResourceRegistry } from './registry.js';
+
+export type { ReferenceNames };
 
 type Row = Record<string, unknown>;
 
@@ -42,8 +44,6 @@ export async function checkReferences(tx: Executor, registry: ResourceRegistry, 
   if (Object.keys(fields).length) throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
 }
 
-/** Display names of referenced rows by field and id (null: no live row), kept across calls by an export. */
-export type ReferenceNames = Map<string, Map<string, unknown>>;
 
 const single = (def: ResourceDef, field: string, text: string) => !text.includes(',') && !(def.tree?.parentField === field && text === TREE_ROOT);
 

@@ -1,7 +1,9 @@
 import type { Lang, ResourceDef } from '@console/contract';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { AuthUser } from '../context.js';
-import type { ReferenceNames } from './refs.js';
+import type { AuthUser } from '../callers.js';
+
+/** Display names of referenced rows by field and id (null: no live row), kept across calls by an export. */
+export type ReferenceNames = Map<string, Map<string, unknown>>;
 
 type Row = Record<string, unknown>;
 

@@ -1,15 +1,25 @@
-import { dictNameKey, type Lang, SECRET_MASK } from '@console/contract';
-import type { AuthUser } from '../../context.js';
+import { dictNameKey, type FieldDef, type Lang, SECRET_MASK } from '@console/contract';
+import type { AppContext, AuthUser } from '../../context.js';
+import { inTenant } from '../../db/index.js';
 import { formatDateTime } from '../../time.js';
 import { loadReferenceNames, type ReferenceNames, unnamedReferences, writeReferenceNames } from '../refs.js';
-import type { PresentOptions } from '../registry.js';
-import { runAs } from './access.js';
-import type { ResourceMount } from './resourceMount.js';
+import type { MountedResource, PresentOptions } from '../registry.js';
 
 type Row = Record<string, unknown>;
 
+/** What presenting rows needs of a mounted resource (`ResourceMount` has it all). */
+export interface PresentedResource {
+  def: MountedResource['def'];
+  ctx: Pick<AppContext, 'db' | 'dicts' | 'resources'>;
+  /** dictionary-coded fields: name → dictionary code */
+  dictFields: ReadonlyArray<readonly [string, string]>;
+  /** the fields a record answers (tenantId only where it belongs; never a write-only one) */
+  answered: ReadonlyArray<[string, FieldDef]>;
+  hasRefs: boolean;
+}
+
 /** One row's answered fields in wire format, with `<field>Name` beside its dictionary codes. */
-function presentFields(row: Row, fields: ResourceMount['answered'], dicts: ResourceMount['dictFields'], dictLabels: Array<Map<string, string>>): Row {
+function presentFields(row: Row, fields: PresentedResource['answered'], dicts: PresentedResource['dictFields'], dictLabels: Array<Map<string, string>>): Row {
   const one: Row = {};
   for (const [name, f] of fields) {
     const v = row[name];
@@ -29,7 +39,7 @@ function presentFields(row: Row, fields: ResourceMount['answered'], dicts: Resou
  * the request's transaction: dictionary labels and reference names are read on their own (PGlite has
  * one connection, so a read beside an open transaction would wait for it forever).
  */
-export async function presentRows(m: ResourceMount, rows: Row[], lang: Lang, user?: AuthUser, opts: PresentOptions = {}): Promise<Row[]> {
+export async function presentRows(m: PresentedResource, rows: Row[], lang: Lang, user?: AuthUser, opts: PresentOptions = {}): Promise<Row[]> {
   const { only } = opts;
   const fields = only ? m.answered.filter(([name]) => only.has(name)) : m.answered;
   const dicts = only ? m.dictFields.filter(([name]) => only.has(name)) : m.dictFields;
@@ -40,7 +50,7 @@ export async function presentRows(m: ResourceMount, rows: Row[], lang: Lang, use
     // one query per reference field, none for the ids an export's earlier chunks named
     const known: ReferenceNames = opts.names ?? new Map();
     const missing = unnamedReferences(m.def, rows, known, only);
-    if (missing.size) await runAs(m, user, (tx) => loadReferenceNames(tx, m.ctx.resources, m.def, missing, user, known));
+    if (missing.size) await inTenant(m.ctx.db, { tenantId: user.tenantId }, (tx) => loadReferenceNames(tx, m.ctx.resources, m.def, missing, user, known));
     writeReferenceNames(m.def, rows, out, known, only);
   }
   return out;
