@@ -1,6 +1,17 @@
 import type { SwaggerTransform } from '@fastify/swagger';
+import { menuResource, TREE_NODE } from '@console/contract';
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
+
+/**
+ * The recursive answer shapes, each documented as a component its nodes refer to (app.ts emits the registered
+ * components): unregistered, a node's reference to its children would name a component the document lacks.
+ */
+const RECURSIVE: ReadonlyArray<[z.ZodType, string]> = [
+  [TREE_NODE, 'TreeNode'],
+  [(menuResource.actions.grantTree.output as z.ZodArray<z.ZodType>).element, 'GrantNode'],
+];
+for (const [schema, id] of RECURSIVE) if (!z.globalRegistry.has(schema)) z.globalRegistry.add(schema, { id });
 
 /** A 200 answer that is not JSON: a file, by its content types. */
 export interface FileAnswer {
@@ -35,6 +46,11 @@ export const JSON_OR_FORM = ['application/json', 'application/x-www-form-urlenco
 
 /** A file in a 200 answer. */
 export const binary = () => z.string().meta({ format: 'binary' });
+
+/** A multipart body of these fields (files as `binary()`). */
+export function multipartBody(fields: z.ZodRawShape): Pick<DocsOnly, 'body' | 'consumes'> {
+  return { body: z.object(fields), consumes: ['multipart/form-data'] };
+}
 
 export function fileAnswer(description: string, ...types: string[]): FileAnswer {
   return { description, content: Object.fromEntries(types.map((type) => [type, { schema: binary() }])) };

@@ -7,6 +7,7 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -169,6 +170,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
       security: [{ client: [], bladeAuth: [] }],
     },
     transform: withDocsOnly(jsonSchemaTransform),
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

@@ -1,6 +1,6 @@
 import {
   crudPaths, dictNameKey, type DynamicColumn, type FieldDef, isIdText, isRequired, type Lang, msg, nameFieldOf, permissionCodes,
-  recordSchema, type ResourceDef, resources, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, type TreeNode,
+  recordSchema, type ResourceDef, resources, SECRET_MASK, submitSchema, SYSTEM_FIELDS, t, TREE_NODE, type TreeNode,
 } from '@console/contract';
 import type { UploadedFile } from '@console/contract';
 import { and, asc, eq, getTableColumns, inArray, ne, type SQL } from 'drizzle-orm';
@@ -395,7 +395,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
     app.get(`${def.path}/tree`, { ...withAliases,
       config: treeConfig,
-      schema: { tags: [tag], summary: `${def.title.en}: the whole tree (nodes)`, querystring: treeQuery },
+      schema: { tags: [tag], summary: `${def.title.en}: the whole tree (nodes)`, querystring: treeQuery, docsOnly: { response: { 200: envelopeOf(z.array(TREE_NODE)) } } },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
       const visibleTo = await scoped(user);
@@ -409,7 +409,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
     app.get(`${def.path}/lazy-tree`, { ...withAliases,
       config: treeConfig,
-      schema: { tags: [tag], summary: `${def.title.en}: the children of parentId (nodes, 0 for the roots)`, querystring: treeQuery },
+      schema: { tags: [tag], summary: `${def.title.en}: the children of parentId (nodes, 0 for the roots)`, querystring: treeQuery, docsOnly: { response: { 200: envelopeOf(z.array(TREE_NODE)) } } },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
       const visibleTo = await scoped(user);
@@ -424,7 +424,10 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
 
     app.get(`${def.path}/lazy-list`, { ...withAliases,
       config: listConfig,
-      schema: { tags: [tag], summary: `${def.title.en}: the children of parentId as records, with hasChildren (unpaged)`, querystring: listQuery },
+      schema: {
+        tags: [tag], summary: `${def.title.en}: the children of parentId as records, with hasChildren (unpaged)`, querystring: listQuery,
+        docsOnly: { response: { 200: envelopeOf(z.array(record.extend({ hasChildren: z.boolean() }))) } },
+      },
     }, async (req) => {
       const user = readTenant(req, requireUser(req));
       const visibleTo = await scoped(user);

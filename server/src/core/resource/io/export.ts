@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
+import { fileAnswer } from '../../apiDocs.js';
 import type { AppContext, AuthUser } from '../../context.js';
 import { badRequest } from '../../errors.js';
 import { formatDateTime } from '../../time.js';
@@ -91,6 +92,7 @@ export function mountExport(app: FastifyInstance, ctx: AppContext, mounted: Moun
       summary: `${def.title.en}: export every matching row as .xlsx (the list's filters and sort)`,
       description: `Needs ${route.permission}. Answers an .xlsx download (${XLSX_TYPE}); the token may come as ?blade-auth=bearer%20…`,
       querystring: query,
+      docsOnly: { response: { 200: fileAnswer('the .xlsx', XLSX_TYPE) } },
     },
   }, async (req, reply) => {
     const user = rules.readTenant(req, requireUser(req));

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
+import { binary, fileAnswer, multipartBody } from '../../apiDocs.js';
 import type { AppContext, AuthUser } from '../../context.js';
 import { inList, insertRows } from '../../db/bulk.js';
 import { brokenMultipart } from '../../uploads.js';
@@ -383,6 +384,7 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
         description: `Needs ${route.permission}. isCovering=1 updates the rows matched by the unique field. At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB and ${IMPORT_MAX_ROWS} rows. Poll ${route.progress}?id=.`,
         querystring: z.object({ isCovering: z.string().max(5).optional() }).passthrough(),
         response: { 200: envelopeOf(z.object({ id: z.string() })) },
+        docsOnly: multipartBody({ file: binary(), isCovering: z.string().max(5).optional() }),
       },
     }, async (req) => {
       const user = requireUser(req);
@@ -500,7 +502,10 @@ export function mountImport(app: FastifyInstance, ctx: AppContext, mounted: Moun
 
   app.get(route.template, {
     config: { access: { permission: route.permission } },
-    schema: { tags: [tag], summary: `${def.title.en}: the import template (.xlsx: the header row and one example row)` },
+    schema: {
+      tags: [tag], summary: `${def.title.en}: the import template (.xlsx: the header row and one example row)`,
+      docsOnly: { noInput: true, response: { 200: fileAnswer('the .xlsx template', XLSX_TYPE) } },
+    },
   }, async (req, reply) => {
     const lang = req.lang;
     const book = new ExcelJS.Workbook();
