@@ -7,11 +7,13 @@ import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
   jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { ClientVerifier, installAccessControl, isApiPath } from './access.js';
+import { withDocsOnly } from './apiDocs.js';
 import type { AppContext } from './context.js';
 import { failure } from './envelope.js';
 import { AppError, UpstreamError } from './errors.js';
@@ -167,7 +169,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
       },
       security: [{ client: [], bladeAuth: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: withDocsOnly(jsonSchemaTransform),
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

@@ -141,6 +141,7 @@ export function registerCaptchaRoute(app: FastifyInstance, ctx: AppContext): voi
       tags: ['blade-auth'],
       summary: 'A single-use image captcha, valid 5 minutes; answers the raw { key, image } object (no envelope), image a PNG data URL',
       response: { 200: captchaAnswer },
+      docsOnly: { noInput: true },
     },
   }, async (req): Promise<CaptchaAnswer> => {
     // each captcha is a row: a bound per address keeps the table from being flooded

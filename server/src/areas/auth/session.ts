@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { bearerOf, requireUser } from '../../core/access.js';
 import type { AppContext } from '../../core/context.js';
 import { inTenant, schema } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { splitList } from '../../core/ids.js';
 import { limitByIp, spendByUser } from '../../core/rateLimit.js';
@@ -24,7 +24,10 @@ const webErrorRecord = z.object({
 export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/blade-auth/oauth/logout', {
     config: { access: { permission: null }, title: 'sign-out' },
-    schema: { tags: ['blade-auth'], summary: 'Sign out: revokes the session, so its access and refresh tokens stop working at once' },
+    schema: {
+      tags: ['blade-auth'], summary: 'Sign out: revokes the session, so its access and refresh tokens stop working at once',
+      docsOnly: { noInput: true, response: { 200: envelopeOf(z.literal(true)) } },
+    },
   }, async (req) => {
     const user = requireUser(req);
     await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => ctx.sessions.revokeIn(tx, user.sessionId, 'logout'));
@@ -44,6 +47,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
       tags: ['blade-auth'],
       summary: 'Store the console\'s local error records in the error log (type web)',
       body: z.array(webErrorRecord).max(500),
+      docsOnly: { response: { 200: envelopeOf(z.number().int().describe('the records stored')) } },
     },
   }, async (req) => {
     await limitByIp(ctx, req, WEB_ERROR_UPLOADS_PER_ADDRESS);
@@ -63,7 +67,19 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
 
   app.get('/api/blade-auth/oauth/user-info', {
     config: { access: { permission: null } },
-    schema: { tags: ['blade-auth'], summary: 'The signed-in user, with roles and tenant' },
+    schema: {
+      tags: ['blade-auth'], summary: 'The signed-in user, with roles and tenant',
+      docsOnly: {
+        noInput: true,
+        response: {
+          200: envelopeOf(z.object({
+            userId: z.string(), tenantId: z.string(), tenantName: z.string(), account: z.string(), name: z.string(), realName: z.string(),
+            avatar: z.string(), email: z.string(), phone: z.string(), sex: z.number().nullable(), birthday: z.string().nullable(),
+            roleId: z.string(), roleName: z.string(), roleAlias: z.string(), deptId: z.string(), deptName: z.string(), isPlatform: z.boolean(),
+          })),
+        },
+      },
+    },
   }, async (req) => {
     const user = requireUser(req);
     const info = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
@@ -93,7 +109,10 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
 
   app.get('/api/blade-auth/oauth/clear-cache', {
     config: { access: { permission: null, platformAdmin: true } },
-    schema: { tags: ['blade-auth'], summary: 'Drop cached permissions, menus, dictionaries and clients on every instance (the platform\'s administrators only)' },
+    schema: {
+      tags: ['blade-auth'], summary: 'Drop cached permissions, menus, dictionaries and clients on every instance (the platform\'s administrators only)',
+      docsOnly: { noInput: true, response: { 200: envelopeOf(z.literal(true)) } },
+    },
   }, async (req) => {
     await ctx.permissions.invalidate();
     await ctx.dicts.invalidate();

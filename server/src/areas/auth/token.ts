@@ -2,6 +2,7 @@ import { type Lang, msg, type MessageKey, type TokenResponse } from '@console/co
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { JSON_OR_FORM } from '../../core/apiDocs.js';
 import { isMd5Hex, verifyDecoy, verifyPassword } from '../../core/auth/index.js';
 import type { AppContext, ClientInfo } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
@@ -244,6 +245,18 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
       tags: ['blade-auth'],
       summary: 'Issue tokens (grant_type password | captcha | refresh_token); answers the OAuth2 token object',
       querystring: tokenParams,
+      docsOnly: {
+        body: tokenParams,
+        consumes: JSON_OR_FORM,
+        response: {
+          200: z.object({
+            access_token: z.string(), token_type: z.literal('bearer'), refresh_token: z.string(), expires_in: z.number(), scope: z.string(),
+            tenant_id: z.string(), user_id: z.string(), dept_id: z.string(), role_id: z.string(), post_id: z.string(), account: z.string(),
+            user_name: z.string(), real_name: z.string(), nick_name: z.string(), avatar: z.string(), role_name: z.string(), oauth_id: z.string(),
+            client_id: z.string(), license: z.string(), detail: z.object({ type: z.string() }),
+          }).describe('the OAuth2 token object (no envelope); errors add error and error_description to the envelope'),
+        },
+      },
     },
   }, async (req, reply) => {
     const lang = req.lang;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { inTenant, type Tx } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 
 type Rows<T> = { rows: T[] };
 
@@ -36,6 +36,15 @@ export function registerDashboardRoute(app: FastifyInstance, ctx: AppContext): v
       tags: ['blade-desk'],
       summary: 'Dashboard figures: users, tenants, active sessions, and per-day sign-ins, logged API writes and errors',
       querystring: z.object({ days: z.coerce.number().int().min(1).max(90).default(14) }).strict(),
+      docsOnly: {
+        response: {
+          200: envelopeOf(z.object({
+            days: z.number(), users: z.object({ total: z.number(), awaitingApproval: z.number() }), tenants: z.object({ total: z.number() }),
+            signIns: z.array(z.object({ day: z.string(), count: z.number() })), apiCalls: z.array(z.object({ day: z.string(), count: z.number() })),
+            errors: z.array(z.object({ day: z.string(), count: z.number() })), activeSessions: z.number(),
+          })),
+        },
+      },
     },
   }, async (req) => {
     const user = requireUser(req);

@@ -1,5 +1,5 @@
 import {
-  type Lang, MAX_IDS_PER_CALL, msg, NOTICE_BELL, NOTICE_UNREAD_CAP, type NoticeBellItem, type NoticeUnreadCount,
+  type Lang, MAX_IDS_PER_CALL, msg, NOTICE_BELL, NOTICE_UNREAD_CAP, type NoticeBellItem, type NoticeUnreadCount, recordSchema,
 } from '@console/contract';
 import { and, desc, eq, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -176,6 +176,7 @@ export function registerNoticeReadRoutes(app: FastifyInstance, ctx: AppContext, 
       tags: [tag],
       summary: 'Notice bell: one released notice of the caller\'s tenant, with its content',
       querystring: z.object({ id: z.string().max(40) }).passthrough(),
+      docsOnly: { response: { 200: envelopeOf(recordSchema(notices.def)) } },
     },
   }, async (req) => {
     const user = requireUser(req);

@@ -1,15 +1,16 @@
 import multipart from '@fastify/multipart';
 import {
-  BPMN_MAX_CHARS, FLOW_DEPLOY_UPLOAD, flowFollowResource, flowManagerResource, flowModelResource, flowProcessActions, workClaimResource,
+  BPMN_MAX_CHARS, deployedSchema, FLOW_DEPLOY_UPLOAD, flowFollowResource, flowManagerResource, flowModelResource, flowProcessActions, workClaimResource,
   workStartResource, workTodoResource,
 } from '@console/contract';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { isPlatformAdmin, requireUser } from '../../core/access.js';
+import { binary, multipartBody } from '../../core/apiDocs.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { inTenant } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, badRequest, forbidden, notFound } from '../../core/errors.js';
 import { mountAction, mountOutsideTransaction, parseInput } from '../../core/resource/actions.js';
 import { usableTenant } from '../../core/tenants.js';
@@ -79,6 +80,10 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
       schema: {
         tags: ['blade-flow'],
         summary: 'Deployments: deploy uploaded models (multipart: "files", one or more .bpmn / .bpmn20.xml; "category"; "tenantIds"); all or none',
+        docsOnly: {
+          ...multipartBody({ files: z.array(binary()).min(1), ...uploadFields.shape }),
+          response: { 200: envelopeOf(z.array(deployedSchema)) },
+        },
       },
     }, async (req) => {
       const user = requireUser(req);

@@ -4,11 +4,12 @@ import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppAuth } from '../../core/access.js';
+import { binary, JSON_OR_FORM, multipartBody } from '../../core/apiDocs.js';
 import { verifyDecoy, verifyPassword } from '../../core/auth/index.js';
 import { type AttemptRefusal, LOCK_MINUTES } from '../../core/auth/signInGuard.js';
 import type { AppCaller, AppContext, AuthUser } from '../../core/context.js';
 import { inTenant } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, badRequest, unauthorized } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { parseInput } from '../../core/resource/actions.js';
@@ -96,6 +97,16 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
     schema: {
       tags: ['app'],
       summary: 'The app\'s sign-in: phone and password (hex MD5) of an after-sales user of the tenant; answers an app token (Blade-Auth: bearer …)',
+      docsOnly: {
+        body: signInBody,
+        consumes: JSON_OR_FORM,
+        response: {
+          200: envelopeOf(z.object({
+            accessToken: z.string(), tokenType: z.literal('bearer'), expiresIn: z.number(), tenantId: z.string(),
+            user: z.object({ id: z.string(), phone: z.string(), nickname: z.string(), avatar: z.string() }),
+          })),
+        },
+      },
     },
   }, async (req, reply) => {
     const body = parseInput(signInBody, req.body ?? {}, req.lang, signInLabels);
@@ -148,6 +159,10 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
         tags: ['app'],
         summary: 'The app uploads its log (multipart: "file", and appVersion, os, phoneModel as text parts); it is listed under /api/omc-log/app',
         security: [{ appToken: [] }],
+        docsOnly: {
+          ...multipartBody({ ...logFields.shape, file: binary() }),
+          response: { 200: envelopeOf(z.object({ id: z.string(), logFile: z.string(), uploadTime: z.string() })) },
+        },
       },
     }, async (req, reply) => {
       const caller = req.appUser!;
@@ -205,6 +220,15 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
         platform: z.enum(['android', 'ios']),
         versionCode: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
       }).strict(),
+      docsOnly: {
+        response: {
+          200: envelopeOf(z.object({
+            updateAvailable: z.boolean(),
+            forceUpdate: z.boolean(),
+            latest: z.object({ versionName: z.string(), versionCode: z.number(), releaseNotes: z.string(), downloadUrl: z.string(), storeUrl: z.string() }).nullable(),
+          })),
+        },
+      },
     },
   }, async (req) => {
     const { platform, versionCode } = req.query as { platform: string; versionCode?: number };

@@ -3,6 +3,7 @@ import { burnBundle, PLATFORM_TENANT, STATION_API_PATH, stationResource } from '
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { JSON_OR_FORM } from '../../core/apiDocs.js';
 import type { AppContext } from '../../core/context.js';
 import { type Executor, inTenant } from '../../core/db/index.js';
 import { envelopeOf, ok } from '../../core/envelope.js';
@@ -69,6 +70,7 @@ export function registerStationChannel(app: FastifyInstance, ctx: AppContext): v
       tags: ['ymy-ipc'],
       summary: 'A burn station takes one device\'s certificate and emergency secret (Authorization: Station <code>:<key>)',
       response: { 200: envelopeOf(burnBundle) },
+      docsOnly: { body: burnInput, consumes: JSON_OR_FORM },
     },
   }, async (req, reply) => {
     const lang = req.lang;

@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
+import { fileAnswer } from '../../core/apiDocs.js';
 import type { AppContext } from '../../core/context.js';
 import { inTenant, schema } from '../../core/db/index.js';
 import { notFound } from '../../core/errors.js';
@@ -41,6 +42,7 @@ export function registerAttachRoutes(app: FastifyInstance, ctx: AppContext, stor
     schema: {
       tags: ['blade-resource'], summary: 'Attachments: download one file (the token may be given as ?blade-auth=)',
       querystring: z.object({ id: z.string().trim().refine(isIdText) }).passthrough(),
+      docsOnly: { response: { 200: fileAnswer('the file, as the content type it was uploaded with', 'application/octet-stream') } },
     },
   }, async (req, reply) => {
     const user = requireUser(req);

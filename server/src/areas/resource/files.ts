@@ -6,9 +6,10 @@ import { brokenMultipart, UPLOAD_MAX_BYTES, type UploadKind, type UploadService 
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
+import { binary, multipartBody } from '../../core/apiDocs.js';
 import type { AppContext } from '../../core/context.js';
 import { inTenant, schema, type Tx } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { amountBudget, type BudgetOwner, spendByUser } from '../../core/rateLimit.js';
@@ -234,6 +235,12 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, 
         tags: ['blade-resource'],
         summary: 'Upload one file (multipart field "file"); kind=avatar accepts jpg/png up to 500 KB, kind=image any image up to 5 MB, checked by content',
         querystring: z.object({ kind: z.enum(['avatar', 'image', 'file']).default('file') }).strict(),
+        docsOnly: {
+          ...multipartBody({ file: binary() }),
+          response: {
+            200: envelopeOf(z.object({ link: z.string(), domain: z.string(), name: z.string(), originalName: z.string(), attachId: z.string() })),
+          },
+        },
       },
     }, async (req, reply) => {
       const user = requireUser(req);

@@ -1,10 +1,10 @@
-import type { DictItem } from '@console/contract';
+import { type DictItem, dictItemSchema } from '@console/contract';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { schema } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 
 export function registerDictRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/blade-system/dict/dictionary', {
@@ -13,6 +13,7 @@ export function registerDictRoutes(app: FastifyInstance, ctx: AppContext): void 
       tags: ['blade-system'],
       summary: 'The items of one dictionary, in order (labels in the caller\'s language)',
       querystring: z.object({ code: z.string().trim().min(1).max(100) }).passthrough(),
+      docsOnly: { response: { 200: envelopeOf(z.array(dictItemSchema)) } },
     },
   }, async (req) => {
     const { code } = req.query as { code: string };

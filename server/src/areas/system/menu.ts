@@ -6,7 +6,7 @@ import { requireUser } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { rowColumns } from '../../core/db/columns.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 
 /** A menu as read (without its search grams). */
 type MenuRow = Awaited<ReturnType<typeof liveMenus>>[number];
@@ -96,6 +96,16 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
       tags: ['blade-system'],
       summary: 'The menu tree of the caller\'s roles (ancestors included), optionally limited to a top menu',
       querystring: z.object({ topMenuId: z.string().trim().refine((v) => v === '' || isIdText(v)).optional() }).passthrough(),
+      docsOnly: {
+        response: {
+          200: envelopeOf(z.array(z.object({
+            id: z.string(), parentId: z.string(), code: z.string(), name: z.string(), i18n: z.object({ zh: z.string(), en: z.string() }),
+            alias: z.string(), path: z.string(), source: z.string(), sort: z.number(), category: z.number(), action: z.number(),
+            isOpen: z.number(), component: z.string(), remark: z.string(),
+            children: z.array(z.record(z.string(), z.unknown())).optional().describe('the child menus, of this same shape'),
+          }))),
+        },
+      },
     },
   }, async (req) => {
     const user = requireUser(req);
@@ -117,7 +127,19 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.get('/api/blade-system/menu/buttons', {
     config: { access: { permission: null } },
-    schema: { tags: ['blade-system'], summary: 'The caller\'s granted buttons under their menus; button codes are the permission codes' },
+    schema: {
+      tags: ['blade-system'], summary: 'The caller\'s granted buttons under their menus; button codes are the permission codes',
+      docsOnly: {
+        noInput: true,
+        response: {
+          200: envelopeOf(z.array(z.object({
+            id: z.string(), parentId: z.string(), code: z.string(), name: z.string(), alias: z.string(), path: z.string(), source: z.string(),
+            action: z.number(), sort: z.number(), category: z.number(),
+            children: z.array(z.record(z.string(), z.unknown())).optional().describe('the child menus and buttons, of this same shape'),
+          }))),
+        },
+      },
+    },
   }, async (req) => {
     const user = requireUser(req);
     const tree = await ctx.permissions.memo(`buttons:${roleSetKey(user)}:${req.lang}`, () => inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
@@ -137,7 +159,15 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   app.get('/api/blade-system/menu/top-menu', {
     config: { access: { permission: null } },
-    schema: { tags: ['blade-system'], summary: 'Top menus that hold at least one of the caller\'s menus, in order' },
+    schema: {
+      tags: ['blade-system'], summary: 'Top menus that hold at least one of the caller\'s menus, in order',
+      docsOnly: {
+        noInput: true,
+        response: {
+          200: envelopeOf(z.array(z.object({ id: z.string(), code: z.string(), name: z.string(), source: z.string(), path: z.string(), sort: z.number() }))),
+        },
+      },
+    },
   }, async (req) => {
     const user = requireUser(req);
     const rows = await ctx.permissions.memo(`top-menu:${roleSetKey(user)}`, () => inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {

@@ -6,7 +6,7 @@ import { requireUser } from '../../core/access.js';
 import { hashPassword, verifyPassword } from '../../core/auth/index.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
 import { isSafeLink, md5Field } from '../../core/validation.js';
@@ -59,7 +59,19 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     const prefix = '/api/blade-system/user';
     app.get(`${prefix}/info`, {
       config: { access: { permission: null } },
-      schema: { tags: ['blade-system'], summary: 'The signed-in user\'s profile (never the password)' },
+      schema: {
+        tags: ['blade-system'], summary: 'The signed-in user\'s profile (never the password)',
+        docsOnly: {
+          noInput: true,
+          response: {
+            200: envelopeOf(z.object({
+              id: z.string(), tenantId: z.string(), account: z.string(), name: z.string(), realName: z.string(), avatar: z.string(), email: z.string(),
+              phone: z.string(), sex: z.number().nullable(), birthday: z.string().nullable(), roleId: z.string(), deptId: z.string(),
+              postId: z.string(), passwordReset: z.boolean(),
+            })),
+          },
+        },
+      },
     }, async (req) => {
       const user = requireUser(req);
       const u = await run(user, (tx) => loadSelf(tx, user));
@@ -72,7 +84,10 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
 
     app.post(`${prefix}/update-info`, {
       config: { access: { permission: null }, fieldLabels: profileLabels, title: 'update own profile' },
-      schema: { tags: ['blade-system'], summary: 'Change the signed-in user\'s own profile', body: updateInfoBody },
+      schema: {
+        tags: ['blade-system'], summary: 'Change the signed-in user\'s own profile', body: updateInfoBody,
+        docsOnly: { response: { 200: envelopeOf(z.literal(true)) } },
+      },
     }, async (req) => {
       const user = requireUser(req);
       const body = req.body as z.output<typeof updateInfoBody>;
@@ -111,6 +126,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
         tags: ['blade-system'],
         summary: 'Change the signed-in user\'s password (MD5 hex of each); every other session of the user is signed out',
         body: passwordBody,
+        docsOnly: { response: { 200: envelopeOf(z.literal(true)) } },
       },
     }, async (req) => {
       const user = requireUser(req);
@@ -146,6 +162,11 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       tags: ['blade-system'],
       summary: 'The tenant bound to a domain (public; {} when none)',
       querystring: z.object({ domain: z.string().trim().max(255).optional() }).passthrough(),
+      docsOnly: {
+        response: {
+          200: envelopeOf(z.object({ tenantId: z.string(), tenantName: z.string(), domain: z.string(), backgroundUrl: z.string() }).partial()),
+        },
+      },
     },
   }, async (req) => {
     const raw = (req.query as { domain?: string }).domain ?? '';

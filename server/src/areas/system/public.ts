@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { schema } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError } from '../../core/errors.js';
 import { sanitizeHtml } from '../../core/html.js';
 import { formatDateTime } from '../../core/time.js';
@@ -16,7 +16,15 @@ const SERVER_CHECK_TIMEOUT_MS = 3000;
 export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.get(API.consoleConfig, {
     config: { access: { public: true } },
-    schema: { tags: ['app'], summary: 'Console switches: switch mode, captcha, tenant mode, default tenant, display time zone (public)' },
+    schema: {
+      tags: ['app'], summary: 'Console switches: switch mode, captcha, tenant mode, default tenant, display time zone (public)',
+      docsOnly: {
+        noInput: true,
+        response: {
+          200: envelopeOf(z.object({ switchMode: z.boolean(), captchaMode: z.boolean(), tenantMode: z.boolean(), defaultTenantId: z.string(), timeZone: z.string() })),
+        },
+      },
+    },
   }, async (req) => {
     const body: ConsoleConfig = { ...ctx.config.console, timeZone: ctx.config.timeZone };
     return ok(body, req.lang);
@@ -28,6 +36,14 @@ export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<
       tags: ['app'],
       summary: 'The latest published agreement of a type, in the caller\'s language (Chinese when missing)',
       querystring: z.object({ type: z.enum(AGREEMENT_TYPES) }).strict(),
+      docsOnly: {
+        response: {
+          200: envelopeOf(z.object({
+            id: z.string(), type: z.enum(AGREEMENT_TYPES), language: z.string(), title: z.string(), content: z.string().describe('sanitised HTML'),
+            version: z.string(), publishTime: z.string(),
+          })),
+        },
+      },
     },
   }, async (req) => {
     const { type } = req.query as { type: AgreementType };
@@ -51,7 +67,13 @@ export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<
   // The console's "server online" button and the IPC back office's health probe: the database answers.
   app.get(API.serverStatus, {
     config: { access: { public: true } },
-    schema: { tags: ['app'], summary: 'Server health: online when the database answers within 3 s (public)' },
+    schema: {
+      tags: ['app'], summary: 'Server health: online when the database answers within 3 s (public)',
+      docsOnly: {
+        noInput: true,
+        response: { 200: envelopeOf(z.object({ online: z.boolean(), dbMillis: z.number(), version: z.string(), time: z.string() })) },
+      },
+    },
   }, async (req) => {
     const started = performance.now();
     let online = true;

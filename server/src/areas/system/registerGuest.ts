@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { hashPassword } from '../../core/auth/index.js';
 import type { AppContext } from '../../core/context.js';
 import { inTenant, schema } from '../../core/db/index.js';
-import { ok } from '../../core/envelope.js';
+import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { isUniqueViolation } from '../../core/dbErrors.js';
@@ -41,7 +41,10 @@ export function registerGuestRoute(app: FastifyInstance, ctx: AppContext): void 
   for (const path of [API.registerGuest, '/api/blade-system/user/register-guest']) {
     app.post(path, {
       config: { access: { public: true }, fieldLabels: labels, title: 'register a guest account' },
-      schema: { tags: ['blade-system'], summary: 'Register an account awaiting approval (public, rate-limited per address)', body },
+      schema: {
+        tags: ['blade-system'], summary: 'Register an account awaiting approval (public, rate-limited per address)', body,
+        docsOnly: { response: { 200: envelopeOf(z.literal(true)) } },
+      },
     }, async (req) => {
       await limitByIp(ctx, req, REGISTER_LIMIT);
       const input = req.body as z.output<typeof body>;

@@ -2,6 +2,7 @@ import { type ActionDef, type Lang, t } from '@console/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { requireUser } from '../access.js';
+import { inputDocs } from '../apiDocs.js';
 import type { AppContext, AuthUser } from '../context.js';
 import { type Executor, inTenant } from '../db/index.js';
 import { envelopeOf, ok } from '../envelope.js';
@@ -45,7 +46,10 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, lang:
   return parsed.data;
 }
 
-/** The route options of a declared action: its access (permission code, platform), its log title and its documentation. */
+/**
+ * The route options of a declared action: its access (permission code, platform), its log title and its
+ * documentation. Its input is documented only: the handler validates it from query, form and JSON merged.
+ */
 function actionRoute(action: ActionDef, opts: ActionOptions) {
   const access = {
     permission: action.permission !== null && action.alsoFor?.length ? [action.permission, ...action.alsoFor] : action.permission,
@@ -55,7 +59,7 @@ function actionRoute(action: ActionDef, opts: ActionOptions) {
   const tag = opts.tag ?? action.path.split('/')[2] ?? 'api';
   return {
     config: { access, title: t(action.title, 'zh'), fieldLabels: opts.labels },
-    schema: { tags: [tag], summary: t(action.title, 'en'), response: { 200: envelopeOf(action.output) } },
+    schema: { tags: [tag], summary: t(action.title, 'en'), response: { 200: envelopeOf(action.output) }, docsOnly: inputDocs(action.method, action.input) },
   };
 }
 

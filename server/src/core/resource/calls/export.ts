@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
+import { fileAnswer } from '../../apiDocs.js';
 import { badRequest } from '../../errors.js';
 import { formatDateTime } from '../../time.js';
 import { buildFilters, buildOrder } from '../filters.js';
@@ -64,6 +65,7 @@ export function mountExport(app: FastifyInstance, m: ResourceMount): void {
       summary: `${def.title.en}: export every matching row as .xlsx (the list's filters and sort)`,
       description: `Needs ${route.permission}. Answers an .xlsx download (${XLSX_TYPE}); the token may come as ?blade-auth=bearer%20…`,
       querystring: query,
+      docsOnly: { response: { 200: fileAnswer('the .xlsx', XLSX_TYPE) } },
     },
   }, (req, reply) => exportRows(m, req, reply));
 }

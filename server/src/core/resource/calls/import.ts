@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
+import { binary, fileAnswer, multipartBody } from '../../apiDocs.js';
 import { envelopeOf, ok } from '../../envelope.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
 import { nextId } from '../../ids.js';
@@ -148,6 +149,7 @@ export function mountImport(app: FastifyInstance, m: ResourceMount): void {
         description: `Needs ${route.permission}. isCovering=1 updates the rows matched by the unique field. At most ${IMPORT_MAX_BYTES / 1024 / 1024} MB and ${IMPORT_MAX_ROWS} rows. Poll ${route.progress}?id=.`,
         querystring: z.object({ isCovering: z.string().max(5).optional() }).passthrough(),
         response: { 200: envelopeOf(z.object({ id: z.string() })) },
+        docsOnly: multipartBody({ file: binary(), isCovering: z.string().max(5).optional() }),
       },
     }, (req) => startImport(m, spec, app.log, req));
   });
@@ -164,6 +166,9 @@ export function mountImport(app: FastifyInstance, m: ResourceMount): void {
 
   app.get(route.template, {
     config: { access: { permission: route.permission } },
-    schema: { tags: [m.tag], summary: `${def.title.en}: the import template (.xlsx: the header row and one example row)` },
+    schema: {
+      tags: [m.tag], summary: `${def.title.en}: the import template (.xlsx: the header row and one example row)`,
+      docsOnly: { noInput: true, response: { 200: fileAnswer('the .xlsx template', XLSX_TYPE) } },
+    },
   }, (req, reply) => importTemplate(m, spec, req, reply));
 }

@@ -1,4 +1,4 @@
-import { type Lang, msg, permissionCodes, type ResourceDef, resources, type TreeNode } from '@console/contract';
+import { type Lang, msg, permissionCodes, type ResourceDef, resources, TREE_NODE, type TreeNode } from '@console/contract';
 import { and } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -6,7 +6,7 @@ import { requireUser } from '../../access.js';
 import type { AuthUser } from '../../context.js';
 import type { Executor } from '../../db/index.js';
 import { rowColumns } from '../../db/columns.js';
-import { ok } from '../../envelope.js';
+import { envelopeOf, ok } from '../../envelope.js';
 import { badRequest } from '../../errors.js';
 import { isId } from '../../ids.js';
 import { buildFilters, buildOrder } from '../filters.js';
@@ -103,17 +103,20 @@ export function mountTree(app: FastifyInstance, m: ResourceMount): void {
 
   app.get(`${def.path}/tree`, { ...m.routes.withAliases,
     config: treeConfig,
-    schema: { tags: [tag], summary: `${def.title.en}: the whole tree (nodes)`, querystring: treeQuery },
+    schema: { tags: [tag], summary: `${def.title.en}: the whole tree (nodes)`, querystring: treeQuery, docsOnly: { response: { 200: envelopeOf(z.array(TREE_NODE)) } } },
   }, (req) => wholeTree(m, req));
 
   app.get(`${def.path}/lazy-tree`, { ...m.routes.withAliases,
     config: treeConfig,
-    schema: { tags: [tag], summary: `${def.title.en}: the children of parentId (nodes, 0 for the roots)`, querystring: treeQuery },
+    schema: { tags: [tag], summary: `${def.title.en}: the children of parentId (nodes, 0 for the roots)`, querystring: treeQuery, docsOnly: { response: { 200: envelopeOf(z.array(TREE_NODE)) } } },
   }, (req) => lazyTree(m, req));
 
   app.get(`${def.path}/lazy-list`, { ...m.routes.withAliases,
     config: listConfig,
-    schema: { tags: [tag], summary: `${def.title.en}: the children of parentId as records, with hasChildren (unpaged)`, querystring: listQuery },
+    schema: {
+      tags: [tag], summary: `${def.title.en}: the children of parentId as records, with hasChildren (unpaged)`, querystring: listQuery,
+      docsOnly: { response: { 200: envelopeOf(z.array(m.schemas.record.extend({ hasChildren: z.boolean() }))) } },
+    },
   }, (req) => lazyList(m, req));
 
   app.get(`${def.path}/parent-list`, { ...m.routes.withListAliases, config: listConfig, schema: { ...pageSchema, summary: `${def.title.en}: the roots (paged, filtered)` } },
