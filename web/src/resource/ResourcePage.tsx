@@ -23,7 +23,7 @@ import { ResourceFormModal, type FormTarget } from './ResourceFormModal';
 import { testId } from '../testId';
 import { childrenPending, insertChildren, isSearching, parentIds, reopen, treeIds, withoutPaging, withPlaceholders } from './treeRows';
 import type { ColumnsOverride, FormOverride, ResourceRecord, RowActionContext, ToolbarContext } from './types';
-import { allDefinitions } from '../modules/definitions';
+import { useDefinitionLookup } from './definitionLookup';
 import { WithinDrawer, type WithinTarget } from './WithinDrawer';
 import { useActionButtons } from './useActionButtons';
 import { addMessages } from '../i18n/lazy';
@@ -191,6 +191,11 @@ function withFixedValues<Rec>(override: FormOverride<Rec> | undefined, fixed: Re
   };
 }
 
+/** A sub-resource's list in the within drawer: this page again, fixed to the parent row. */
+function withinList(def: ResourceDef, fixed: Record<string, string>) {
+  return <ResourcePage def={def} fixed={fixed} fitWindow={false} />;
+}
+
 function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
   const buttons = labels.filter((l): l is string => l !== false).map((l) => textWidth(l) + 16);
   if (extra) buttons.push(80, 80);
@@ -207,8 +212,9 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   const { def, params: screenParams, columnsOverride, formOverride: screenForm, extraToolbar, extraRowActions, fitWindow = true, listPath, onSaved, fixed, addLabel, polling } = props;
   const params = useMemo(() => (fixed ? { ...screenParams, ...fixed } : screenParams), [screenParams, fixed]);
   const formOverride = useMemo(() => withFixedValues(screenForm, fixed), [screenForm, fixed]);
-  // the resources worked on within this one's rows (a factory's stations): a row action each
-  const withinDefs = useMemo(() => allDefinitions().filter((d) => d.within?.parent === def.code), [def]);
+  // the resources worked on within this one's rows (a factory's stations), from the caller: a row action each
+  const lookup = useDefinitionLookup();
+  const withinDefs = useMemo(() => lookup.within(def.code), [lookup, def]);
   const [within, setWithin] = useState<WithinTarget | null>(null);
   const dynamicColumns = useDynamicColumns<Rec>(def, params);
   const closeWithin = useCallback(() => setWithin(null), []);
@@ -553,7 +559,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           />
         )}
         <DetailDrawer def={def} id={detailId} onClose={closeDetail} />
-        {withinDefs.length > 0 && <WithinDrawer target={within} onClose={closeWithin} />}
+        {withinDefs.length > 0 && <WithinDrawer target={within} onClose={closeWithin} list={withinList} />}
         {importOpen && (
           <Suspense fallback={null}>
             <ImportDialog def={def} open={importOpen} onClose={() => setImportOpen(false)} onImported={reload} />

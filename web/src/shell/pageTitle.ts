@@ -28,7 +28,7 @@ const IFRAME_PREFIX = `${IFRAME_ROUTE}/`;
 const PREFIX_LABELS: Record<string, () => string> = {
   '/policy/': () => i18n.t('pages.titles.policy'),
   [IFRAME_PREFIX]: () => i18n.t('pages.titles.iframe'),
-  // the business forms of the workflow (modules/flow/flowRoutes.ts): pages outside the menu
+  // the business forms of the workflow (areas/flow/flowRoutes.ts): pages outside the menu
   '/work/process/leave/form/': () => i18n.t('pages.titles.leaveForm'),
   '/work/process/leave/handle/': () => i18n.t('pages.titles.leaveHandle'),
   '/work/process/leave/detail/': () => i18n.t('pages.titles.leaveDetail'),
