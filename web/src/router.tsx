@@ -5,10 +5,15 @@ import { loadAreaRoute } from './registry/loadAreaRoute';
 import { withChunkLoadGuard } from './shell/chunkLoad';
 import { RouteError } from './shell/errors/RouteError';
 import { PageLoading } from './shell/PageLoading';
+import { addRouteLabels } from './shell/pageTitle';
 import { HOME_PATH } from './shell/paths';
 import { LOCK_PATH } from './store/lock';
 
 const PUBLIC: RouteHandle = { public: true };
+
+// the business areas' pages at fixed paths (dictionary layouts, the workflow's business forms)
+const areaRoutes = areas.flatMap((area) => area.routes ?? []);
+addRouteLabels(areaRoutes);
 
 /** A route whose page is its own chunk, loaded on first visit. */
 function page(path: string, load: () => Promise<RouteObject['Component']>, handle?: RouteHandle): RouteObject {
@@ -54,8 +59,7 @@ export const router = createBrowserRouter(withChunkLoadGuard([
               page(HOME_PATH, async () => (await import('./shell/home/HomePage')).HomePage),
               page('/wel/dashboard', async () => (await import('./shell/pages/dashboard/DashboardPage')).DashboardPage),
               page('/info/index', async () => (await import('./shell/pages/info/InfoPage')).InfoPage),
-              // the business areas' pages at fixed paths (dictionary layouts, the workflow's business forms)
-              ...areas.flatMap((area) => area.routes ?? []).map((route) => page(route.path, () => loadAreaRoute(route))),
+              ...areaRoutes.map((route) => page(route.path, () => loadAreaRoute(route))),
               // everything else is a page from the server's menu, or a 404
               page('*', async () => (await import('./shell/MenuPage')).MenuPage),
             ],

@@ -1,4 +1,5 @@
 import type { ResourceDef } from '@console/contract';
+import type { I18nText } from '@console/contract/i18n';
 import type { ComponentType } from 'react';
 
 /**
@@ -31,7 +32,10 @@ export type CustomPages = Readonly<Record<string, CustomPageLoader>>;
 
 /** A page at a fixed path, loaded on first visit. */
 export interface AreaRoute {
+  /** a react-router path; its `:params` segments come last */
   path: string;
+  /** its title and tab label (spoken before its chunk, with its strings, is loaded) */
+  title: I18nText;
   load: () => Promise<ComponentType>;
   /** the page shows generic lists or forms: they get the definitions (references, sub-resources) */
   resources?: boolean;
