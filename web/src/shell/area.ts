@@ -3,7 +3,7 @@ import type { I18nText } from '@console/contract/i18n';
 import type { ComponentType } from 'react';
 
 /**
- * What a business area brings to the console (web/src/areas/<area>/area.ts, listed once in areas/index.ts).
+ * What a business area brings to the console (web/src/areas/<area>/index.ts, listed once in areas/index.ts).
  * The manifests are on the first page (the router reads their routes): they hold names, lazy loaders and
  * types only, never a screen, a definition or a string bundle.
  */
@@ -34,7 +34,7 @@ export type CustomPages = Readonly<Record<string, CustomPageLoader>>;
 export interface AreaRoute {
   /** a react-router path; its `:params` segments come last */
   path: string;
-  /** its title and tab label (spoken before its chunk, with its strings, is loaded) */
+  /** its title and tab label, shown before its chunk (with its strings) has loaded */
   title: I18nText;
   load: () => Promise<ComponentType>;
   /** the page shows generic lists or forms: they get the definitions (references, sub-resources) */
