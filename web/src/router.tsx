@@ -1,12 +1,19 @@
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { GuestOnly, LockGate, RouteGuard, type RouteHandle } from './auth/guards';
+import { areas } from './areas';
+import { loadAreaRoute } from './registry/loadAreaRoute';
 import { withChunkLoadGuard } from './shell/chunkLoad';
 import { RouteError } from './shell/errors/RouteError';
 import { PageLoading } from './shell/PageLoading';
+import { addRouteLabels } from './shell/pageTitle';
 import { HOME_PATH } from './shell/paths';
 import { LOCK_PATH } from './store/lock';
 
 const PUBLIC: RouteHandle = { public: true };
+
+// the business areas' pages at fixed paths (dictionary layouts, the workflow's business forms)
+const areaRoutes = areas.flatMap((area) => area.routes ?? []);
+addRouteLabels(areaRoutes);
 
 /** A route whose page is its own chunk, loaded on first visit. */
 function page(path: string, load: () => Promise<RouteObject['Component']>, handle?: RouteHandle): RouteObject {
@@ -52,12 +59,7 @@ export const router = createBrowserRouter(withChunkLoadGuard([
               page(HOME_PATH, async () => (await import('./shell/home/HomePage')).HomePage),
               page('/wel/dashboard', async () => (await import('./shell/pages/dashboard/DashboardPage')).DashboardPage),
               page('/info/index', async () => (await import('./shell/pages/info/InfoPage')).InfoPage),
-              page('/dict-horizontal/index', async () => (await import('./modules/system/DictScreen')).DictHorizontalPage),
-              page('/dict-vertical/index', async () => (await import('./modules/system/DictScreen')).DictVerticalPage),
-              // the leave request's business form (the `flow` dictionary's routes, modules/flow/flowRoutes.ts)
-              page('/work/process/leave/form/:processDefinitionId', async () => (await import('./modules/flow/leave/LeaveFormPage')).LeaveFormPage),
-              page('/work/process/leave/handle/:taskId/:processInstanceId/:businessId', async () => (await import('./modules/flow/leave/LeaveHandlePage')).LeaveHandlePage),
-              page('/work/process/leave/detail/:processInstanceId/:businessId', async () => (await import('./modules/flow/leave/LeaveDetailPage')).LeaveDetailPage),
+              ...areaRoutes.map((route) => page(route.path, () => loadAreaRoute(route))),
               // everything else is a page from the server's menu, or a 404
               page('*', async () => (await import('./shell/MenuPage')).MenuPage),
             ],

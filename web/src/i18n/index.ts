@@ -5,14 +5,7 @@ import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { useSettings } from '../store/settings';
 import { en } from './en';
-import type { LazyMessages } from './lazy';
-import { zh, type Messages } from './zh';
-
-declare module 'i18next' {
-  interface CustomTypeOptions {
-    resources: { translation: Messages & LazyMessages };
-  }
-}
+import { zh } from './zh';
 
 export const i18n = i18next.createInstance();
 

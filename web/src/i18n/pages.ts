@@ -10,10 +10,6 @@ export const pagesZh = {
     test: '系统检测',
     policy: '用户协议',
     iframe: '外部页面',
-    dict: '系统字典',
-    leaveForm: '请假申请',
-    leaveHandle: '请假审批',
-    leaveDetail: '请假详情',
   },
   policy: {
     userAgreement: '用户协议',
@@ -34,10 +30,6 @@ export const pagesEn: PagesMessages = {
     test: 'Diagnostics',
     policy: 'Agreement',
     iframe: 'External page',
-    dict: 'System dictionary',
-    leaveForm: 'Apply for leave',
-    leaveHandle: 'Leave approval',
-    leaveDetail: 'Leave request',
   },
   policy: {
     userAgreement: 'User agreement',

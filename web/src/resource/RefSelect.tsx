@@ -3,8 +3,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Select, TreeSelect } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { request } from '../api/client';
-import { definitionByCode } from '../modules/definitions';
 import { resourceKeys } from './api';
+import { useDefinitionLookup } from './definitionLookup';
 import { TREE_ROOT } from './fieldsOf';
 import { joinIds, refOptions, splitIds, treeOptions, type RefOption } from './refOptions';
 
@@ -12,12 +12,10 @@ import { joinIds, refOptions, splitIds, treeOptions, type RefOption } from './re
 export const REF_PAGE_SIZE = 50;
 const SEARCH_DELAY_MS = 300;
 
-/**
- * The definition of a referenced resource, by code. The definitions are in the list page's chunk
- * (modules/definitions.ts, with the route resolution), never on the first page after sign-in.
- */
+/** The definition of a referenced resource, by code, from the page's caller (resource/definitionLookup.ts). */
 export function useResourceDef(code: string | undefined): ResourceDef | undefined {
-  return code === undefined ? undefined : definitionByCode(code);
+  const lookup = useDefinitionLookup();
+  return code === undefined ? undefined : lookup.byCode(code);
 }
 
 /** The whole tree of a tree resource (`{path}/tree`), under the resource's query key so saves refresh it. */

@@ -1,22 +1,16 @@
 import type { ResourceDef } from '@console/contract';
 import { ModalForm, type ProFormInstance } from '@ant-design/pro-components';
-import { useQueryClient } from '@tanstack/react-query';
-import { App, Spin } from 'antd';
-import { Fragment, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Spin } from 'antd';
+import { Fragment, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorsOf } from '../api/client';
 import { useLang } from '../i18n';
-import { detailQuery, resourceApi, resourceKeys } from './api';
+import { resourceApi } from './api';
 import type { DictMap } from './dictValues';
-import { confirmInDialog, focusFirstField, hasOpenPopup } from '../dialog/dialogFocus';
-import { createDefaults, formFields, formValuesOf, submitValues } from './fieldsOf';
-import { formChanged } from './formDirty';
+import { createDefaults, formFields } from './fieldsOf';
 import { renderFormField } from './formFields';
+import { useCloseGuard, useEditRecord, useFirstFieldFocus, useFormSubmit, type Values } from './formModalHooks';
 import { testId } from '../testId';
-import type { FormContext, FormOverride, ResourceRecord } from './types';
-
-/** What the form opens for: a new record (with `preset` values, e.g. the parent of "add child") or an edit. */
-export type FormTarget = { mode: 'create'; preset?: Record<string, unknown> } | { mode: 'edit'; id: string };
+import type { FormContext, FormOverride, FormTarget, ResourceRecord } from './types';
 
 export interface ResourceFormModalProps<Rec extends ResourceRecord> {
   def: ResourceDef;
@@ -31,8 +25,6 @@ export interface ResourceFormModalProps<Rec extends ResourceRecord> {
   onSaved: (answer: unknown) => void;
 }
 
-type Values = Record<string, unknown>;
-
 /**
  * The one add/edit form of a resource. Mount it per opening (keyed): a create starts from the
  * definition's defaults, an edit loads the record from `detail` first.
@@ -46,110 +38,18 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
   const { def, target, open, dicts, override, onClose, afterClose, onSaved } = props;
   const lang = useLang();
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
-  const queryClient = useQueryClient();
   const formRef = useRef<ProFormInstance<Values>>(undefined);
-  const [record, setRecord] = useState<Rec>();
-  const [loading, setLoading] = useState(target.mode === 'edit');
   const api = useMemo(() => resourceApi<Rec>(def), [def]);
   const bodyRef = useRef<HTMLDivElement>(null);
   // the values the form opened with (an edit: once the record is in), to tell whether anything changed
   const createValues = useMemo(() => (target.mode === 'create' ? createDefaults(def, target.preset) : undefined), [def, target]);
   const initialValues = useRef<Values | undefined>(createValues);
   const [opened, setOpened] = useState(false);
-  const focused = useRef(false);
-  const asking = useRef(false);
-
-  useEffect(() => {
-    if (target.mode !== 'edit') return;
-    let live = true;
-    queryClient
-      .fetchQuery(detailQuery<Rec>(def, target.id))
-      .then((rec) => {
-        if (!live) return;
-        setRecord(rec);
-        const values: Values = override?.toForm ? override.toForm(rec) : formValuesOf(def, rec);
-        formRef.current?.setFields(Object.entries(values).map(([name, value]) => ({ name, value })));
-        initialValues.current = values;
-        setLoading(false);
-      })
-      .catch(() => {
-        if (live) onClose();
-      });
-    return () => {
-      live = false;
-    };
-    // Runs once: the modal is mounted per opening, so its target never changes.
-  }, []);
-
-  // the first field takes the focus as the dialog opens (not after its opening animation) once the
-  // record is in; if it cannot take it yet, again when the dialog has finished opening
-  useEffect(() => {
-    if (!open || loading || focused.current) return;
-    const body = bodyRef.current;
-    if (body?.contains(document.activeElement) && document.activeElement !== body) {
-      focused.current = true;
-      return;
-    }
-    focused.current = focusFirstField(body);
-  }, [open, opened, loading]);
-
-  const changed = useCallback((): boolean => {
-    const initial = initialValues.current;
-    const form = formRef.current;
-    if (!initial || !form) return false;
-    return formChanged(initial, form.getFieldsValue(true) as Values);
-  }, []);
-
-  /** ×, Esc or a click outside: close, after asking when something was changed. */
-  const requestClose = useCallback(() => {
-    if (!changed()) {
-      onClose();
-      return;
-    }
-    if (asking.current) return;
-    asking.current = true;
-    confirmInDialog(modal, {
-      title: t('common.tip'),
-      content: t('resource.discardConfirm'),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      okButtonProps: testId('confirm-ok'),
-      cancelButtonProps: testId('confirm-cancel'),
-      onOk: () => onClose(),
-      afterClose: () => {
-        asking.current = false;
-      },
-    });
-  }, [changed, modal, onClose, t]);
-
-  // Esc: seen on the way down, before an open popup closes itself; the dialog takes it only when none is open
-  const onKeyDownCapture = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'Escape' || e.nativeEvent.isComposing || !open) return;
-    if (hasOpenPopup()) return;
-    e.stopPropagation();
-    requestClose();
-  };
-
+  const { record, loading } = useEditRecord<Rec>(def, target, override, formRef, initialValues, onClose);
+  useFirstFieldFocus(open, opened, loading, bodyRef);
+  const { requestClose, onKeyDownCapture } = useCloseGuard(formRef, initialValues, open, onClose);
   const ctx: FormContext<Rec> = { mode: target.mode, record };
-
-  const submit = async (values: Values): Promise<boolean> => {
-    const body = submitValues(def, override?.toSubmit ? override.toSubmit(values, ctx) : values, target.mode);
-    if (target.mode === 'edit') body.id = target.id;
-    let answer: unknown;
-    try {
-      answer = await api.submit(body);
-    } catch (err) {
-      const errors = fieldErrorsOf(err);
-      if (errors) formRef.current?.setFields(Object.entries(errors).map(([name, error]) => ({ name, errors: [error] })));
-      return false;
-    }
-    void message.success(t(target.mode === 'create' ? 'resource.added' : 'resource.updated'));
-    void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });
-    onSaved(answer);
-    onClose();
-    return true;
-  };
+  const submit = useFormSubmit<Rec>(def, api, target, override, ctx, formRef, { onSaved, onClose });
 
   const items = formFields(def).map(([name, field]) => {
     const custom = override?.fields?.[name];

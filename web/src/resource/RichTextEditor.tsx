@@ -9,7 +9,7 @@ import {
   UnorderedListOutlined,
 } from '@ant-design/icons';
 import { Button, Form, Input, type InputRef, Popover, Space, Tooltip, theme } from 'antd';
-import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ClipboardEvent, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sanitizeHtml } from './sanitizeHtml';
 import './RichTextEditor.css';
@@ -53,23 +53,9 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, disabled }: RichTextEditorProps) {
-  const { t } = useTranslation();
-  const { token } = theme.useToken();
-  const { status } = Form.Item.useStatus();
-  const editorRef = useRef<HTMLDivElement>(null);
-  const savedRange = useRef<Range | null>(null);
+/** The editor's commands on its content, the formatting at the caret, and outside value changes written in. */
+function useEditorCommands(editorRef: RefObject<HTMLDivElement | null>, value: string, onChange: ((html: string) => void) | undefined) {
   const [active, setActive] = useState<ReadonlySet<Command>>(new Set());
-  const [linkOpen, setLinkOpen] = useState(false);
-  const [linkUrl, setLinkUrl] = useState('');
-  const linkInputRef = useRef<InputRef>(null);
-
-  // the link box takes the focus as the popover opens
-  useEffect(() => {
-    if (!linkOpen) return;
-    const frame = requestAnimationFrame(() => linkInputRef.current?.focus());
-    return () => cancelAnimationFrame(frame);
-  }, [linkOpen]);
 
   // Write outside changes (initial value, form reset) into the DOM, never the editor's own echo.
   useEffect(() => {
@@ -105,6 +91,22 @@ export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, 
     document.execCommand(command, false, arg);
     emit();
   };
+  return { active, emit, selectionInEditor, exec };
+}
+
+/** The link popover: it keeps the selection it opened on, and puts a link on it (or the URL as a link at the caret). */
+function useLinkBox(editorRef: RefObject<HTMLDivElement | null>, commands: ReturnType<typeof useEditorCommands>) {
+  const savedRange = useRef<Range | null>(null);
+  const [linkOpen, setLinkOpen] = useState(false);
+  const [linkUrl, setLinkUrl] = useState('');
+  const linkInputRef = useRef<InputRef>(null);
+
+  // the link box takes the focus as the popover opens
+  useEffect(() => {
+    if (!linkOpen) return;
+    const frame = requestAnimationFrame(() => linkInputRef.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [linkOpen]);
 
   const restoreSelection = () => {
     const range = savedRange.current;
@@ -118,7 +120,7 @@ export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, 
 
   const openLink = (open: boolean) => {
     if (open) {
-      savedRange.current = selectionInEditor()?.cloneRange() ?? null;
+      savedRange.current = commands.selectionInEditor()?.cloneRange() ?? null;
       setLinkUrl('');
     }
     setLinkOpen(open);
@@ -130,19 +132,16 @@ export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, 
     if (!url) return;
     const href = normaliseUrl(url);
     restoreSelection();
-    if (savedRange.current && !savedRange.current.collapsed) exec('createLink', href);
-    else exec('insertHTML', `<a href="${escapeHtml(href)}">${escapeHtml(url)}</a>`);
+    if (savedRange.current && !savedRange.current.collapsed) commands.exec('createLink', href);
+    else commands.exec('insertHTML', `<a href="${escapeHtml(href)}">${escapeHtml(url)}</a>`);
   };
+  return { linkOpen, setLinkOpen, linkUrl, setLinkUrl, linkInputRef, restoreSelection, openLink, applyLink };
+}
 
-  const onPaste = (e: ClipboardEvent<HTMLDivElement>) => {
-    e.preventDefault();
-    const html = e.clipboardData.getData('text/html');
-    if (html) exec('insertHTML', sanitizeHtml(html));
-    else exec('insertText', e.clipboardData.getData('text/plain'));
-  };
-
-  const toolbarButton = (key: string, icon: ReactNode, label: string, onClick: () => void, pressed = false) => (
-    <Tooltip key={key} title={label}>
+/** A toolbar button (an element, not a component: the link popover wraps it as its trigger). */
+function toolbarButton(name: string, icon: ReactNode, label: string, onClick: () => void, disabled: boolean | undefined, pressed = false) {
+  return (
+    <Tooltip key={name} title={label}>
       <Button
         size="small"
         type={pressed ? 'primary' : 'text'}
@@ -151,13 +150,59 @@ export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, 
         aria-label={label}
         aria-pressed={pressed}
         disabled={disabled}
-        data-testid={`richtext-${key}`}
+        data-testid={`richtext-${name}`}
         // keep the selection in the editor while the toolbar is clicked
         onMouseDown={(e) => e.preventDefault()}
         onClick={onClick}
       />
     </Tooltip>
   );
+}
+
+/** The link popover's URL box and apply button. */
+function LinkBox({ link }: { link: ReturnType<typeof useLinkBox> }) {
+  const { t } = useTranslation();
+  return (
+    <Space.Compact>
+      <Input
+        ref={link.linkInputRef}
+        autoFocus
+        value={link.linkUrl}
+        placeholder={t('richText.linkPlaceholder')}
+        onChange={(e) => link.setLinkUrl(e.target.value)}
+        onPressEnter={link.applyLink}
+        onKeyDown={(e) => {
+          // Esc closes only the link popover (not the dialog around the editor); the caret goes back
+          if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
+          e.preventDefault();
+          e.stopPropagation();
+          link.setLinkOpen(false);
+          link.restoreSelection();
+        }}
+        data-testid="richtext-link-url"
+      />
+      <Button type="primary" onClick={link.applyLink} data-testid="richtext-link-apply">
+        {t('richText.apply')}
+      </Button>
+    </Space.Compact>
+  );
+}
+
+export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, disabled }: RichTextEditorProps) {
+  const { t } = useTranslation();
+  const { token } = theme.useToken();
+  const { status } = Form.Item.useStatus();
+  const editorRef = useRef<HTMLDivElement>(null);
+  const commands = useEditorCommands(editorRef, value, onChange);
+  const { active, emit, exec } = commands;
+  const link = useLinkBox(editorRef, commands);
+
+  const onPaste = (e: ClipboardEvent<HTMLDivElement>) => {
+    e.preventDefault();
+    const html = e.clipboardData.getData('text/html');
+    if (html) exec('insertHTML', sanitizeHtml(html));
+    else exec('insertText', e.clipboardData.getData('text/plain'));
+  };
 
   const borderColor = status === 'error' ? token.colorError : token.colorBorder;
 
@@ -166,50 +211,22 @@ export function RichTextEditor({ value = '', onChange, onBlur, placeholder, id, 
       className="rte"
       // Esc while the link popover is open closes the popover only, wherever the focus is in the editor
       onKeyDown={(e) => {
-        if (e.key !== 'Escape' || !linkOpen || e.nativeEvent.isComposing) return;
+        if (e.key !== 'Escape' || !link.linkOpen || e.nativeEvent.isComposing) return;
         e.preventDefault();
         e.stopPropagation();
-        setLinkOpen(false);
+        link.setLinkOpen(false);
       }}
       data-testid="richtext"
       style={{ borderColor, borderRadius: token.borderRadius, background: disabled ? token.colorBgContainerDisabled : token.colorBgContainer }}
     >
       <div className="rte-toolbar" style={{ borderColor: token.colorBorderSecondary }}>
         <Space size={2} wrap>
-          {FORMAT_BUTTONS.map((b) => toolbarButton(b.command, b.icon, t(`richText.${b.label}`), () => exec(b.command), active.has(b.command)))}
-          <Popover
-            open={linkOpen}
-            onOpenChange={openLink}
-            trigger="click"
-            content={
-              <Space.Compact>
-                <Input
-                  ref={linkInputRef}
-                  autoFocus
-                  value={linkUrl}
-                  placeholder={t('richText.linkPlaceholder')}
-                  onChange={(e) => setLinkUrl(e.target.value)}
-                  onPressEnter={applyLink}
-                  onKeyDown={(e) => {
-                    // Esc closes only the link popover (not the dialog around the editor); the caret goes back
-                    if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
-                    e.preventDefault();
-                    e.stopPropagation();
-                    setLinkOpen(false);
-                    restoreSelection();
-                  }}
-                  data-testid="richtext-link-url"
-                />
-                <Button type="primary" onClick={applyLink} data-testid="richtext-link-apply">
-                  {t('richText.apply')}
-                </Button>
-              </Space.Compact>
-            }
-          >
-            {toolbarButton('link', <LinkOutlined />, t('richText.link'), () => undefined)}
+          {FORMAT_BUTTONS.map((b) => toolbarButton(b.command, b.icon, t(`richText.${b.label}`), () => exec(b.command), disabled, active.has(b.command)))}
+          <Popover open={link.linkOpen} onOpenChange={link.openLink} trigger="click" content={<LinkBox link={link} />}>
+            {toolbarButton('link', <LinkOutlined />, t('richText.link'), () => undefined, disabled)}
           </Popover>
-          {toolbarButton('unlink', <DisconnectOutlined />, t('richText.unlink'), () => exec('unlink'))}
-          {toolbarButton('clear', <ClearOutlined />, t('richText.clear'), () => exec('removeFormat'))}
+          {toolbarButton('unlink', <DisconnectOutlined />, t('richText.unlink'), () => exec('unlink'), disabled)}
+          {toolbarButton('clear', <ClearOutlined />, t('richText.clear'), () => exec('removeFormat'), disabled)}
         </Space>
       </div>
       <div

@@ -1,8 +1,7 @@
 import { t as text, type ResourceDef } from '@console/contract';
 import { Drawer } from 'antd';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useLang } from '../i18n';
-import { ResourcePage } from './ResourcePage';
 
 export interface WithinTarget {
   /** the resource whose rows belong to the parent row (`within`) */
@@ -14,9 +13,14 @@ export interface WithinTarget {
 
 /**
  * The rows of a resource shown within another's screen (a factory's stations, a batch's devices): its
- * own generic list in a drawer, fixed to the parent row (listed, created and searched under it).
+ * own generic list in a drawer (`list`, from the list page that opens it), fixed to the parent row (listed,
+ * created and searched under it).
  */
-export function WithinDrawer({ target, onClose }: { target: WithinTarget | null; onClose: () => void }) {
+export function WithinDrawer({ target, onClose, list }: {
+  target: WithinTarget | null;
+  onClose: () => void;
+  list: (def: ResourceDef, fixed: Record<string, string>) => ReactNode;
+}) {
   const lang = useLang();
   const fixed = useMemo(() => (target ? { [target.def.within!.field]: target.parentId } : undefined), [target]);
   return (
@@ -29,7 +33,7 @@ export function WithinDrawer({ target, onClose }: { target: WithinTarget | null;
     >
       {target && fixed && (
         <div data-testid={`within-${target.def.code}`}>
-          <ResourcePage def={target.def} fixed={fixed} fitWindow={false} />
+          {list(target.def, fixed)}
         </div>
       )}
     </Drawer>

@@ -55,10 +55,11 @@ export function fieldItemProps(ctx: FormFieldContext, t: TFunction) {
   return { common, placeholder };
 }
 
-/** The form item generated for a field, by its type (the caller sets the React key). */
-export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {
+type ItemProps = ReturnType<typeof fieldItemProps>['common'];
+
+/** Fields shown by their role rather than their type: passwords, credentials, dictionaries, a tree's parent. */
+function specialField(ctx: FormFieldContext, t: TFunction, common: ItemProps, placeholder: string | undefined): ReactNode | undefined {
   const { name, field: f, mode } = ctx;
-  const { common, placeholder } = fieldItemProps(ctx, t);
   const disabled = common.disabled;
   if (f.writeOnly) {
     // a password: never answered, so an edit starts empty and keeps the stored one when left so
@@ -93,6 +94,41 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
       </ProForm.Item>
     );
   }
+  return undefined;
+}
+
+/** A reference (`ref`) or several (`ids`): a select over the referenced resource, or typed ids without one. */
+function referenceField(ctx: FormFieldContext, common: ItemProps, placeholder: string | undefined): ReactNode {
+  const { name, field: f } = ctx;
+  const disabled = common.disabled;
+  if (!f.ref && f.type === 'ref') return <ProFormText {...common} placeholder={placeholder} />;
+  if (!f.ref) {
+    // ids of nothing in particular: typed, kept as '1,2'
+    return (
+      <ProFormSelect
+        {...common}
+        mode={f.type === 'ids' ? 'tags' : undefined}
+        placeholder={placeholder}
+        getValueProps={(value: unknown) => ({ value: f.type === 'ids' ? splitIds(value) : value })}
+        normalize={(value: unknown) => (f.type === 'ids' ? joinIds(value) : value)}
+        fieldProps={{ tokenSeparators: [','], open: false, suffixIcon: null }}
+      />
+    );
+  }
+  return (
+    <ProForm.Item {...common}>
+      <RefSelect refCode={f.ref} multiple={f.type === 'ids'} currentLabel={ctx.record?.[dictNameKey(name)]} placeholder={placeholder} disabled={disabled} />
+    </ProForm.Item>
+  );
+}
+
+/** The form item generated for a field, by its type (the caller sets the React key). */
+export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {
+  const { field: f } = ctx;
+  const { common, placeholder } = fieldItemProps(ctx, t);
+  const disabled = common.disabled;
+  const special = specialField(ctx, t, common, placeholder);
+  if (special !== undefined) return special;
   switch (f.type) {
     case 'string':
     case 'id':
@@ -140,25 +176,7 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
       );
     case 'ref':
     case 'ids':
-      if (!f.ref && f.type === 'ref') return <ProFormText {...common} placeholder={placeholder} />;
-      if (!f.ref) {
-        // ids of nothing in particular: typed, kept as '1,2'
-        return (
-          <ProFormSelect
-            {...common}
-            mode={f.type === 'ids' ? 'tags' : undefined}
-            placeholder={placeholder}
-            getValueProps={(value: unknown) => ({ value: f.type === 'ids' ? splitIds(value) : value })}
-            normalize={(value: unknown) => (f.type === 'ids' ? joinIds(value) : value)}
-            fieldProps={{ tokenSeparators: [','], open: false, suffixIcon: null }}
-          />
-        );
-      }
-      return (
-        <ProForm.Item {...common}>
-          <RefSelect refCode={f.ref} multiple={f.type === 'ids'} currentLabel={ctx.record?.[dictNameKey(name)]} placeholder={placeholder} disabled={disabled} />
-        </ProForm.Item>
-      );
+      return referenceField(ctx, common, placeholder);
     case 'file':
     case 'image':
       return (

@@ -22,6 +22,9 @@ export type ResourceRecord<F extends Fields = Fields> = {
 
 export type FormMode = 'create' | 'edit';
 
+/** What the form opens for: a new record (with `preset` values, e.g. the parent of "add child") or an edit. */
+export type FormTarget = { mode: 'create'; preset?: Record<string, unknown> } | { mode: 'edit'; id: string };
+
 /** What column and form customisations get to work with. */
 export interface RenderContext {
   lang: Lang;

@@ -1,3 +1,4 @@
+import { t as text, type I18nText } from '@console/contract/i18n';
 import type { DataRouter } from 'react-router';
 import { i18n } from '../i18n';
 import { useSession } from '../store/session';
@@ -16,9 +17,6 @@ const FIXED_LABELS: Record<string, () => string> = {
   '/500': () => '500',
   '/wel/dashboard': () => i18n.t('pages.titles.dashboard'),
   '/info/index': () => i18n.t('pages.titles.info'),
-  // not the dictionary definition's title: its actions' schemas would bring zod to the first page
-  '/dict-horizontal/index': () => i18n.t('pages.titles.dict'),
-  '/dict-vertical/index': () => i18n.t('pages.titles.dict'),
   '/test': () => i18n.t('pages.titles.test'),
 };
 
@@ -28,11 +26,20 @@ const IFRAME_PREFIX = `${IFRAME_ROUTE}/`;
 const PREFIX_LABELS: Record<string, () => string> = {
   '/policy/': () => i18n.t('pages.titles.policy'),
   [IFRAME_PREFIX]: () => i18n.t('pages.titles.iframe'),
-  // the business forms of the workflow (modules/flow/flowRoutes.ts): pages outside the menu
-  '/work/process/leave/form/': () => i18n.t('pages.titles.leaveForm'),
-  '/work/process/leave/handle/': () => i18n.t('pages.titles.leaveHandle'),
-  '/work/process/leave/detail/': () => i18n.t('pages.titles.leaveDetail'),
 };
+
+/**
+ * The business areas' pages at fixed paths (their manifests' `routes`, given by the router): a path
+ * without parameters by itself, one with parameters by the segments before them.
+ */
+export function addRouteLabels(routes: readonly { path: string; title: I18nText }[]): void {
+  for (const { path, title } of routes) {
+    const label = () => text(title, useSettings.getState().lang);
+    const param = path.indexOf('/:');
+    if (param < 0) FIXED_LABELS[path] = label;
+    else PREFIX_LABELS[`${path.slice(0, param)}/`] = label;
+  }
+}
 
 /** An embedded page from the menu (/myiframe/<menu code>) is named after its menu entry. */
 function iframeMenuLabel(pathname: string): string | undefined {

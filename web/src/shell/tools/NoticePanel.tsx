@@ -1,11 +1,10 @@
-import { noticeResource } from '@console/contract';
+import { noticeResource, type NoticeBellItem as Notice } from '@console/contract';
 import { Badge, Button, List, Spin, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { displayText } from '../../resource/display';
 import type { DictMap } from '../../resource/dictValues';
 import { countLabel, NOTICE_TABS, type NoticeTab } from './noticeTabs';
-import type { Notice } from './NoticeTool';
 
 export interface NoticePanelProps {
   notices: Record<NoticeTab, Notice[]>;
