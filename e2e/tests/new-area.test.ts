@@ -77,14 +77,21 @@ function compareWithRepo(): typeof changes {
   };
 }
 
-/** A node_modules whose entries are the repository's, but `@console/*` are the copy's own packages. */
+/**
+ * node_modules folders whose entries are the repository's (the root's, and a package's own where npm put one),
+ * but `@console/*` are the copy's own packages: the copy's code is what builds and runs.
+ */
 function linkNodeModules(): void {
-  const modules = join(copy, 'node_modules');
-  mkdirSync(join(modules, '@console'), { recursive: true });
-  for (const name of readdirSync(join(repo, 'node_modules'))) {
-    if (name !== '@console') symlinkSync(join(repo, 'node_modules', name), join(modules, name));
+  for (const dir of ['', 'contract', 'server', 'web']) {
+    const real = join(repo, dir, 'node_modules');
+    if (!existsSync(real)) continue;
+    mkdirSync(join(copy, dir, 'node_modules'), { recursive: true });
+    for (const name of readdirSync(real)) {
+      if (name !== '@console') symlinkSync(join(real, name), join(copy, dir, 'node_modules', name));
+    }
   }
-  for (const pkg of ['contract', 'server', 'web']) symlinkSync(join(copy, pkg), join(modules, '@console', pkg));
+  mkdirSync(join(copy, 'node_modules/@console'));
+  for (const pkg of ['contract', 'server', 'web']) symlinkSync(join(copy, pkg), join(copy, 'node_modules/@console', pkg));
 }
 
 /** Adds the area's entry to a registry: its import after the last area import, its name last in the list. */
