@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { batchResource, crudPaths, deliverResource, firmwareResource } from '@console/contract';
+import { crudPaths } from '@console/contract';
+import { firmwareResource } from '@console/contract/areas/device/index';
+import { deliverResource } from '@console/contract/areas/product/index';
+import { batchResource } from '@console/contract/areas/production/index';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { parseDateTime } from '../src/core/time.js';

@@ -1,4 +1,5 @@
-import { defineResource, noticeResource } from '@console/contract';
+import { defineResource } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
 import { inArray } from 'drizzle-orm';
 import { schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';

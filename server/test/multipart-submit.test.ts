@@ -1,4 +1,5 @@
-import { explainResource, productModelResource, permissionCodes, productResource } from '@console/contract';
+import { permissionCodes } from '@console/contract';
+import { explainResource, productModelResource, productResource } from '@console/contract/areas/product/index';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../src/core/db/index.js';

@@ -1,4 +1,5 @@
-import { NOTICE_BELL, type NoticeBellItem, type NoticeUnreadCount, type Page } from '@console/contract';
+import { type Page } from '@console/contract';
+import { NOTICE_BELL, type NoticeBellItem, type NoticeUnreadCount } from '@console/contract/areas/desk/index';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';

@@ -1,6 +1,7 @@
+import { apiScopeResource, dataScopeResource, roleResource } from '@console/contract/areas/authority/index';
 import {
-  apiScopeResource, dataScopeResource, menuResource, roleResource, tenantPackageResource, tenantResource, topMenuResource, userResource,
-} from '@console/contract';
+  menuResource, tenantPackageResource, tenantResource, topMenuResource, userResource,
+} from '@console/contract/areas/system/index';
 import { eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.js';
 import { bind, defineArea } from '../../core/area.js';

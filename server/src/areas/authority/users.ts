@@ -1,4 +1,5 @@
-import { PLATFORM_TENANT, userResource } from '@console/contract';
+import { PLATFORM_TENANT } from '@console/contract';
+import { userResource } from '@console/contract/areas/system/index';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { PLATFORM_ADMIN_ROLE } from '../../core/access.js';

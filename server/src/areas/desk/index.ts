@@ -1,4 +1,4 @@
-import { noticeResource } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
 import { bind, defineArea } from '../../core/area.js';
 import { schema } from '../../core/db/index.js';
 import { registerDashboardRoute } from './dashboard.js';

@@ -1,6 +1,7 @@
+import { type Lang, MAX_IDS_PER_CALL, msg, recordSchema } from '@console/contract';
 import {
-  type Lang, MAX_IDS_PER_CALL, msg, NOTICE_BELL, NOTICE_UNREAD_CAP, type NoticeBellItem, type NoticeUnreadCount, recordSchema,
-} from '@console/contract';
+  NOTICE_BELL, NOTICE_UNREAD_CAP, type NoticeBellItem, type NoticeUnreadCount,
+} from '@console/contract/areas/desk/index';
 import { and, desc, eq, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import { firmwareResource, RELEASE_STATE } from '@console/contract';
+import { firmwareResource, RELEASE_STATE } from '@console/contract/areas/device/index';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';

@@ -1,4 +1,5 @@
-import { logApiResource, logErrorResource, logUsualResource, type MenuLink, menuDirectory, PLATFORM_TENANT } from '@console/contract';
+import { type MenuLink, menuDirectory, PLATFORM_TENANT } from '@console/contract';
+import { logApiResource, logErrorResource, logUsualResource } from '@console/contract/areas/monitor/index';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
 import { schema, type Tx } from '../../core/db/index.js';

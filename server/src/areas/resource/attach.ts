@@ -1,4 +1,5 @@
-import { attachResource, isIdText } from '@console/contract';
+import { isIdText } from '@console/contract';
+import { attachResource } from '@console/contract/areas/resource/index';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import { attachResource, ossResource, smsResource } from '@console/contract';
+import { attachResource, ossResource, smsResource } from '@console/contract/areas/resource/index';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
 import { schema } from '../../core/db/index.js';

@@ -1,4 +1,4 @@
-import { ossResource, smsResource } from '@console/contract';
+import { ossResource, smsResource } from '@console/contract/areas/resource/index';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, withSearchGrams } from '../../core/db/columns.js';

@@ -1,4 +1,4 @@
-import { deptResource, paramResource, postResource } from '@console/contract';
+import { deptResource, paramResource, postResource } from '@console/contract/areas/system/index';
 import { bind, defineArea } from '../../core/area.js';
 import { schema } from '../../core/db/index.js';
 import { registerDictRoutes } from './dict.js';
@@ -8,7 +8,7 @@ import { deptHooks, ORG_DATA_STEPS, registerOrgRoutes } from './org.js';
 import { registerProfileRoutes } from './profile.js';
 import { appModule } from './public.js';
 import { post } from './tables.js';
-import { clientResource, dictBizResource, dictResource } from '@console/contract';
+import { clientResource, dictBizResource, dictResource } from '@console/contract/areas/system/index';
 import { clientHooks, registerClientRoutes } from './client.js';
 import { bizDictHooks, registerDictionaryRoutes, systemDictHooks } from './dictionary.js';
 import { dictBiz } from './tables.js';

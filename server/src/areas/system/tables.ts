@@ -1,4 +1,5 @@
-import { dictBizResource, postResource, regionResource } from '@console/contract';
+import { regionResource } from '@console/contract/areas/base/index';
+import { dictBizResource, postResource } from '@console/contract/areas/system/index';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, smallint, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, withSearchGrams } from '../../core/db/columns.js';

@@ -1,4 +1,11 @@
-import { apiScopeResource, attachResource, clientResource, dataScopeResource, deptResource, dictResource, logApiResource, logErrorResource, logUsualResource, menuResource, noticeResource, paramResource, roleResource, tenantPackageResource, tenantResource, topMenuResource, userResource } from '@console/contract';
+import { apiScopeResource, dataScopeResource, roleResource } from '@console/contract/areas/authority/index';
+import { noticeResource } from '@console/contract/areas/desk/index';
+import { logApiResource, logErrorResource, logUsualResource } from '@console/contract/areas/monitor/index';
+import { attachResource } from '@console/contract/areas/resource/index';
+import {
+  clientResource, deptResource, dictResource, menuResource, paramResource, tenantPackageResource, tenantResource,
+  topMenuResource, userResource,
+} from '@console/contract/areas/system/index';
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from './columns.js';
