@@ -90,6 +90,10 @@ export const topMenu = pgTable('blade_top_menu', withSearchGrams(topMenuResource
   ],
 );
 
+/**
+ * The menus each top menu shows: written by authority (the top menu grant), read by system (the menu routes),
+ * so it stays here beside its top menu rather than in one of them (authority already reads system's param).
+ */
 export const topMenuSetting = pgTable(
   'blade_top_menu_setting',
   { topMenuId: id('top_menu_id').notNull(), menuId: id('menu_id').notNull() },
