@@ -13,6 +13,7 @@ import { flowDefinition, flowInstance, flowTask } from '../src/areas/flow/tables
 import { describeResource, KIT_CHECKS, type Kit, type ResourceOptions } from './conformance/kit.js';
 import { type Account, PLATFORM_ADMIN } from './conformance/support.js';
 import { useServer } from './harness.js';
+import { attach } from '../src/areas/resource/tables.js';
 
 /**
  * The conformance kit over every resource a module binds: a new resource gets the standard tests by being
@@ -152,7 +153,7 @@ const otaFixtures = new Map<number, { firmwareId: string; batchId: string; sn: s
 /** an attachment of the platform's, as put-file registers one (the firmware's hook reads its size and digests) */
 async function storedFile(n: number): Promise<string> {
   const key = `000000/20260101/${n.toString(16).padStart(32, '0')}.bin`;
-  await inTenant(h.server.ctx.db, { tenantId: '000000' }, (tx) => tx.insert(schema.attach).values({
+  await inTenant(h.server.ctx.db, { tenantId: '000000' }, (tx) => tx.insert(attach).values({
     id: nextId(), tenantId: '000000', link: `/files/${key}`, name: key, originalName: `kit-${n}.bin`, extension: 'bin', contentType: 'application/octet-stream',
     attachSize: 1000 + n, sha256: md5(`${n}`).repeat(2), md5: md5(`${n}`),
   }).onConflictDoNothing());
