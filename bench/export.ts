@@ -18,9 +18,9 @@ import { fileURLToPath } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
-import { CONSOLE_CLIENT, defineResource, noticeResource } from '@console/contract';
+import { CONSOLE_CLIENT, defineResource } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
 import { loadConfig } from '@console/server/src/core/config.js';
-import { schema } from '@console/server/src/core/db/index.js';
 import { bind } from '@console/server/src/areas/index.js';
 import { createServer } from '@console/server/src/server.js';
 import { build } from 'esbuild';
@@ -28,6 +28,7 @@ import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { seedUsers, type SqlQuery } from './users.js';
 import { BENCH_TENANT, type PgliteLike, type SeedPlan, seededPlan, seedPglite, seedPostgres } from './seed.js';
+import { notice } from '@console/server/src/areas/desk/tables.js';
 
 const { values: opt } = parseArgs({
   options: {
@@ -50,7 +51,7 @@ const log = (s: string) => console.log(s);
 const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
 
 const benchNotice = defineResource({ ...noticeResource, code: 'notice_xb', path: '/api/blade-desk/notice-xb', menu: undefined, io: { export: {} } });
-const extraResources = [bind(benchNotice, schema.notice)];
+const extraResources = [bind(benchNotice, notice)];
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);

@@ -7,12 +7,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer as netServer, type AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CONSOLE_CLIENT, noticeResource } from '@console/contract';
-import { type Db, inTenant, schema } from '@console/server/src/core/db/index.js';
+import { CONSOLE_CLIENT } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
+import { type Db, inTenant } from '@console/server/src/core/db/index.js';
 import { type CountLimits, scopeList } from '@console/server/src/core/resource/count.js';
 import { buildFilters, buildOrder, type ColumnMap } from '@console/server/src/core/resource/filters.js';
 import { eq, getTableColumns } from 'drizzle-orm';
 import { BENCH_TENANT, FILTER_WORD, RANGE } from './seed.js';
+import { notice } from '@console/server/src/areas/desk/tables.js';
 
 export const LIST_PATH = '/api/blade-desk/notice/list';
 const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
@@ -116,19 +118,19 @@ export function apiCall(base: string, token: string, c: Case): () => Promise<num
 export type SqlRunner = (c: Case) => Promise<number>;
 
 export function directRunner(db: Db, limits: CountLimits, tenantId = BENCH_TENANT): SqlRunner {
-  const columns = getTableColumns(schema.notice) as ColumnMap;
+  const columns = getTableColumns(notice) as ColumnMap;
   return (c) => {
     const { current = '1', size = '10', ...filters } = c.query;
     const built = buildFilters(noticeResource, columns, filters, 'zh');
     const order = buildOrder(noticeResource, columns, undefined, undefined, 'zh');
-    const base = [eq(schema.notice.isDeleted, 0), eq(schema.notice.tenantId, tenantId)];
+    const base = [eq(notice.isDeleted, 0), eq(notice.tenantId, tenantId)];
     return inTenant(db, { tenantId }, async (tx) => {
-      const scope = await scopeList(tx, schema.notice, schema.notice.id, base, built, limits, true);
+      const scope = await scopeList(tx, notice, notice.id, base, built, limits, true);
       const limit = Number(size);
       const offset = (Number(current) - 1) * limit;
       // as the engine does: no page statement when the exact total says the page is empty (under RLS,
       // `where false` is planned as a parallel scan with JIT, ~250 ms on 1M rows)
-      if (!scope.exact || scope.total > offset) await tx.select().from(schema.notice).where(scope.where).orderBy(...order).limit(limit).offset(offset);
+      if (!scope.exact || scope.total > offset) await tx.select().from(notice).where(scope.where).orderBy(...order).limit(limit).offset(offset);
       return scope.total;
     });
   };

@@ -97,7 +97,7 @@ export default defineConfig(({ mode }) => {
           // a call at the top of a module is kept unless known pure, and with it all of zod (~20 KB gzip) on
           // the first page (it imports the notice definition). Building a schema has no side effect.
           // defineResource / defineActions only copy their argument: without them marked, every definition the
-          // contract's index re-exports (and their schemas) stayed with the notice definition on the first page.
+          // desk area's index re-exports (and their schemas) stayed with the notice definition on the first page.
           manualPureFunctions: ['z', 'idListInput', 'defineResource', 'defineActions'],
           // rc-field-form's index attaches Field, List, useForm… to its default export at load time, so any
           // import of it (antd's ContextIsolator, used by Dropdown/Tooltip/Modal, only wants FormProvider)

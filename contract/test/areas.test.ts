@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type Area, areasMenus, areasMessages, areasResources, defineArea } from '../src/area.js';
 import { coreMessages } from '../src/messages.js';
-import { MENU_DIRECTORIES, type MessageKey, messages, msg, resources, userResource } from '../src/index.js';
+import { MENU_DIRECTORIES, type MessageKey, messages, msg, resources } from '../src/index.js';
+import { userResource } from '../src/areas/system/index.js';
 
 type Equals<X, Y> = (<T>() => T extends X ? 1 : 2) extends (<T>() => T extends Y ? 1 : 2) ? true : false;
 const assertType = <T extends true>(): T | undefined => undefined;

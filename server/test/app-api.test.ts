@@ -2,12 +2,13 @@ import { APP_API } from '@console/contract';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../src/core/auth/index.js';
-import { inTenant, schema } from '../src/core/db/index.js';
+import { inTenant } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { appVersion } from '../src/areas/device/tables.js';
 import { postsaleUser } from '../src/areas/postsale/tables.js';
 import { md5, useServer } from './harness.js';
 import { multipart } from './multipart.js';
+import { attach } from '../src/areas/resource/tables.js';
 
 /**
  * The phone app's calls (issue 11: app logs "uploaded by the app"): sign-in of an after-sales user by phone and
@@ -45,7 +46,7 @@ function upload(token: string | undefined, parts: Parameters<typeof multipart>[0
 }
 
 const logFile = (text = 'I/Lock: bluetooth connected\nE/Lock: unlock timeout\n') => ({ name: 'file', filename: 'app.log', type: 'text/plain', data: Buffer.from(text) });
-const attachments = async (tenantId: string) => (await inTenant(h.server.ctx.db, { tenantId }, (tx) => tx.select().from(schema.attach))).length;
+const attachments = async (tenantId: string) => (await inTenant(h.server.ctx.db, { tenantId }, (tx) => tx.select().from(attach))).length;
 
 beforeAll(async () => {
   tenantAdmin = (await h.login('541742', 'admin', 'admin')).access_token;

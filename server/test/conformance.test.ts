@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { batchResource, crudPaths, deliverResource, firmwareResource } from '@console/contract';
+import { crudPaths } from '@console/contract';
+import { firmwareResource } from '@console/contract/areas/device/index';
+import { deliverResource } from '@console/contract/areas/product/index';
+import { batchResource } from '@console/contract/areas/production/index';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { parseDateTime } from '../src/core/time.js';
@@ -10,6 +13,7 @@ import { flowDefinition, flowInstance, flowTask } from '../src/areas/flow/tables
 import { describeResource, KIT_CHECKS, type Kit, type ResourceOptions } from './conformance/kit.js';
 import { type Account, PLATFORM_ADMIN } from './conformance/support.js';
 import { useServer } from './harness.js';
+import { attach } from '../src/areas/resource/tables.js';
 
 /**
  * The conformance kit over every resource a module binds: a new resource gets the standard tests by being
@@ -149,7 +153,7 @@ const otaFixtures = new Map<number, { firmwareId: string; batchId: string; sn: s
 /** an attachment of the platform's, as put-file registers one (the firmware's hook reads its size and digests) */
 async function storedFile(n: number): Promise<string> {
   const key = `000000/20260101/${n.toString(16).padStart(32, '0')}.bin`;
-  await inTenant(h.server.ctx.db, { tenantId: '000000' }, (tx) => tx.insert(schema.attach).values({
+  await inTenant(h.server.ctx.db, { tenantId: '000000' }, (tx) => tx.insert(attach).values({
     id: nextId(), tenantId: '000000', link: `/files/${key}`, name: key, originalName: `kit-${n}.bin`, extension: 'bin', contentType: 'application/octet-stream',
     attachSize: 1000 + n, sha256: md5(`${n}`).repeat(2), md5: md5(`${n}`),
   }).onConflictDoNothing());

@@ -1,7 +1,11 @@
+import { crudPaths, type Page } from '@console/contract';
 import {
-  batchResource, certResource, citResource, crudPaths, deviceColumnResource, deviceInfoResource, faceLogResource, factoryDeviceResource, otaLogResource,
-  otaProgressResource, otaTaskResource, type Page,
-} from '@console/contract';
+  deviceInfoResource, faceLogResource, otaLogResource, otaProgressResource, otaTaskResource,
+} from '@console/contract/areas/device/index';
+import { deviceColumnResource } from '@console/contract/areas/product/index';
+import {
+  batchResource, certResource, citResource, factoryDeviceResource,
+} from '@console/contract/areas/production/index';
 import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,9 +1,11 @@
-import { defineResource, noticeResource } from '@console/contract';
+import { defineResource } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
 import { inArray } from 'drizzle-orm';
 import { schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { bind } from '../src/areas/index.js';
 import type { Server } from '../src/server.js';
+import { notice } from '../src/areas/desk/tables.js';
 
 /**
  * A test-only resource over the notice table that declares xlsx export and import (`io`), with a unique
@@ -19,7 +21,7 @@ export const ioNoticeResource = defineResource({
   io: { export: {}, import: {} },
 });
 
-export const ioNoticeBinding = bind(ioNoticeResource, schema.notice);
+export const ioNoticeBinding = bind(ioNoticeResource, notice);
 
 /** Adds menu/button rows with these codes (when missing) and grants them to the roles with these aliases. */
 export async function grantCodes(server: Server, codes: string[], roleAliases: string[]): Promise<void> {

@@ -5,6 +5,7 @@ import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { LOG_RETENTION_PARAM, purgeLogs } from '../src/areas/monitor/retention.js';
 import { useServer } from './harness.js';
+import { param } from '../src/areas/system/tables.js';
 
 const h = useServer();
 type Log = Record<string, unknown> & { id: string; createTime: string; requestUri: string | null; type?: string; createBy: string | null };
@@ -130,7 +131,7 @@ describe('the usual log', () => {
 });
 
 describe('retention', () => {
-  const setRetention = (value: string) => h.server.ctx.db.update(schema.param).set({ paramValue: value }).where(eq(schema.param.paramKey, LOG_RETENTION_PARAM));
+  const setRetention = (value: string) => h.server.ctx.db.update(param).set({ paramValue: value }).where(eq(param.paramKey, LOG_RETENTION_PARAM));
   const old = (days: number) => new Date(Date.now() - days * 86_400_000);
   const seedRows = async (tenantId: string, createTime: Date, n: number, tag: string) => {
     await inTenant(h.server.ctx.db, { tenantId }, async (tx) => {
@@ -149,7 +150,7 @@ describe('retention', () => {
   };
 
   it('is a seeded parameter of 90 days', async () => {
-    const [p] = await h.server.ctx.db.select().from(schema.param).where(and(eq(schema.param.paramKey, LOG_RETENTION_PARAM), eq(schema.param.isDeleted, 0)));
+    const [p] = await h.server.ctx.db.select().from(param).where(and(eq(param.paramKey, LOG_RETENTION_PARAM), eq(param.isDeleted, 0)));
     expect(p!.paramValue).toBe('90');
   });
 

@@ -1,10 +1,11 @@
-import { explainResource, productModelResource, permissionCodes, productResource } from '@console/contract';
+import { permissionCodes } from '@console/contract';
+import { explainResource, productModelResource, productResource } from '@console/contract/areas/product/index';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../src/core/db/index.js';
 import { type Account, KitSupport, PLATFORM_ADMIN } from './conformance/support.js';
 import { useServer } from './harness.js';
 import { multipart } from './multipart.js';
+import { attach } from '../src/areas/resource/tables.js';
 
 /**
  * The multipart submit of resources with file and image fields (api.md §2: products, models, manuals): the
@@ -25,7 +26,7 @@ const send = async (path: string, parts: Parameters<typeof multipart>[0], who: A
 };
 const fields = (values: Record<string, string>) => Object.entries(values).map(([name, data]) => ({ name, data }));
 const attachments = async () => {
-  const [row] = await h.server.ctx.db.select({ n: sql<number>`count(*)::int` }).from(schema.attach).where(eq(schema.attach.isDeleted, 0));
+  const [row] = await h.server.ctx.db.select({ n: sql<number>`count(*)::int` }).from(attach).where(eq(attach.isDeleted, 0));
   return row!.n;
 };
 const detail = async (path: string, id: string) => (await kit.call<Row>(PLATFORM_ADMIN, 'GET', `${path}/detail`, { query: { id } })).body.data;
@@ -127,7 +128,7 @@ describe('multipart submit', () => {
     const created = await send(productResource.path, [{ name: 'image', filename: 'e.png', data: PNG }, ...fields({ productName: 'E2', productCode: 'E-2', typeId, modelId, cloudVendor: '1' })], editor);
     expect(created.status).toBe(403);
     expect(await attachments()).toBe(before + 1);
-    const [own] = await h.server.ctx.db.select({ link: schema.attach.link }).from(schema.attach).where(and(eq(schema.attach.isDeleted, 0), eq(schema.attach.link, String(edited.body.data.image))));
+    const [own] = await h.server.ctx.db.select({ link: attach.link }).from(attach).where(and(eq(attach.isDeleted, 0), eq(attach.link, String(edited.body.data.image))));
     expect(own).toBeDefined();
   });
 });

@@ -1,8 +1,10 @@
-import { NOTICE_BELL, type NoticeBellItem, type NoticeUnreadCount, type Page } from '@console/contract';
+import { type Page } from '@console/contract';
+import { NOTICE_BELL, type NoticeBellItem, type NoticeUnreadCount } from '@console/contract/areas/desk/index';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { inTenant, schema } from '../src/core/db/index.js';
+import { inTenant } from '../src/core/db/index.js';
 import { useServer } from './harness.js';
+import { noticeRead, noticeReadMark } from '../src/areas/desk/tables.js';
 
 /** The bell's read state: counts, mark one / several / all, per user and per tenant. */
 
@@ -139,7 +141,7 @@ describe('mark read', () => {
     expect(await counts(alice)).toEqual(before);
     // nothing written for the other tenant's notice, whoever looks
     const rows = await inTenant(h.server.ctx.db, { tenantId: '000000', allTenants: true }, (tx) =>
-      tx.select().from(schema.noticeRead).where(sql`notice_id in (${ids.platform}, ${ids.future}, ${ids.release1})`));
+      tx.select().from(noticeRead).where(sql`notice_id in (${ids.platform}, ${ids.future}, ${ids.release1})`));
     expect(rows.filter((r) => r.userId !== undefined && r.noticeId !== ids.release1)).toEqual([]);
     expect(rows.filter((r) => r.noticeId === ids.release1).map((r) => r.tenantId)).toEqual([DEMO]);
   });
@@ -159,7 +161,7 @@ describe('mark read', () => {
     const extra = await submit(demoAdmin, 'to remove', 6);
     expect((await read(alice, extra)).status).toBe(200);
     expect((await h.call('POST', '/api/blade-desk/notice/remove', { token: demoAdmin, query: { ids: extra } })).status).toBe(200);
-    const left = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(schema.noticeRead).where(sql`notice_id = ${extra}`));
+    const left = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(noticeRead).where(sql`notice_id = ${extra}`));
     expect(left).toEqual([]);
     expect((await read(alice, extra)).status).toBe(404);
   });
@@ -179,7 +181,7 @@ describe('mark all read', () => {
     expect(await counts(alice)).toEqual({ total: 0, byCategory: {}, exact: true });
     expect((await inbox(alice)).records.every((r) => r.read)).toBe(true);
     // the watermark replaced the single reads
-    const rows = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(schema.noticeRead));
+    const rows = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(noticeRead));
     expect(rows.filter((r) => r.userId === aliceId)).toEqual([]);
     expect(rows.filter((r) => r.userId === bobId)).toHaveLength(3);
 
@@ -197,7 +199,7 @@ describe('mark all read', () => {
   it('turns per-tab marks into one watermark once nothing is left unread', async () => {
     expect((await readAll(alice, '2')).status).toBe(200);
     expect((await counts(alice)).total).toBe(0);
-    const marks = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(schema.noticeReadMark));
+    const marks = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(noticeReadMark));
     expect(marks.filter((m) => m.userId === aliceId).map((m) => m.category)).toEqual([-1]);
   });
 
@@ -207,7 +209,7 @@ describe('mark all read', () => {
     // bob had read the rest one by one: nothing is left, so one watermark replaces the rows and marks
     expect(await counts(bob)).toEqual({ total: 0, byCategory: {}, exact: true });
     const db = h.server.ctx.db;
-    expect((await inTenant(db, { tenantId: DEMO }, (tx) => tx.select().from(schema.noticeRead))).filter((r) => r.userId === bobId)).toEqual([]);
-    expect((await inTenant(db, { tenantId: DEMO }, (tx) => tx.select().from(schema.noticeReadMark))).filter((m) => m.userId === bobId).map((m) => m.category)).toEqual([-1]);
+    expect((await inTenant(db, { tenantId: DEMO }, (tx) => tx.select().from(noticeRead))).filter((r) => r.userId === bobId)).toEqual([]);
+    expect((await inTenant(db, { tenantId: DEMO }, (tx) => tx.select().from(noticeReadMark))).filter((m) => m.userId === bobId).map((m) => m.category)).toEqual([-1]);
   });
 });

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { useServer } from './harness.js';
+import { notice } from '../src/areas/desk/tables.js';
 
 const h = useServer();
 type Notice = { id: string; tenantId: string; title: string; category: number; releaseTime: string; content: string | null };
@@ -88,11 +89,11 @@ describe('tenant isolation', () => {
 
   it('is enforced by row-level security even for a query without a tenant filter', async () => {
     const db = h.server.ctx.db;
-    const seen = await inTenant(db, { tenantId: '541742' }, (tx) => tx.select().from(schema.notice));
+    const seen = await inTenant(db, { tenantId: '541742' }, (tx) => tx.select().from(notice));
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.every((r) => r.tenantId === '541742')).toBe(true);
     await expect(inTenant(db, { tenantId: '541742' }, (tx) =>
-      tx.insert(schema.notice).values({ id: nextId(), tenantId: '000000', title: 'x', category: 1, releaseTime: new Date() }))).rejects.toThrow();
+      tx.insert(notice).values({ id: nextId(), tenantId: '000000', title: 'x', category: 1, releaseTime: new Date() }))).rejects.toThrow();
     const changed = await inTenant(db, { tenantId: '541742' }, (tx) =>
       tx.execute(sql`update blade_notice set title = 'rls-bypass' where tenant_id = '000000'`));
     expect((changed as unknown as { rowCount?: number; affectedRows?: number }).rowCount ?? (changed as { affectedRows?: number }).affectedRows ?? 0).toBe(0);

@@ -8,8 +8,8 @@ import { eq } from 'drizzle-orm';
 // @ts-expect-error s3rver ships no types
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inTenant, schema } from '../src/core/db/index.js';
-import { oss, sms } from '../src/areas/resource/tables.js';
+import { inTenant } from '../src/core/db/index.js';
+import { attach, oss, sms } from '../src/areas/resource/tables.js';
 import { BASIC, type Harness, useServer } from './harness.js';
 
 const PLATFORM = '000000';
@@ -268,7 +268,7 @@ describe('object storage and attachments', () => {
     expect(up.status).toBe(200);
     s3File = up.body.data;
     expect(await s3Objects()).toHaveLength(1);
-    const [row] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(schema.attach).where(eq(schema.attach.id, s3File.attachId)));
+    const [row] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(attach).where(eq(attach.id, s3File.attachId)));
     expect(row!.ossId).toBe(s3Config.id);
     // served from the bucket through the same link
     const served = await h.server.app.inject({ method: 'GET', url: s3File.link });
@@ -305,7 +305,7 @@ describe('object storage and attachments', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.msg).toBe(msg('storageUnavailable', 'zh'));
     expect(await s3Objects()).toEqual(before);
-    const [rows] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(schema.attach).where(eq(schema.attach.attachSize, 500)));
+    const [rows] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(attach).where(eq(attach.attachSize, 500)));
     expect(rows).toBeUndefined();
     expect((await call('POST', `${OSS}/submit`, { token: demo, body: { id: s3Config.id, accessKey: 'S3RVER', secretKey: 'S3RVER' } })).status).toBe(200);
   });
@@ -332,7 +332,7 @@ describe('object storage and attachments', () => {
     expect((await call('GET', `${OSS}/list`)).status).toBe(401);
     // uploads go to the local disk again
     const up = await upload(demo, png(100));
-    const [row] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(schema.attach).where(eq(schema.attach.id, up.body.data.attachId)));
+    const [row] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(attach).where(eq(attach.id, up.body.data.attachId)));
     expect(row!.ossId).toBe(local.body.data.id);
     const [stored] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(oss).where(eq(oss.id, s3Config.id)));
     expect(stored!.secretKey).toMatch(/^v1:/);

@@ -4,6 +4,8 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { BASIC, md5, useServer } from './harness.js';
+import { agreement } from '../src/areas/system/tables.js';
+import { attach } from '../src/areas/resource/tables.js';
 
 const h = useServer();
 let platformToken: string;
@@ -61,11 +63,11 @@ describe('agreements', () => {
   });
 
   it('answer not found when nothing is published, and never serve script', async () => {
-    await h.server.ctx.db.update(schema.agreement).set({ content: '<p>ok</p><script>alert(1)</script><img src=x onerror=alert(1)>' })
+    await h.server.ctx.db.update(agreement).set({ content: '<p>ok</p><script>alert(1)</script><img src=x onerror=alert(1)>' })
       .where(sql`type = 'privacy' and language = 'zh'`);
     const cleaned = await h.call<Agreement>('GET', '/api/app/pub/get-agreement', { query: { type: 'privacy' } });
     expect(cleaned.body.data.content).not.toMatch(/script|onerror/);
-    await h.server.ctx.db.update(schema.agreement).set({ publishTime: new Date(Date.now() + 86_400_000) }).where(sql`type = 'privacy'`);
+    await h.server.ctx.db.update(agreement).set({ publishTime: new Date(Date.now() + 86_400_000) }).where(sql`type = 'privacy'`);
     const res = await h.call('GET', '/api/app/pub/get-agreement', { query: { type: 'privacy' } });
     expect(res.status).toBe(404);
     expect(res.body.msg).toBe('协议不存在或尚未发布');
@@ -93,10 +95,10 @@ describe('file upload', () => {
     expect(served.headers['content-type']).toBe('image/png');
     expect(served.headers['x-content-type-options']).toBe('nosniff');
     expect(served.rawPayload.equals(PNG)).toBe(true);
-    const rows = await inTenant(h.server.ctx.db, { tenantId: '541742' }, (tx) => tx.select().from(schema.attach).where(eq(schema.attach.id, res.body.data.attachId)));
+    const rows = await inTenant(h.server.ctx.db, { tenantId: '541742' }, (tx) => tx.select().from(attach).where(eq(attach.id, res.body.data.attachId)));
     expect(rows[0]).toMatchObject({ tenantId: '541742', extension: 'png', attachSize: PNG.length, originalName: 'me.png' });
     // RLS: the other tenant does not see the row
-    const other = await inTenant(h.server.ctx.db, { tenantId: '000000' }, (tx) => tx.select().from(schema.attach).where(eq(schema.attach.id, res.body.data.attachId)));
+    const other = await inTenant(h.server.ctx.db, { tenantId: '000000' }, (tx) => tx.select().from(attach).where(eq(attach.id, res.body.data.attachId)));
     expect(other).toEqual([]);
   });
 
@@ -109,12 +111,12 @@ describe('file upload', () => {
   });
 
   it('refuses an avatar over 500 KB and keeps nothing', async () => {
-    const before = await h.server.ctx.db.select({ n: sql<number>`count(*)::int` }).from(schema.attach);
+    const before = await h.server.ctx.db.select({ n: sql<number>`count(*)::int` }).from(attach);
     const big = Buffer.concat([PNG, Buffer.alloc(500 * 1024)]);
     const res = await upload(big, 'big.png', { token: demoToken, kind: 'avatar' });
     expect(res.status).toBe(413);
     expect(res.body.msg).toBe('文件不能超过 500 KB');
-    const after = await h.server.ctx.db.select({ n: sql<number>`count(*)::int` }).from(schema.attach);
+    const after = await h.server.ctx.db.select({ n: sql<number>`count(*)::int` }).from(attach);
     expect(after[0]!.n).toBe(before[0]!.n);
   });
 

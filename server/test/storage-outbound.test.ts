@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
-import { oss } from '../src/areas/resource/tables.js';
+import { attach, oss } from '../src/areas/resource/tables.js';
 import { BASIC, type Harness, useServer } from './harness.js';
 
 /**
@@ -144,7 +144,7 @@ describe('without an allow-list', () => {
       expect(refused.body.msg).toBe(lang === 'en' ? FIXED_EN : FIXED_ZH);
     }
     expect(internal.connections).toBe(0);
-    const [rows] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(schema.attach).where(eq(schema.attach.attachSize, 600)));
+    const [rows] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select().from(attach).where(eq(attach.attachSize, 600)));
     expect(rows).toBeUndefined();
     const logged = (await errorLogSince(h, since)).map((r) => r.message ?? '').join('\n');
     expect(logged).toMatch(/localhost/);
@@ -168,7 +168,7 @@ describe('without an allow-list', () => {
     const up = await upload(h, demo, png(800));
     expect(up.status).toBe(200);
     const inside = await enabledConfigAt(h, demo, 'inside', `http://127.0.0.1:${internal.port}`);
-    await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.update(schema.attach).set({ ossId: inside }).where(and(eq(schema.attach.id, up.body.data.attachId))));
+    await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.update(attach).set({ ossId: inside }).where(and(eq(attach.id, up.body.data.attachId))));
     const served = await h.server.app.inject({ method: 'GET', url: up.body.data.link, headers: { 'accept-language': 'en' } });
     expect(served.statusCode).toBe(400);
     expect(served.json().msg).toBe(FIXED_EN);

@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { allowLongTransaction, inTenant, schema, type Tx } from '../src/core/db/index.js';
+import { allowLongTransaction, inTenant, type Tx } from '../src/core/db/index.js';
 import { sqlState } from '../src/core/dbErrors.js';
 import { nextId } from '../src/core/ids.js';
 import { useServer } from './harness.js';
+import { notice } from '../src/areas/desk/tables.js';
 
 /**
  * No request holds the database (issue 23, item 2): a transaction still open at its deadline is rolled back
@@ -26,12 +27,12 @@ async function platformAdminList(): Promise<number> {
 /** the content of the demo tenant's notice titled title, read in a transaction of its own */
 async function paramValue(title: string): Promise<string | undefined> {
   const rows = await inTenant(h.server.ctx.db, { tenantId: '541742' }, (tx) =>
-    tx.select({ content: schema.notice.content }).from(schema.notice).where(eq(schema.notice.title, title)));
+    tx.select({ content: notice.content }).from(notice).where(eq(notice.title, title)));
   return rows[0]?.content ?? undefined;
 }
 
 async function insertParam(tx: Tx, title: string): Promise<void> {
-  await tx.insert(schema.notice).values({ id: nextId(), tenantId: '541742', title, category: 1, releaseTime: new Date(), content: 'held' });
+  await tx.insert(notice).values({ id: nextId(), tenantId: '541742', title, category: 1, releaseTime: new Date(), content: 'held' });
 }
 
 describe('a transaction has a deadline', () => {

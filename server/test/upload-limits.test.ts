@@ -6,8 +6,8 @@ import type { UploadedFile } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/core/config.js';
-import { schema } from '../src/core/db/index.js';
 import { BASIC, type Harness, useServer } from './harness.js';
+import { attach } from '../src/areas/resource/tables.js';
 
 const KB = 1024;
 const MB = 1024 * 1024;
@@ -49,8 +49,8 @@ async function filesOnDisk(h: Harness): Promise<string[]> {
 }
 
 async function rowsOf(h: Harness, tenantId: string, userId?: string) {
-  return h.server.ctx.db.select({ n: sql<number>`count(*)::int`, bytes: sql<string>`coalesce(sum(attach_size), 0)` }).from(schema.attach)
-    .where(and(eq(schema.attach.tenantId, tenantId), eq(schema.attach.isDeleted, 0), userId ? eq(schema.attach.createUser, userId) : undefined))
+  return h.server.ctx.db.select({ n: sql<number>`count(*)::int`, bytes: sql<string>`coalesce(sum(attach_size), 0)` }).from(attach)
+    .where(and(eq(attach.tenantId, tenantId), eq(attach.isDeleted, 0), userId ? eq(attach.createUser, userId) : undefined))
     .then(([r]) => ({ n: r!.n, bytes: Number(r!.bytes) }));
 }
 

@@ -15,17 +15,6 @@ import production from './production/index.js';
 import resource from './resource/index.js';
 import system from './system/index.js';
 
-export * from './authority/index.js';
-export * from './base/index.js';
-export * from './desk/index.js';
-export * from './device/index.js';
-export * from './flow/index.js';
-export * from './monitor/index.js';
-export * from './product/index.js';
-export * from './production/index.js';
-export * from './resource/index.js';
-export * from './system/index.js';
-
 /**
  * The registry: every business area of the contract, one line each (docs/architecture.md, "Areas"). Their
  * order is the order of `resources`: the engine lists the readers of a tree in it (the menu tree's are

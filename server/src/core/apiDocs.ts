@@ -1,5 +1,6 @@
 import type { SwaggerTransform } from '@fastify/swagger';
-import { menuResource, TREE_NODE } from '@console/contract';
+import { TREE_NODE } from '@console/contract';
+import { menuResource } from '@console/contract/areas/system/index';
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
 

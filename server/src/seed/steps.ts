@@ -1,5 +1,7 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
-import { CONSOLE_CLIENT, crudPaths, noticeResource, paramResource, PLATFORM_TENANT } from '@console/contract';
+import { CONSOLE_CLIENT, crudPaths, PLATFORM_TENANT } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
+import { paramResource } from '@console/contract/areas/system/index';
 import { hashPassword, md5Hex, sha256Hex } from '../core/auth/index.js';
 import { type Tx, schema } from '../core/db/index.js';
 import { nextId } from '../core/ids.js';

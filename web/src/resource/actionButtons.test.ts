@@ -1,4 +1,8 @@
-import { defineActions, defineResource, deviceControlResource, firmwareResource, idsParamSchema, okOutput, productResource, resources, type ResourceDef } from '@console/contract';
+import {
+  defineActions, defineResource, idsParamSchema, okOutput, resources, type ResourceDef,
+} from '@console/contract';
+import { deviceControlResource, firmwareResource } from '@console/contract/areas/device/index';
+import { productResource } from '@console/contract/areas/product/index';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { actionButtons, doneMessage, namedRows, rowActionInput, rowInputOf, shownOn, toolbarActionInput, toolbarInputOf } from './actionButtons';

@@ -1,4 +1,5 @@
-import { noticeResource, paramResource } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
+import { paramResource } from '@console/contract/areas/system/index';
 import type { ProColumns } from '@ant-design/pro-components';
 import dayjs from 'dayjs';
 import { vi, describe, expect, it } from 'vitest';

@@ -1,4 +1,6 @@
-import { noticeResource, paramResource, type FieldDef } from '@console/contract';
+import { type FieldDef } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
+import { paramResource } from '@console/contract/areas/system/index';
 import { describe, expect, it } from 'vitest';
 import { differentFrom, fieldPrompt, fieldRules, labelInSentence, type RuleMessages, sameAs } from './rules';
 

@@ -6,7 +6,8 @@ import { z } from 'zod';
 import { sha256Hex } from '../../core/auth/index.js';
 import type { AppContext } from '../../core/context.js';
 import { limitByIp } from '../../core/rateLimit.js';
-import { type Db, schema } from '../../core/db/index.js';
+import { type Db } from '../../core/db/index.js';
+import { authCaptcha } from './tables.js';
 
 const TTL_MS = 5 * 60_000;
 const WIDTH = 130;
@@ -119,7 +120,7 @@ export function setCaptchaGenerator(fn: () => string): void {
 
 /** Checks and deletes a captcha in one step: each key is good for one attempt, right or wrong. */
 export async function consumeCaptcha(db: Db, key: string, code: string): Promise<boolean> {
-  const [row] = await db.delete(schema.authCaptcha).where(eq(schema.authCaptcha.key, key.slice(0, 64))).returning();
+  const [row] = await db.delete(authCaptcha).where(eq(authCaptcha.key, key.slice(0, 64))).returning();
   if (!row || row.expireTime.getTime() < Date.now()) return false;
   return row.codeHash === sha256Hex(code.trim().toUpperCase());
 }
@@ -148,8 +149,8 @@ export function registerCaptchaRoute(app: FastifyInstance, ctx: AppContext): voi
     await limitByIp(ctx, req, CAPTCHAS_PER_ADDRESS);
     const code = generate();
     const key = randomBytes(16).toString('hex');
-    await ctx.db.delete(schema.authCaptcha).where(lt(schema.authCaptcha.expireTime, new Date()));
-    await ctx.db.insert(schema.authCaptcha).values({ key, codeHash: sha256Hex(code), expireTime: new Date(Date.now() + TTL_MS) });
+    await ctx.db.delete(authCaptcha).where(lt(authCaptcha.expireTime, new Date()));
+    await ctx.db.insert(authCaptcha).values({ key, codeHash: sha256Hex(code), expireTime: new Date(Date.now() + TTL_MS) });
     return { key, image: `data:image/png;base64,${renderCaptcha(code).toString('base64')}` };
   });
 }

@@ -1,4 +1,5 @@
-import { type GrantNode, type Lang, PLATFORM_TENANT } from '@console/contract';
+import { type Lang, PLATFORM_TENANT } from '@console/contract';
+import { type GrantNode } from '@console/contract/areas/system/index';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { isPlatformAdmin, PLATFORM_ADMIN_ROLE } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';

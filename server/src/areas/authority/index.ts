@@ -1,6 +1,7 @@
+import { apiScopeResource, dataScopeResource, roleResource } from '@console/contract/areas/authority/index';
 import {
-  apiScopeResource, dataScopeResource, menuResource, roleResource, tenantPackageResource, tenantResource, topMenuResource, userResource,
-} from '@console/contract';
+  menuResource, tenantPackageResource, tenantResource, topMenuResource, userResource,
+} from '@console/contract/areas/system/index';
 import { eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.js';
 import { bind, defineArea } from '../../core/area.js';
@@ -12,6 +13,7 @@ import { AUTHORITY_FOUNDATION_STEPS } from './dataSteps.js';
 import { menuHooks, registerMenuRoleActions, roleHooks, topMenuHooks } from './menusRoles.js';
 import { packageHooks, registerTenantActions, tenantHooks } from './tenants.js';
 import { registerUserActions, userHooks } from './users.js';
+import { param } from '../system/index.js';
 
 /** Scopes change what lists answer and which calls pass: every instance's caches forget them. */
 function scopeHooks(ctx: AppContext): ResourceHooks {
@@ -62,8 +64,8 @@ export const authorityArea = defineArea({
     {
       name: '0202-init-password-param',
       async run(tx) {
-        const [exists] = await tx.select({ id: schema.param.id }).from(schema.param).where(eq(schema.param.paramKey, 'account.initPassword'));
-        if (!exists) await tx.insert(schema.param).values({ id: nextId(), paramName: '账号初始密码', paramKey: 'account.initPassword', paramValue: '123456', remark: '新建用户、新租户管理员与重置密码时使用' });
+        const [exists] = await tx.select({ id: param.id }).from(param).where(eq(param.paramKey, 'account.initPassword'));
+        if (!exists) await tx.insert(param).values({ id: nextId(), paramName: '账号初始密码', paramKey: 'account.initPassword', paramValue: '123456', remark: '新建用户、新租户管理员与重置密码时使用' });
       },
     },
   ],

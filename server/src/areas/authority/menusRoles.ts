@@ -1,4 +1,6 @@
-import { menuResource, PLATFORM_TENANT, roleResource, topMenuResource } from '@console/contract';
+import { PLATFORM_TENANT } from '@console/contract';
+import { roleResource } from '@console/contract/areas/authority/index';
+import { menuResource, topMenuResource } from '@console/contract/areas/system/index';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isPlatformAdmin, PLATFORM_ADMIN_ROLE } from '../../core/access.js';

@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { PLATFORM_TENANT, tenantResource } from '@console/contract';
+import { PLATFORM_TENANT } from '@console/contract';
+import { tenantResource } from '@console/contract/areas/system/index';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../core/auth/index.js';

@@ -1,4 +1,5 @@
-import { PLATFORM_TENANT, userResource } from '@console/contract';
+import { PLATFORM_TENANT } from '@console/contract';
+import { userResource } from '@console/contract/areas/system/index';
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { PLATFORM_ADMIN_ROLE } from '../../core/access.js';
@@ -10,6 +11,7 @@ import { isId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import { deptSubtreeIds } from '../../core/resource/dataScope.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
+import { param } from '../system/index.js';
 
 const DEFAULT_INIT_PASSWORD = '123456';
 const STATUS_NORMAL = 1;
@@ -17,8 +19,8 @@ const STATUS_PENDING = 3;
 
 /** The MD5 (as clients send passwords) of the initial password: param account.initPassword, 123456 by default. */
 export async function initialPasswordMd5(ctx: AppContext): Promise<string> {
-  const [row] = await ctx.db.select({ value: schema.param.paramValue }).from(schema.param)
-    .where(and(eq(schema.param.paramKey, 'account.initPassword'), eq(schema.param.isDeleted, 0)));
+  const [row] = await ctx.db.select({ value: param.paramValue }).from(param)
+    .where(and(eq(param.paramKey, 'account.initPassword'), eq(param.isDeleted, 0)));
   return md5Hex(row?.value || DEFAULT_INIT_PASSWORD);
 }
 
@@ -138,8 +140,8 @@ export function registerUserActions(app: FastifyInstance, ctx: AppContext): void
   mountAction(app, ctx, actions.resetPassword, async (input, { user, tx, lang, afterCommit }) => {
     await usersOf(tx, user, input.userIds, lang);
     // one hash for all: argon2 salts it, and every user gets the same initial password anyway
-    const [init] = await tx.select({ value: schema.param.paramValue }).from(schema.param)
-      .where(and(eq(schema.param.paramKey, 'account.initPassword'), eq(schema.param.isDeleted, 0)));
+    const [init] = await tx.select({ value: param.paramValue }).from(param)
+      .where(and(eq(param.paramKey, 'account.initPassword'), eq(param.isDeleted, 0)));
     const hash = await hashPassword(md5Hex(init?.value || DEFAULT_INIT_PASSWORD));
     await tx.update(schema.user).set({ passwordHash: hash, passwordReset: 1, updateUser: user.userId, updateTime: new Date() })
       .where(and(inArray(schema.user.id, input.userIds), eq(schema.user.tenantId, user.tenantId)));

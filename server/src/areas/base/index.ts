@@ -1,4 +1,4 @@
-import { regionResource } from '@console/contract';
+import { regionResource } from '@console/contract/areas/base/index';
 import { bind, defineArea } from '../../core/area.js';
 import { region } from '../system/index.js';
 import { regionHooks, seedRegions } from './regions.js';

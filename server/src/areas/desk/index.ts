@@ -1,13 +1,13 @@
-import { noticeResource } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
 import { bind, defineArea } from '../../core/area.js';
-import { schema } from '../../core/db/index.js';
 import { registerDashboardRoute } from './dashboard.js';
 import { dropReadRows, registerNoticeReadRoutes } from './noticeRead.js';
+import { notice } from './tables.js';
 
 /** blade-desk: notices, the bell's read state and the dashboard's figures. */
 export const deskArea = defineArea({
   name: 'desk',
-  resources: [bind(noticeResource, schema.notice, () => ({ afterRemove: (tx, ids) => dropReadRows(tx, ids) }))],
+  resources: [bind(noticeResource, notice, () => ({ afterRemove: (tx, ids) => dropReadRows(tx, ids) }))],
   routes(app, ctx) {
     registerNoticeReadRoutes(app, ctx, ctx.resources.get(noticeResource.code));
     registerDashboardRoute(app, ctx);

@@ -1,18 +1,20 @@
+import { type Lang, MAX_IDS_PER_CALL, msg, recordSchema } from '@console/contract';
 import {
-  type Lang, MAX_IDS_PER_CALL, msg, NOTICE_BELL, NOTICE_UNREAD_CAP, type NoticeBellItem, type NoticeUnreadCount, recordSchema,
-} from '@console/contract';
+  NOTICE_BELL, NOTICE_UNREAD_CAP, type NoticeBellItem, type NoticeUnreadCount,
+} from '@console/contract/areas/desk/index';
 import { and, desc, eq, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { idsParam } from '../../core/idList.js';
-import { type Executor, inTenant, schema } from '../../core/db/index.js';
+import { type Executor, inTenant } from '../../core/db/index.js';
 import { envelopeOf, ok, pageOf } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { isId } from '../../core/ids.js';
 import type { MountedResource } from '../../core/resource/engine.js';
 import { scopeList } from '../../core/resource/count.js';
+import { notice, noticeRead, noticeReadMark } from './tables.js';
 
 /**
  * The bell's read state (see docs/decisions.md, "Notice read state").
@@ -27,9 +29,9 @@ import { scopeList } from '../../core/resource/count.js';
  *   notice's own category, with the notice created and released at or before the watermark.
  */
 
-const n = schema.notice;
-const r = schema.noticeRead;
-const m = schema.noticeReadMark;
+const n = notice;
+const r = noticeRead;
+const m = noticeReadMark;
 
 /** The watermark category that covers every category. */
 export const ALL_CATEGORIES = -1;

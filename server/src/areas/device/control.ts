@@ -1,4 +1,5 @@
-import { deviceControlResource, msg } from '@console/contract';
+import { msg } from '@console/contract';
+import { deviceControlResource } from '@console/contract/areas/device/index';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, AuthUser } from '../../core/context.js';

@@ -1,4 +1,4 @@
-import { emergencyUnlockResource } from '@console/contract';
+import { emergencyUnlockResource } from '@console/contract/areas/device/index';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, AuthUser } from '../../core/context.js';

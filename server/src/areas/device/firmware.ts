@@ -1,14 +1,14 @@
-import { firmwareResource, RELEASE_STATE } from '@console/contract';
+import { firmwareResource, RELEASE_STATE } from '@console/contract/areas/device/index';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
-import { schema } from '../../core/db/index.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { byProductColumn } from '../product/index.js';
 import { firmware, otaTask } from './tables.js';
+import { attach } from '../resource/index.js';
 
 type Row = Record<string, unknown>;
 
@@ -20,8 +20,8 @@ const SERVER_FIELDS = ['fileSize', 'sha256', 'md5', 'state', 'publishTime', 'clo
  * from the attachment register, measured as the bytes were stored, never from the client.
  */
 export async function measured(tx: Executor, link: string) {
-  const [file] = await tx.select({ size: schema.attach.attachSize, sha256: schema.attach.sha256, md5: schema.attach.md5 })
-    .from(schema.attach).where(and(eq(schema.attach.link, link), eq(schema.attach.isDeleted, 0))).limit(1);
+  const [file] = await tx.select({ size: attach.attachSize, sha256: attach.sha256, md5: attach.md5 })
+    .from(attach).where(and(eq(attach.link, link), eq(attach.isDeleted, 0))).limit(1);
   return file;
 }
 

@@ -1,4 +1,5 @@
-import { type ActionOutput, firmwareResource, type Lang, RELEASE_STATE } from '@console/contract';
+import { type ActionOutput, type Lang } from '@console/contract';
+import { firmwareResource, RELEASE_STATE } from '@console/contract/areas/device/index';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';

@@ -1,7 +1,8 @@
 import {
-  appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource, emergencyCodeResource, emergencyUnlockResource,
-  faceLogResource, firmwareResource, otaLogResource, otaProgressResource, otaTaskResource,
-} from '@console/contract';
+  appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource,
+  emergencyCodeResource, emergencyUnlockResource, faceLogResource, firmwareResource, otaLogResource,
+  otaProgressResource, otaTaskResource,
+} from '@console/contract/areas/device/index';
 import { bind, type DataStep, defineArea, provide } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { bySnColumn } from '../production/index.js';

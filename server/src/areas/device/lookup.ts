@@ -1,4 +1,5 @@
-import { deviceInfoResource, deviceNoticeResource, PLATFORM_TENANT } from '@console/contract';
+import { PLATFORM_TENANT } from '@console/contract';
+import { deviceInfoResource, deviceNoticeResource } from '@console/contract/areas/device/index';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';

@@ -1,4 +1,7 @@
-import { type Lang, OTA_FINAL_STATES, OTA_STATES, type OtaState, otaTaskResource, PLATFORM_TENANT, RELEASE_STATE } from '@console/contract';
+import { type Lang, PLATFORM_TENANT } from '@console/contract';
+import {
+  OTA_FINAL_STATES, OTA_STATES, type OtaState, otaTaskResource, RELEASE_STATE,
+} from '@console/contract/areas/device/index';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, AuthUser } from '../../core/context.js';

@@ -1,4 +1,4 @@
-import { OTA_FINAL_STATES, type OtaState } from '@console/contract';
+import { OTA_FINAL_STATES, type OtaState } from '@console/contract/areas/device/index';
 
 /**
  * The OTA state machine of one device (api.md §7). The server moves a device from `queued` to `notified` (the

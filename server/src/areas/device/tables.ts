@@ -1,4 +1,8 @@
-import { appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource, emergencyCodeResource, emergencyUnlockResource, faceLogResource, firmwareResource, otaLogResource, otaProgressResource, otaTaskResource } from '@console/contract';
+import {
+  appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource,
+  emergencyCodeResource, emergencyUnlockResource, faceLogResource, firmwareResource, otaLogResource,
+  otaProgressResource, otaTaskResource,
+} from '@console/contract/areas/device/index';
 import { sql } from 'drizzle-orm';
 import { bigint, doublePrecision, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGrams, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import {
-  flowFollowResource, flowManagerResource, flowModelResource, workClaimResource, workDoneResource, workSendResource, workStartResource, workTodoResource,
-} from '@console/contract';
+  flowFollowResource, flowManagerResource, flowModelResource, workClaimResource, workDoneResource, workSendResource,
+  workStartResource, workTodoResource,
+} from '@console/contract/areas/flow/index';
 import { and, eq, isNull } from 'drizzle-orm';
 import { schema } from '../../core/db/index.js';
 import { serviceKey } from '../../core/services.js';

@@ -1,4 +1,5 @@
-import { isIdText, leaveActions, type LeaveRecord } from '@console/contract';
+import { isIdText } from '@console/contract';
+import { leaveActions, type LeaveRecord } from '@console/contract/areas/flow/index';
 import { and, asc, eq, ilike, inArray, ne, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';

@@ -1,8 +1,8 @@
 import multipart from '@fastify/multipart';
 import {
-  BPMN_MAX_CHARS, deployedSchema, FLOW_DEPLOY_UPLOAD, flowFollowResource, flowManagerResource, flowModelResource, flowProcessActions, workClaimResource,
-  workStartResource, workTodoResource,
-} from '@console/contract';
+  BPMN_MAX_CHARS, deployedSchema, FLOW_DEPLOY_UPLOAD, flowFollowResource, flowManagerResource, flowModelResource,
+  flowProcessActions, workClaimResource, workStartResource, workTodoResource,
+} from '@console/contract/areas/flow/index';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,4 +1,7 @@
-import { flowFollowResource, flowManagerResource, flowModelResource, workClaimResource, workDoneResource, workSendResource, workStartResource, workTodoResource } from '@console/contract';
+import {
+  flowFollowResource, flowManagerResource, flowModelResource, workClaimResource, workDoneResource, workSendResource,
+  workStartResource, workTodoResource,
+} from '@console/contract/areas/flow/index';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';

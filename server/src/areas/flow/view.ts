@@ -1,4 +1,4 @@
-import type { FlowHistoryItem } from '@console/contract';
+import type { FlowHistoryItem } from '@console/contract/areas/flow/index';
 import { asc, eq, inArray } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
 import { type Executor, schema } from '../../core/db/index.js';

@@ -1,4 +1,5 @@
-import { logApiResource, logErrorResource, logUsualResource, type MenuLink, menuDirectory, PLATFORM_TENANT } from '@console/contract';
+import { type MenuLink, menuDirectory, PLATFORM_TENANT } from '@console/contract';
+import { logApiResource, logErrorResource, logUsualResource } from '@console/contract/areas/monitor/index';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
 import { schema, type Tx } from '../../core/db/index.js';
@@ -10,6 +11,7 @@ import { bind, type DataStep, defineArea } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { DEFAULT_RETENTION_DAYS, LOG_RETENTION_PARAM, purgeLogs } from './retention.js';
 import { and, eq, ne } from 'drizzle-orm';
+import { param } from '../system/index.js';
 
 /** monitor › api_doc: the OpenAPI document's page, opened in a new window (menus.md). */
 export const API_DOC_MENU: MenuLink = {
@@ -20,10 +22,10 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
 const FIRST_PURGE_MS = 10_000;
 
 async function seedRetention(tx: Tx): Promise<void> {
-  const [hit] = await tx.select({ id: schema.param.id }).from(schema.param)
-    .where(and(eq(schema.param.paramKey, LOG_RETENTION_PARAM), eq(schema.param.isDeleted, 0)));
+  const [hit] = await tx.select({ id: param.id }).from(param)
+    .where(and(eq(param.paramKey, LOG_RETENTION_PARAM), eq(param.isDeleted, 0)));
   if (hit) return;
-  await tx.insert(schema.param).values({
+  await tx.insert(param).values({
     id: nextId(), paramName: '日志保留天数', paramKey: LOG_RETENTION_PARAM, paramValue: String(DEFAULT_RETENTION_DAYS),
     remark: '通用、接口、错误日志保留的天数, 更早的每小时清除; 0 表示永久保留 (days the logs are kept; 0 keeps them forever)',
   });

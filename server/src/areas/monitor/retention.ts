@@ -2,6 +2,7 @@ import { PLATFORM_TENANT } from '@console/contract';
 import { and, eq, getTableName, sql } from 'drizzle-orm';
 import type { Db } from '../../core/db/index.js';
 import { inTenant, rowsAffected, schema } from '../../core/db/index.js';
+import { param } from '../system/index.js';
 
 /** The parameter (blade_param) holding how many days logs are kept; 0 or less keeps them forever. */
 export const LOG_RETENTION_PARAM = 'log.retentionDays';
@@ -13,8 +14,8 @@ const LOG_TABLES = [schema.logUsual, schema.logApi, schema.logError] as const;
 
 /** The retention in days from the parameter (the default when absent or unreadable; null: keep forever). */
 export async function retentionDays(db: Db): Promise<number | null> {
-  const [row] = await db.select({ value: schema.param.paramValue }).from(schema.param)
-    .where(and(eq(schema.param.paramKey, LOG_RETENTION_PARAM), eq(schema.param.isDeleted, 0))).limit(1);
+  const [row] = await db.select({ value: param.paramValue }).from(param)
+    .where(and(eq(param.paramKey, LOG_RETENTION_PARAM), eq(param.isDeleted, 0))).limit(1);
   if (!row) return DEFAULT_RETENTION_DAYS;
   const days = Number(row.value.trim());
   if (!Number.isFinite(days)) return DEFAULT_RETENTION_DAYS;

@@ -1,5 +1,6 @@
 import multipart from '@fastify/multipart';
-import { APP_API, Code, RELEASE_STATE, type UploadedFile } from '@console/contract';
+import { APP_API, Code, type UploadedFile } from '@console/contract';
+import { RELEASE_STATE } from '@console/contract/areas/device/index';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';

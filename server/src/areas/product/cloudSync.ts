@@ -1,4 +1,5 @@
-import { type Lang, productResource } from '@console/contract';
+import { type Lang } from '@console/contract';
+import { productResource } from '@console/contract/areas/product/index';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { sdkErrorReason, splitEndpoint } from '../../core/cloudApi.js';

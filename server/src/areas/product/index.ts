@@ -1,4 +1,8 @@
-import { brandResource, deliverResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, msg, productAuthResource, t, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
+import { msg, t } from '@console/contract';
+import {
+  brandResource, deliverResource, DEVICE_COLUMN_KEY, deviceColumnResource, explainResource, productAuthResource,
+  productModelResource, productResource, productTypeResource, projectResource,
+} from '@console/contract/areas/product/index';
 import { bind, type DataStep, defineArea } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { registerCloudSync } from './cloudSync.js';

@@ -1,4 +1,5 @@
-import { msg, PLATFORM_TENANT, productAuthResource, productTypeResource } from '@console/contract';
+import { msg, PLATFORM_TENANT } from '@console/contract';
+import { productAuthResource, productTypeResource } from '@console/contract/areas/product/index';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';

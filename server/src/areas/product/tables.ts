@@ -1,4 +1,7 @@
-import { brandResource, deliverResource, deviceColumnResource, explainResource, productAuthResource, productModelResource, productResource, productTypeResource, projectResource } from '@console/contract';
+import {
+  brandResource, deliverResource, deviceColumnResource, explainResource, productAuthResource, productModelResource,
+  productResource, productTypeResource, projectResource,
+} from '@console/contract/areas/product/index';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, ts, withSearchGrams } from '../../core/db/columns.js';

@@ -1,4 +1,4 @@
-import { batchResource } from '@console/contract';
+import { batchResource } from '@console/contract/areas/production/index';
 import { and, asc, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';

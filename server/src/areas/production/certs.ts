@@ -1,4 +1,5 @@
-import { certResource, type Lang, msg } from '@console/contract';
+import { type Lang, msg } from '@console/contract';
+import { certResource } from '@console/contract/areas/production/index';
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createPrivateKey, X509Certificate } from 'node:crypto';

@@ -1,4 +1,5 @@
-import { CIT_STANDARD, citDictResource, citResource, msg, t } from '@console/contract';
+import { msg, t } from '@console/contract';
+import { CIT_STANDARD, citDictResource, citResource } from '@console/contract/areas/production/index';
 import { and, eq, inArray, like, or, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';

@@ -1,4 +1,8 @@
-import { batchResource, certResource, citDictResource, citResource, rewriteSnResource, type DynamicColumn, factoryDeviceResource, factoryResource, type Lang, SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource } from '@console/contract';
+import { type DynamicColumn, type Lang } from '@console/contract';
+import {
+  batchResource, certResource, citDictResource, citResource, rewriteSnResource, factoryDeviceResource, factoryResource,
+  SN_PREFIX_PATTERN, SN_SERIAL_DIGITS, stationResource,
+} from '@console/contract/areas/production/index';
 import { and, asc, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { allowLongStatements, rowsAffected, schema } from '../../core/db/index.js';

@@ -1,4 +1,5 @@
-import { factoryResource, msg, PLATFORM_TENANT } from '@console/contract';
+import { msg, PLATFORM_TENANT } from '@console/contract';
+import { factoryResource } from '@console/contract/areas/production/index';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../core/auth/passwords.js';

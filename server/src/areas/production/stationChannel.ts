@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { burnBundle, PLATFORM_TENANT, STATION_API_PATH, stationResource } from '@console/contract';
+import { PLATFORM_TENANT } from '@console/contract';
+import { burnBundle, STATION_API_PATH, stationResource } from '@console/contract/areas/production/index';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';

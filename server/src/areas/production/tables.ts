@@ -1,4 +1,7 @@
-import { batchResource, certResource, citDictResource, citResource, factoryDeviceResource, factoryResource, rewriteSnResource, stationResource } from '@console/contract';
+import {
+  batchResource, certResource, citDictResource, citResource, factoryDeviceResource, factoryResource, rewriteSnResource,
+  stationResource,
+} from '@console/contract/areas/production/index';
 import { sql } from 'drizzle-orm';
 import { bigint, date, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, ts, withSearchGrams } from '../../core/db/columns.js';

@@ -1,15 +1,17 @@
-import { attachResource, isIdText } from '@console/contract';
+import { isIdText } from '@console/contract';
+import { attachResource } from '@console/contract/areas/resource/index';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import { fileAnswer } from '../../core/apiDocs.js';
 import type { AppContext } from '../../core/context.js';
-import { inTenant, schema } from '../../core/db/index.js';
+import { inTenant } from '../../core/db/index.js';
 import { notFound } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { sendAttachment } from './files.js';
 import type { OssStorages } from './storages.js';
+import { attach } from './tables.js';
 
 /**
  * Removing attachments: the rows leave the tenant's quota at once (soft delete, in the transaction); the
@@ -48,8 +50,8 @@ export function registerAttachRoutes(app: FastifyInstance, ctx: AppContext, stor
     const user = requireUser(req);
     const { id } = req.query as { id: string };
     const found = await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
-      const [row] = await tx.select().from(schema.attach)
-        .where(and(eq(schema.attach.id, id), eq(schema.attach.tenantId, user.tenantId), eq(schema.attach.isDeleted, 0)));
+      const [row] = await tx.select().from(attach)
+        .where(and(eq(attach.id, id), eq(attach.tenantId, user.tenantId), eq(attach.isDeleted, 0)));
       return row ? { row, storage: await storages.forFile(tx, row.ossId) } : null;
     });
     if (!found) throw notFound();

@@ -1,6 +1,7 @@
+import { type FieldDef, msg, t } from '@console/contract';
 import {
-  type FieldDef, msg, OSS_CATEGORY, ossResource, RESOURCE_STATUS, SMS_CATEGORY, smsResource, t,
-} from '@console/contract';
+  OSS_CATEGORY, ossResource, RESOURCE_STATUS, SMS_CATEGORY, smsResource,
+} from '@console/contract/areas/resource/index';
 import { and, eq, getTableName, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';

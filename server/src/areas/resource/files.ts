@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import { binary, multipartBody } from '../../core/apiDocs.js';
 import type { AppContext } from '../../core/context.js';
-import { inTenant, schema, type Tx } from '../../core/db/index.js';
+import { inTenant, type Tx } from '../../core/db/index.js';
 import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
@@ -16,6 +16,7 @@ import { amountBudget, type BudgetOwner, spendByUser } from '../../core/rateLimi
 import { type FileStorage, isStorageKey, newStorageKey } from '../../core/storage/index.js';
 import { INLINE_TYPES, SNIFF_BYTES, type Sniffed, sniff } from '../../core/storage/sniff.js';
 import type { OssStorages } from './storages.js';
+import { attach } from './tables.js';
 
 /** Upload limits per purpose; the type is decided by the content, never by the name or the browser's claim. */
 const KINDS: Record<UploadKind, { maxBytes: number; accepts: (t: Sniffed | null) => boolean; refusal: 'avatarType' | 'imageType' | 'badRequest' }> = {
@@ -44,8 +45,8 @@ function sizeText(bytes: number): string {
 
 /** The bytes of the tenant's live attachments (answered from the covering index ix_attach_tenant_size). */
 async function usedBytes(tx: Tx, tenantId: string): Promise<number> {
-  const [row] = await tx.select({ used: sql<string>`coalesce(sum(${schema.attach.attachSize}), 0)` }).from(schema.attach)
-    .where(and(eq(schema.attach.tenantId, tenantId), eq(schema.attach.isDeleted, 0)));
+  const [row] = await tx.select({ used: sql<string>`coalesce(sum(${attach.attachSize}), 0)` }).from(attach)
+    .where(and(eq(attach.tenantId, tenantId), eq(attach.isDeleted, 0)));
   return Number(row?.used ?? 0);
 }
 
@@ -193,7 +194,7 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
             const used = await usedBytes(tx, user.tenantId);
             if (used + stored.size > quota) throw quotaExceeded(used, quota);
           }
-          await tx.insert(schema.attach).values({
+          await tx.insert(attach).values({
             id, tenantId: user.tenantId, link, name: key, originalName, extension,
             contentType: type?.contentType ?? 'application/octet-stream', attachSize: stored.size, sha256: stored.sha256, md5: stored.md5,
             ossId: target.ossId, createUser: user.userId, createDept: user.deptId || null, updateUser: user.userId,
@@ -210,7 +211,7 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
       const key = link.startsWith(FILES_PREFIX) ? link.slice(FILES_PREFIX.length) : '';
       if (!isStorageKey(key)) return null;
       const [row] = await inTenant(ctx.db, { tenantId }, (tx) =>
-        tx.select().from(schema.attach).where(and(eq(schema.attach.name, key), eq(schema.attach.isDeleted, 0))));
+        tx.select().from(attach).where(and(eq(attach.name, key), eq(attach.isDeleted, 0))));
       if (!row) return null;
       const object = await (await storages.forFile(ctx.db, row.ossId)).open(row.name);
       return object && { ...object, originalName: row.originalName, md5: row.md5 };
@@ -218,7 +219,7 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
 
     async discard(user, uploaded) {
       const [row] = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) =>
-        tx.delete(schema.attach).where(and(eq(schema.attach.id, uploaded.attachId), eq(schema.attach.tenantId, user.tenantId))).returning());
+        tx.delete(attach).where(and(eq(attach.id, uploaded.attachId), eq(attach.tenantId, user.tenantId))).returning());
       if (row) await (await storages.forFile(ctx.db, row.ossId)).remove(row.name).catch(() => undefined);
     },
   };
@@ -259,7 +260,7 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, 
   }, async (req, reply) => {
     const key = (req.params as { '*': string })['*'];
     if (!isStorageKey(key)) throw notFound();
-    const [row] = await ctx.db.select().from(schema.attach).where(and(eq(schema.attach.name, key), eq(schema.attach.isDeleted, 0)));
+    const [row] = await ctx.db.select().from(attach).where(and(eq(attach.name, key), eq(attach.isDeleted, 0)));
     if (!row) throw notFound();
     return sendAttachment(reply, row, await storages.forFile(ctx.db, row.ossId), INLINE_TYPES.has(row.contentType) ? 'inline' : 'attachment');
   });
@@ -270,7 +271,7 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, 
  * console's origin (nosniff, a sandbox CSP), shown inline only when asked and safe.
  */
 export async function sendAttachment(
-  reply: FastifyReply, row: typeof schema.attach.$inferSelect, storage: FileStorage, disposition: 'inline' | 'attachment',
+  reply: FastifyReply, row: typeof attach.$inferSelect, storage: FileStorage, disposition: 'inline' | 'attachment',
   cache = 'public, max-age=31536000, immutable',
 ): Promise<FastifyReply> {
   const object = await storage.open(row.name);

@@ -1,7 +1,6 @@
-import { attachResource, ossResource, smsResource } from '@console/contract';
+import { attachResource, ossResource, smsResource } from '@console/contract/areas/resource/index';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
-import { schema } from '../../core/db/index.js';
 import { UPLOADS } from '../../core/uploads.js';
 import { bind, type DataStep, defineArea, provide } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
@@ -10,7 +9,7 @@ import { mountEnable, ossHooks, smsHooks } from './configs.js';
 import { createUploadService, registerFileRoutes } from './files.js';
 import { registerSmsRoutes } from './sms.js';
 import { OssStorages } from './storages.js';
-import { oss, sms } from './tables.js';
+import { attach, oss, sms } from './tables.js';
 
 const RESOURCE_DICTS: DictSeed[] = [
   { code: 'sms_category', name: '短信服务商', nameEn: 'SMS provider', items: [['1', '阿里云', 'Aliyun'], ['2', '腾讯云', 'Tencent Cloud'], ['9', '仅记录日志', 'Log only']] },
@@ -31,6 +30,8 @@ function storages(ctx: AppContext): OssStorages {
   return hit;
 }
 
+export { attach } from './tables.js';
+
 /**
  * blade-resource: object storage and SMS configurations, the attachment register, and file uploads
  * (`oss/endpoint/put-file`, stored through the tenant's enabled object storage).
@@ -41,7 +42,7 @@ export const resourceArea = defineArea({
   resources: [
     bind(ossResource, oss, ossHooks),
     bind(smsResource, sms, smsHooks),
-    bind(attachResource, schema.attach, (ctx) => attachHooks(storages(ctx))(ctx)),
+    bind(attachResource, attach, (ctx) => attachHooks(storages(ctx))(ctx)),
   ],
   async routes(app: FastifyInstance, ctx: AppContext) {
     const s = storages(ctx);

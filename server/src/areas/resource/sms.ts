@@ -1,4 +1,5 @@
-import { msg, RESOURCE_STATUS, SMS_CATEGORY, smsResource } from '@console/contract';
+import { msg } from '@console/contract';
+import { RESOURCE_STATUS, SMS_CATEGORY, smsResource } from '@console/contract/areas/resource/index';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';

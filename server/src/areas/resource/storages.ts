@@ -1,4 +1,4 @@
-import { OSS_CATEGORY, RESOURCE_STATUS } from '@console/contract';
+import { OSS_CATEGORY, RESOURCE_STATUS } from '@console/contract/areas/resource/index';
 import { and, eq } from 'drizzle-orm';
 import { join } from 'node:path';
 import type { AppContext } from '../../core/context.js';

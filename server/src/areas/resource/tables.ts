@@ -1,6 +1,6 @@
-import { ossResource, smsResource } from '@console/contract';
+import { attachResource, ossResource, smsResource } from '@console/contract/areas/resource/index';
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, withSearchGrams } from '../../core/db/columns.js';
 
 /** SMS configurations of a tenant; `status` 2 marks the enabled one (at most one per tenant). Keys are sealed (core/secrets.ts). */
@@ -49,6 +49,33 @@ export const oss = pgTable(
     uniqueIndex('uq_oss_code').on(t.tenantId, t.ossCode).where(sql`is_deleted = 0`),
     uniqueIndex('uq_oss_enabled').on(t.tenantId).where(sql`status = 2 and is_deleted = 0`),
     index('ix_oss_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    ...searchGramsIndexes(t),
+  ],
+);
+
+/** Uploaded files (the file storage interface keeps the bytes; this is the register). */
+export const attach = pgTable(
+  'blade_attach',
+  withSearchGrams(attachResource, {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    domainUrl: varchar('domain_url', { length: 255 }).notNull().default(''),
+    link: varchar('link', { length: 1000 }).notNull(),
+    /** storage key: tenant/yyyyMMdd/random.ext */
+    name: varchar('name', { length: 500 }).notNull(),
+    originalName: varchar('original_name', { length: 500 }).notNull(),
+    extension: varchar('extension', { length: 16 }).notNull(),
+    contentType: varchar('content_type', { length: 100 }).notNull(),
+    attachSize: bigint('attach_size', { mode: 'number' }).notNull(),
+    sha256: varchar('sha256', { length: 64 }).notNull(),
+    md5: varchar('md5', { length: 32 }),
+    /** the object storage configuration (blade_oss) holding the bytes; null: the local disk */
+    ossId: id('oss_id'),
+    ...auditColumns(),
+  }),
+  (t) => [
+    index('ix_attach_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    uniqueIndex('uq_attach_name').on(t.name),
     ...searchGramsIndexes(t),
   ],
 );

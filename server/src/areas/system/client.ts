@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { CLIENT_GRANT_TYPES, CLIENT_ID_PATTERN, clientResource, msg } from '@console/contract';
+import { msg } from '@console/contract';
+import { CLIENT_GRANT_TYPES, CLIENT_ID_PATTERN, clientResource } from '@console/contract/areas/system/index';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 import type { DataStep } from '../../core/area.js';
-import { schema } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import { DEFAULT_AGREEMENTS } from './agreements.js';
+import { agreement } from './tables.js';
 
 /** The system's seed beside the platform's foundation (seed/steps.ts): the default agreements. */
 export const SYSTEM_DATA_STEPS: DataStep[] = [
@@ -9,7 +9,7 @@ export const SYSTEM_DATA_STEPS: DataStep[] = [
     name: '0003-default-agreements',
     async run(tx) {
       const publishTime = new Date();
-      await tx.insert(schema.agreement).values(DEFAULT_AGREEMENTS.map((a) => ({ id: nextId(), ...a, version: '1.0', publishTime })));
+      await tx.insert(agreement).values(DEFAULT_AGREEMENTS.map((a) => ({ id: nextId(), ...a, version: '1.0', publishTime })));
     },
   },
 ];

@@ -1,4 +1,5 @@
-import { type DictItem, dictItemSchema } from '@console/contract';
+import { type DictItem } from '@console/contract';
+import { dictItemSchema } from '@console/contract/areas/system/index';
 import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

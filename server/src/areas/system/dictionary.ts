@@ -1,4 +1,5 @@
-import { dictBizResource, type Lang, msg } from '@console/contract';
+import { type Lang, msg } from '@console/contract';
+import { dictBizResource } from '@console/contract/areas/system/index';
 import { and, asc, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,4 @@
-import { deptResource, paramResource, postResource } from '@console/contract';
+import { deptResource, paramResource, postResource } from '@console/contract/areas/system/index';
 import { bind, defineArea } from '../../core/area.js';
 import { schema } from '../../core/db/index.js';
 import { registerDictRoutes } from './dict.js';
@@ -7,14 +7,14 @@ import { SYSTEM_DATA_STEPS } from './dataSteps.js';
 import { deptHooks, ORG_DATA_STEPS, registerOrgRoutes } from './org.js';
 import { registerProfileRoutes } from './profile.js';
 import { appModule } from './public.js';
-import { post } from './tables.js';
-import { clientResource, dictBizResource, dictResource } from '@console/contract';
+import { param, post } from './tables.js';
+import { clientResource, dictBizResource, dictResource } from '@console/contract/areas/system/index';
 import { clientHooks, registerClientRoutes } from './client.js';
 import { bizDictHooks, registerDictionaryRoutes, systemDictHooks } from './dictionary.js';
 import { dictBiz } from './tables.js';
 
 // the regions' table stays among the system's tables (the base area serves it)
-export { region } from './tables.js';
+export { param, region } from './tables.js';
 
 /**
  * blade-system: menus, dictionaries, parameters, organisation (departments, posts), clients, the signed-in user's
@@ -23,7 +23,7 @@ export { region } from './tables.js';
 export const systemArea = defineArea({
   name: 'system',
   resources: [
-    bind(paramResource, schema.param),
+    bind(paramResource, param),
     bind(deptResource, schema.dept, deptHooks),
     bind(postResource, post),
     bind(dictResource, schema.dict, systemDictHooks),

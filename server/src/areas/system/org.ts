@@ -1,4 +1,4 @@
-import { deptResource, postResource } from '@console/contract';
+import { deptResource, postResource } from '@console/contract/areas/system/index';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { isId, splitList } from '../../core/ids.js';
 import { localName } from '../../core/localName.js';

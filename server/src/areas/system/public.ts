@@ -3,12 +3,12 @@ import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
-import { schema } from '../../core/db/index.js';
 import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError } from '../../core/errors.js';
 import { sanitizeHtml } from '../../core/html.js';
 import { formatDateTime } from '../../core/time.js';
 import { registerGuestRoute } from './registerGuest.js';
+import { agreement } from './tables.js';
 
 const SERVER_CHECK_TIMEOUT_MS = 3000;
 
@@ -48,10 +48,10 @@ export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<
   }, async (req) => {
     const { type } = req.query as { type: AgreementType };
     const latest = async (language: string) => {
-      const [row] = await ctx.db.select().from(schema.agreement)
-        .where(and(eq(schema.agreement.type, type), eq(schema.agreement.language, language), eq(schema.agreement.isDeleted, 0),
-          eq(schema.agreement.status, 1), lte(schema.agreement.publishTime, new Date())))
-        .orderBy(desc(schema.agreement.publishTime), desc(schema.agreement.id))
+      const [row] = await ctx.db.select().from(agreement)
+        .where(and(eq(agreement.type, type), eq(agreement.language, language), eq(agreement.isDeleted, 0),
+          eq(agreement.status, 1), lte(agreement.publishTime, new Date())))
+        .orderBy(desc(agreement.publishTime), desc(agreement.id))
         .limit(1);
       return row;
     };

@@ -1,7 +1,8 @@
-import { dictBizResource, postResource, regionResource } from '@console/contract';
+import { regionResource } from '@console/contract/areas/base/index';
+import { dictBizResource, paramResource, postResource } from '@console/contract/areas/system/index';
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, smallint, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, searchGramsIndexes, tenantColumn, withSearchGrams } from '../../core/db/columns.js';
+import { index, integer, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';
 
 /** Posts (job positions) of a tenant. */
 export const post = pgTable(
@@ -70,5 +71,40 @@ export const dictBiz = pgTable(
     uniqueIndex('uq_dict_biz_code_key').on(t.tenantId, t.code, t.dictKey).where(sql`is_deleted = 0`),
     index('ix_dict_biz_parent').on(t.tenantId, t.parentId, t.sort).where(sql`is_deleted = 0`),
     ...searchGramsIndexes(t),
+  ],
+);
+
+export const param = pgTable(
+  'blade_param',
+  withSearchGrams(paramResource, {
+    id: id('id').primaryKey(),
+    paramName: varchar('param_name', { length: 255 }).notNull(),
+    paramKey: varchar('param_key', { length: 255 }).notNull(),
+    paramValue: text('param_value').notNull(),
+    remark: varchar('remark', { length: 500 }),
+    ...auditColumns(),
+  }),
+  (t) => [
+    uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`),
+    ...searchGramsIndexes(t, { paramNameGrams: 'ix_param_name_grams', paramKeyGrams: 'ix_param_key_grams' }),
+  ],
+);
+
+/** User agreement and privacy policy texts, per language and version (platform-wide, public). */
+export const agreement = pgTable(
+  'ymy_agreement',
+  {
+    id: id('id').primaryKey(),
+    type: varchar('type', { length: 16 }).notNull(),
+    language: varchar('language', { length: 8 }).notNull(),
+    title: varchar('title', { length: 255 }).notNull(),
+    content: text('content').notNull(),
+    version: varchar('version', { length: 32 }).notNull(),
+    publishTime: ts('publish_time'),
+    ...auditColumns(),
+  },
+  (t) => [
+    uniqueIndex('uq_agreement_version').on(t.type, t.language, t.version).where(sql`is_deleted = 0`),
+    index('ix_agreement_published').on(t.type, t.language, t.publishTime.desc().nullsLast()).where(sql`is_deleted = 0`),
   ],
 );

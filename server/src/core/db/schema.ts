@@ -1,6 +1,10 @@
-import { apiScopeResource, attachResource, clientResource, dataScopeResource, deptResource, dictResource, logApiResource, logErrorResource, logUsualResource, menuResource, noticeResource, paramResource, roleResource, tenantPackageResource, tenantResource, topMenuResource, userResource } from '@console/contract';
+import { apiScopeResource, dataScopeResource, roleResource } from '@console/contract/areas/authority/index';
+import { logApiResource, logErrorResource, logUsualResource } from '@console/contract/areas/monitor/index';
+import {
+  clientResource, deptResource, dictResource, menuResource, tenantPackageResource, tenantResource, topMenuResource, userResource,
+} from '@console/contract/areas/system/index';
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from './columns.js';
 
 // ---------- platform-wide tables (no tenant_id) ----------
@@ -90,6 +94,10 @@ export const topMenu = pgTable('blade_top_menu', withSearchGrams(topMenuResource
   ],
 );
 
+/**
+ * The menus each top menu shows: written by authority (the top menu grant), read by system (the menu routes),
+ * so it stays here beside its top menu rather than in one of them (authority already reads system's param).
+ */
 export const topMenuSetting = pgTable(
   'blade_top_menu_setting',
   { topMenuId: id('top_menu_id').notNull(), menuId: id('menu_id').notNull() },
@@ -114,22 +122,6 @@ export const dict = pgTable(
     uniqueIndex('uq_dict_code_key').on(t.code, t.dictKey).where(sql`is_deleted = 0`),
     index('ix_dict_parent').on(t.parentId),
     ...searchGramsIndexes(t),
-  ],
-);
-
-export const param = pgTable(
-  'blade_param',
-  withSearchGrams(paramResource, {
-    id: id('id').primaryKey(),
-    paramName: varchar('param_name', { length: 255 }).notNull(),
-    paramKey: varchar('param_key', { length: 255 }).notNull(),
-    paramValue: text('param_value').notNull(),
-    remark: varchar('remark', { length: 500 }),
-    ...auditColumns(),
-  }),
-  (t) => [
-    uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`),
-    ...searchGramsIndexes(t, { paramNameGrams: 'ix_param_name_grams', paramKeyGrams: 'ix_param_key_grams' }),
   ],
 );
 
@@ -215,108 +207,21 @@ export const user = pgTable(
   ],
 );
 
-export const notice = pgTable(
-  'blade_notice',
-  withSearchGrams(noticeResource, {
-    id: id('id').primaryKey(),
-    tenantId: tenantColumn(),
-    title: varchar('title', { length: 255 }).notNull(),
-    category: integer('category').notNull(),
-    releaseTime: ts('release_time').notNull(),
-    content: text('content'),
-    ...auditColumns(),
-  }),
-  (t) => [
-    // DESC NULLS FIRST mirrors ASC NULLS LAST, the defaults of ORDER BY, so one index serves both directions
-    index('ix_notice_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
-    index('ix_notice_tenant_release').on(t.tenantId, t.releaseTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
-    index('ix_notice_title_trgm').using('gin', sql`title gin_trgm_ops`),
-    ...searchGramsIndexes(t),
-  ],
-);
-
 /**
- * Notices a user has read one by one (the bell). A user's "mark all as read" is a watermark in
- * blade_notice_read_mark instead, so this table stays small: it holds only reads since the last one.
+ * The departments of each user, one row per pair, kept from blade_user.dept_id (a comma list, as BladeX
+ * stores it): the user list by department subtree reads it through its index instead of every user.
  */
-export const noticeRead = pgTable(
-  'blade_notice_read',
+export const userDept = pgTable(
+  'blade_user_dept',
   {
-    tenantId: tenantColumn(),
+    tenantId: varchar('tenant_id', { length: 12 }).notNull(),
     userId: id('user_id').notNull(),
-    noticeId: id('notice_id').notNull(),
-    readTime: ts('read_time').notNull().defaultNow(),
+    deptId: id('dept_id').notNull(),
   },
-  (t) => [
-    primaryKey({ name: 'blade_notice_read_pkey', columns: [t.userId, t.noticeId] }),
-    // a removed notice's read rows are dropped with it
-    index('ix_notice_read_notice').on(t.noticeId),
-  ],
+  (t) => [primaryKey({ columns: [t.userId, t.deptId] }), index('ix_user_dept_dept').on(t.tenantId, t.deptId, t.userId)],
 );
 
-/**
- * "Mark all as read" per user: every notice that was visible at `readUntil` (created and released by
- * then) counts as read. `category` -1 is the watermark of every category; any other value only covers
- * notices of that category (a tab's "mark all").
- */
-export const noticeReadMark = pgTable(
-  'blade_notice_read_mark',
-  {
-    tenantId: tenantColumn(),
-    userId: id('user_id').notNull(),
-    category: integer('category').notNull(),
-    readUntil: ts('read_until').notNull(),
-  },
-  (t) => [primaryKey({ name: 'blade_notice_read_mark_pkey', columns: [t.userId, t.category] })],
-);
-
-/** Uploaded files (the file storage interface keeps the bytes; this is the register). */
-export const attach = pgTable(
-  'blade_attach',
-  withSearchGrams(attachResource, {
-    id: id('id').primaryKey(),
-    tenantId: tenantColumn(),
-    domainUrl: varchar('domain_url', { length: 255 }).notNull().default(''),
-    link: varchar('link', { length: 1000 }).notNull(),
-    /** storage key: tenant/yyyyMMdd/random.ext */
-    name: varchar('name', { length: 500 }).notNull(),
-    originalName: varchar('original_name', { length: 500 }).notNull(),
-    extension: varchar('extension', { length: 16 }).notNull(),
-    contentType: varchar('content_type', { length: 100 }).notNull(),
-    attachSize: bigint('attach_size', { mode: 'number' }).notNull(),
-    sha256: varchar('sha256', { length: 64 }).notNull(),
-    md5: varchar('md5', { length: 32 }),
-    /** the object storage configuration (blade_oss) holding the bytes; null: the local disk */
-    ossId: id('oss_id'),
-    ...auditColumns(),
-  }),
-  (t) => [
-    index('ix_attach_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
-    uniqueIndex('uq_attach_name').on(t.name),
-    ...searchGramsIndexes(t),
-  ],
-);
-
-/** User agreement and privacy policy texts, per language and version (platform-wide, public). */
-export const agreement = pgTable(
-  'ymy_agreement',
-  {
-    id: id('id').primaryKey(),
-    type: varchar('type', { length: 16 }).notNull(),
-    language: varchar('language', { length: 8 }).notNull(),
-    title: varchar('title', { length: 255 }).notNull(),
-    content: text('content').notNull(),
-    version: varchar('version', { length: 32 }).notNull(),
-    publishTime: ts('publish_time'),
-    ...auditColumns(),
-  },
-  (t) => [
-    uniqueIndex('uq_agreement_version').on(t.type, t.language, t.version).where(sql`is_deleted = 0`),
-    index('ix_agreement_published').on(t.type, t.language, t.publishTime.desc().nullsLast()).where(sql`is_deleted = 0`),
-  ],
-);
-
-// ---------- authority: packages, scopes, user departments ----------
+// ---------- authority: packages, scopes ----------
 
 /** Tenant packages: the menus a tenant may use (platform-wide). */
 export const tenantPackage = pgTable(
@@ -384,20 +289,6 @@ export const roleScope = pgTable(
   (t) => [primaryKey({ columns: [t.roleId, t.scopeId] }), index('ix_role_scope_scope').on(t.scopeId)],
 );
 
-/**
- * The departments of each user, one row per pair, kept from blade_user.dept_id (a comma list, as BladeX
- * stores it): the user list by department subtree reads it through its index instead of every user.
- */
-export const userDept = pgTable(
-  'blade_user_dept',
-  {
-    tenantId: varchar('tenant_id', { length: 12 }).notNull(),
-    userId: id('user_id').notNull(),
-    deptId: id('dept_id').notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.deptId] }), index('ix_user_dept_dept').on(t.tenantId, t.deptId, t.userId)],
-);
-
 // ---------- sessions ----------
 
 /** One sign-in: access tokens carry its id (sid), so revoking it stops them at once. */
@@ -433,13 +324,6 @@ export const authRefreshToken = pgTable(
   },
   (t) => [uniqueIndex('uq_refresh_hash').on(t.tokenHash), index('ix_refresh_session').on(t.sessionId)],
 );
-
-/** Single-use captchas (platform-wide: the caller is not signed in yet). */
-export const authCaptcha = pgTable('auth_captcha', {
-  key: varchar('key', { length: 64 }).primaryKey(),
-  codeHash: varchar('code_hash', { length: 64 }).notNull(),
-  expireTime: ts('expire_time').notNull(),
-});
 
 // ---------- logs (append-only, tenant-scoped) ----------
 

@@ -1,5 +1,8 @@
 import type { Page } from '@console/contract';
-import { apiScopeResource as apiScopeDef, dataScopeResource as dataScopeDef, menuResource as menuDef, roleResource as roleDef } from '@console/contract';
+import {
+  apiScopeResource as apiScopeDef, dataScopeResource as dataScopeDef, roleResource as roleDef,
+} from '@console/contract/areas/authority/index';
+import { menuResource as menuDef } from '@console/contract/areas/system/index';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Checkbox, Empty, Modal, Spin, Tabs, Tree } from 'antd';
 import { useEffect, useMemo, useState } from 'react';

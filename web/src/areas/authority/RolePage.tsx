@@ -1,4 +1,4 @@
-import { roleResource as roleDef } from '@console/contract';
+import { roleResource as roleDef } from '@console/contract/areas/authority/index';
 import { App, Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,5 @@
-import { deviceControlResource, deviceInfoResource, otaProgressResource, type ActionOutput } from '@console/contract';
+import { type ActionOutput } from '@console/contract';
+import { deviceControlResource, deviceInfoResource, otaProgressResource } from '@console/contract/areas/device/index';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Card, Descriptions, Empty, Input, Spin, Table, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';

@@ -1,5 +1,6 @@
 import { SyncOutlined } from '@ant-design/icons';
-import { crudPaths, deviceNoticeResource, PLATFORM_TENANT, type Page } from '@console/contract';
+import { crudPaths, PLATFORM_TENANT, type Page } from '@console/contract';
+import { deviceNoticeResource } from '@console/contract/areas/device/index';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Checkbox, Empty, Input, List, Space, Spin, Switch, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState, type HTMLAttributes } from 'react';

@@ -1,6 +1,7 @@
 import { ProFormTextArea } from '@ant-design/pro-components';
 import type { ProColumns } from '@ant-design/pro-components';
-import { emergencyCodeResource, emergencyUnlockResource, t as text, type ActionOutput } from '@console/contract';
+import { t as text, type ActionOutput } from '@console/contract';
+import { emergencyCodeResource, emergencyUnlockResource } from '@console/contract/areas/device/index';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Drawer } from 'antd';
 import { useMemo, useState } from 'react';

@@ -1,5 +1,6 @@
 import { CopyOutlined } from '@ant-design/icons';
-import { emergencyCodeResource, emergencyUnlockResource, type ActionOutput } from '@console/contract';
+import { type ActionOutput } from '@console/contract';
+import { emergencyCodeResource, emergencyUnlockResource } from '@console/contract/areas/device/index';
 import { Alert, App, Button, Descriptions, List, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDicts } from '../../resource/dict';

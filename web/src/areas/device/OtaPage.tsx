@@ -1,5 +1,7 @@
 import { ProForm, ProFormDependency, ProFormRadio, ProFormTextArea } from '@ant-design/pro-components';
-import { batchResource, crudPaths, firmwareResource, otaTaskResource, RELEASE_STATE, type Page } from '@console/contract';
+import { crudPaths, type Page } from '@console/contract';
+import { firmwareResource, otaTaskResource, RELEASE_STATE } from '@console/contract/areas/device/index';
+import { batchResource } from '@console/contract/areas/production/index';
 import { useQuery } from '@tanstack/react-query';
 import { App, Button, Select } from 'antd';
 import { useMemo, useState } from 'react';

@@ -1,4 +1,4 @@
-import { OTA_STATES, otaProgressResource, otaTaskResource, type OtaState } from '@console/contract';
+import { OTA_STATES, otaProgressResource, otaTaskResource, type OtaState } from '@console/contract/areas/device/index';
 import { useQuery } from '@tanstack/react-query';
 import { Badge, Card, Col, Drawer, Progress, Row, Space, Statistic, Typography } from 'antd';
 import { useMemo } from 'react';

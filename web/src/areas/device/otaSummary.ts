@@ -1,4 +1,5 @@
-import { OTA_FINAL_STATES, type ActionOutput, type otaTaskResource } from '@console/contract';
+import { type ActionOutput } from '@console/contract';
+import { OTA_FINAL_STATES, type otaTaskResource } from '@console/contract/areas/device/index';
 
 export type OtaSummary = ActionOutput<typeof otaTaskResource.actions.summary>;
 

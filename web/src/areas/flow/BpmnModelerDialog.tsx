@@ -1,5 +1,6 @@
 import { CloudDownloadOutlined, CompressOutlined, FolderOpenOutlined, RedoOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
-import { crudPaths, flowModelResource } from '@console/contract';
+import { crudPaths } from '@console/contract';
+import { flowModelResource } from '@console/contract/areas/flow/index';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Modal, Space, Spin, Tag, Tooltip } from 'antd';
 import { useEffect, useRef, useState, type ChangeEvent, type ReactNode } from 'react';

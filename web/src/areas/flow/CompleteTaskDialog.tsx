@@ -1,5 +1,5 @@
 import { ProFormRadio, ProFormTextArea } from '@ant-design/pro-components';
-import { workTodoResource } from '@console/contract';
+import { workTodoResource } from '@console/contract/areas/flow/index';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { callAction } from '../../api/action';

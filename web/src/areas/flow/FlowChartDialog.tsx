@@ -9,7 +9,7 @@
  * `flow-chart-error`, `flow-chart-tip` (`data-element-id`: the hovered activity), `flow-chart-history` (the table, rows
  * with `data-element-id`).
  */
-import { flowProcessActions, type FlowHistoryItem } from '@console/contract';
+import { flowProcessActions, type FlowHistoryItem } from '@console/contract/areas/flow/index';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Modal, Popover, Spin, Table, Tag, type TableColumnsType } from 'antd';
 import { useEffect, useMemo, useRef, useState, type HTMLAttributes } from 'react';

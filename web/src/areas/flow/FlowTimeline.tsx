@@ -1,4 +1,4 @@
-import type { FlowHistoryItem } from '@console/contract';
+import type { FlowHistoryItem } from '@console/contract/areas/flow/index';
 import { Empty, Tag, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { testId } from '../../testId';

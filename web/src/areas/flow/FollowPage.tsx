@@ -1,5 +1,5 @@
 import { ProFormTextArea } from '@ant-design/pro-components';
-import { flowFollowResource } from '@console/contract';
+import { flowFollowResource } from '@console/contract/areas/flow/index';
 import { App, Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,6 +1,6 @@
 import { UploadOutlined } from '@ant-design/icons';
 import { ProForm } from '@ant-design/pro-components';
-import { FLOW_DEPLOY_UPLOAD, flowManagerResource } from '@console/contract';
+import { FLOW_DEPLOY_UPLOAD, flowManagerResource } from '@console/contract/areas/flow/index';
 import { Alert, App, Button, Upload, type UploadFile } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

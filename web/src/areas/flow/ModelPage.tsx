@@ -1,4 +1,4 @@
-import { flowModelResource } from '@console/contract';
+import { flowModelResource } from '@console/contract/areas/flow/index';
 import { Button } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { ProFormList, ProFormText } from '@ant-design/pro-components';
-import { workStartResource } from '@console/contract';
+import { workStartResource } from '@console/contract/areas/flow/index';
 import { App, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

@@ -1,4 +1,6 @@
-import { workClaimResource, workDoneResource, workSendResource, workStartResource, workTodoResource } from '@console/contract';
+import {
+  workClaimResource, workDoneResource, workSendResource, workStartResource, workTodoResource,
+} from '@console/contract/areas/flow/index';
 import { App, Button } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,7 @@
 import { ProFormSelect } from '@ant-design/pro-components';
-import { flowModelResource, tenantResource, type ActionOutput } from '@console/contract';
+import { type ActionOutput } from '@console/contract';
+import { flowModelResource } from '@console/contract/areas/flow/index';
+import { tenantResource } from '@console/contract/areas/system/index';
 import { useQuery } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import type { FlowHistoryItem } from '@console/contract';
+import type { FlowHistoryItem } from '@console/contract/areas/flow/index';
 import { describe, expect, it } from 'vitest';
 import { flowMarkers, formatDuration, outcomeKey, visitsByElement, type FlowTrace } from './flowMarkers';
 

@@ -1,4 +1,4 @@
-import type { FlowHistoryItem } from '@console/contract';
+import type { FlowHistoryItem } from '@console/contract/areas/flow/index';
 
 /** The classes the diagram puts on an element's `g.djs-element` (flowChart.css draws them). */
 export const FLOW_MARKER = { done: 'flow-done', running: 'flow-running', taken: 'flow-taken' } as const;

@@ -1,4 +1,6 @@
-import { productAuthResource, t as text, tenantResource } from '@console/contract';
+import { t as text } from '@console/contract';
+import { productAuthResource } from '@console/contract/areas/product/index';
+import { tenantResource } from '@console/contract/areas/system/index';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Empty, Input, List, Spin, Tree, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';

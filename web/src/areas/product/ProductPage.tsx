@@ -1,5 +1,6 @@
 import { CloudSyncOutlined } from '@ant-design/icons';
-import { type ActionOutput, productResource } from '@console/contract';
+import { type ActionOutput } from '@console/contract';
+import { productResource } from '@console/contract/areas/product/index';
 import { Alert, Button, Modal, Radio, Space, Table } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

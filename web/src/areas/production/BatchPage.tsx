@@ -1,5 +1,6 @@
 import { ProFormTextArea } from '@ant-design/pro-components';
-import { batchResource, certResource, t as text } from '@console/contract';
+import { t as text } from '@console/contract';
+import { batchResource, certResource } from '@console/contract/areas/production/index';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, List, Spin, Typography } from 'antd';
 import { useState } from 'react';

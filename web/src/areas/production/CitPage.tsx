@@ -1,4 +1,4 @@
-import { citDictResource, citResource } from '@console/contract';
+import { citDictResource, citResource } from '@console/contract/areas/production/index';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Empty, Modal, Spin, Table, Tag, Tree, Typography } from 'antd';
 import { useMemo, useState } from 'react';

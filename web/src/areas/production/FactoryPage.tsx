@@ -1,5 +1,6 @@
 import { ProFormSelect, ProFormText } from '@ant-design/pro-components';
-import { crudPaths, factoryResource, OPERATOR_ACCOUNT, type Page, stationResource } from '@console/contract';
+import { crudPaths, type Page } from '@console/contract';
+import { factoryResource, OPERATOR_ACCOUNT, stationResource } from '@console/contract/areas/production/index';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Drawer, Table, Typography } from 'antd';
 import { md5 } from 'js-md5';

@@ -1,6 +1,7 @@
 import { KeyOutlined } from '@ant-design/icons';
 import { ProFormSelect } from '@ant-design/pro-components';
-import { CLIENT_GRANT_TYPES, CONSOLE_CLIENT, clientResource, type ActionOutput, t as text, type I18nText } from '@console/contract';
+import { CONSOLE_CLIENT, type ActionOutput, t as text, type I18nText } from '@console/contract';
+import { CLIENT_GRANT_TYPES, clientResource } from '@console/contract/areas/system/index';
 import { Alert, App, Button, Modal, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { request } from '../../api/client';

@@ -1,5 +1,5 @@
 import type { TreeNode } from '@console/contract';
-import { deptResource as deptDef } from '@console/contract';
+import { deptResource as deptDef } from '@console/contract/areas/system/index';
 import { Button, Empty, Input, Spin, Tree } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';

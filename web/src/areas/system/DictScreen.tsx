@@ -1,7 +1,8 @@
 import { LockOutlined } from '@ant-design/icons';
 import type { ProColumns } from '@ant-design/pro-components';
 import { ProFormText } from '@ant-design/pro-components';
-import { DICT_HEADER_KEY, dictBizResource, dictResource, t as text, type I18nText } from '@console/contract';
+import { t as text, type I18nText } from '@console/contract';
+import { DICT_HEADER_KEY, dictBizResource, dictResource } from '@console/contract/areas/system/index';
 import { Button, Card, Col, Empty, Row, Tag } from 'antd';
 import { cloneElement, isValidElement, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { Navigate } from 'react-router';

@@ -1,4 +1,5 @@
-import { PLATFORM_TENANT, t as text, tenantPackageResource, tenantResource, type Lang, type ResourceDef } from '@console/contract';
+import { PLATFORM_TENANT, t as text, type Lang, type ResourceDef } from '@console/contract';
+import { tenantPackageResource, tenantResource } from '@console/contract/areas/system/index';
 import { ProForm, ProFormDateTimePicker, ProFormDigit, ProFormText, type ProColumns } from '@ant-design/pro-components';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Space, Tag, Typography } from 'antd';

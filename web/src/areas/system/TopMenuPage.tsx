@@ -1,4 +1,5 @@
-import { menuResource, t as text, topMenuResource, type GrantNode, type Lang, type ResourceDef } from '@console/contract';
+import { t as text, type Lang, type ResourceDef } from '@console/contract';
+import { menuResource, topMenuResource, type GrantNode } from '@console/contract/areas/system/index';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Empty, Modal, Spin, Tree, Typography } from 'antd';
 import { useCallback, useEffect, useState, type Key } from 'react';

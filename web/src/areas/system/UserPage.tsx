@@ -1,6 +1,6 @@
 import { ApartmentOutlined } from '@ant-design/icons';
 import { t as text } from '@console/contract/i18n';
-import { postResource as postDef, userResource as userDef } from '@console/contract';
+import { postResource as postDef, userResource as userDef } from '@console/contract/areas/system/index';
 import { ProFormSelect, ProFormText } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Tag } from 'antd';

@@ -1,4 +1,4 @@
-import { userResource as userDef } from '@console/contract';
+import { userResource as userDef } from '@console/contract/areas/system/index';
 import { useQuery } from '@tanstack/react-query';
 import { App, Form, Input, Modal, Select, Spin } from 'antd';
 import { useEffect, useState } from 'react';

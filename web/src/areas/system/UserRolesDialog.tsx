@@ -1,4 +1,5 @@
-import { roleResource as roleDef, userResource as userDef } from '@console/contract';
+import { roleResource as roleDef } from '@console/contract/areas/authority/index';
+import { userResource as userDef } from '@console/contract/areas/system/index';
 import { Alert, App, Modal, Spin, Tree } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { menuResource, type GrantNode } from '@console/contract';
+import { menuResource, type GrantNode } from '@console/contract/areas/system/index';
 import { useQuery } from '@tanstack/react-query';
 import { Tag, TreeSelect } from 'antd';
 import { useMemo } from 'react';

@@ -1,4 +1,4 @@
-import type { GrantNode } from '@console/contract';
+import type { GrantNode } from '@console/contract/areas/system/index';
 import { describe, expect, it } from 'vitest';
 import { conductedKeys, countByCategory, sortedKeys } from './menuTreeKeys';
 

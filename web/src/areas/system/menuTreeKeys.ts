@@ -1,4 +1,4 @@
-import type { GrantNode } from '@console/contract';
+import type { GrantNode } from '@console/contract/areas/system/index';
 
 /**
  * A checkable tree conducts a checked node down to its whole subtree. A stored list of menu ids may name

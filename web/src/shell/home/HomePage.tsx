@@ -1,5 +1,6 @@
 import { NotificationOutlined } from '@ant-design/icons';
-import { noticeResource, type Page, type SessionUserInfo } from '@console/contract';
+import { type Page, type SessionUserInfo } from '@console/contract';
+import { noticeResource } from '@console/contract/areas/desk/index';
 import { API } from '@console/contract/paths';
 import { useQuery } from '@tanstack/react-query';
 import { resourceKeys } from '../../resource/api';

@@ -1,4 +1,4 @@
-import { noticeResource, type NoticeBellItem as Notice } from '@console/contract';
+import { noticeResource, type NoticeBellItem as Notice } from '@console/contract/areas/desk/index';
 import { Badge, Button, List, Spin, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

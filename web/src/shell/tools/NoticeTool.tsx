@@ -1,5 +1,8 @@
 import { BellOutlined } from '@ant-design/icons';
-import { NOTICE_BELL, type NoticeBellItem, noticeResource, type NoticeUnreadCount, type Page } from '@console/contract';
+import { type Page } from '@console/contract';
+import {
+  NOTICE_BELL, type NoticeBellItem, noticeResource, type NoticeUnreadCount,
+} from '@console/contract/areas/desk/index';
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Badge, Popover, Spin } from 'antd';
 import { Suspense, useCallback, useEffect, useMemo, useState } from 'react';

@@ -1,4 +1,5 @@
-import { deviceGatewayActions, MAX_SIMULATOR_SNS, type ActionOutput } from '@console/contract';
+import { type ActionOutput } from '@console/contract';
+import { deviceGatewayActions, MAX_SIMULATOR_SNS } from '@console/contract/areas/device/index';
 import { and, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../core/context.js';

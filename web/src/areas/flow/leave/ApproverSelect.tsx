@@ -1,4 +1,5 @@
-import { type ActionOutput, leaveActions } from '@console/contract';
+import { type ActionOutput } from '@console/contract';
+import { leaveActions } from '@console/contract/areas/flow/index';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useEffect, useMemo, useState } from 'react';

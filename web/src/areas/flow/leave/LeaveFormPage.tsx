@@ -1,4 +1,4 @@
-import { leaveActions } from '@console/contract';
+import { leaveActions } from '@console/contract/areas/flow/index';
 import { App, Button, Card, DatePicker, Form, Input, InputNumber } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-import { workTodoResource } from '@console/contract';
+import { workTodoResource } from '@console/contract/areas/flow/index';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Input, Result, Skeleton, Space } from 'antd';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-import type { LeaveRecord } from '@console/contract';
+import type { LeaveRecord } from '@console/contract/areas/flow/index';
 import { Descriptions } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDict } from '../../../resource/dict';

@@ -1,4 +1,5 @@
-import { crudPaths, flowProcessActions, leaveActions, workTodoResource } from '@console/contract';
+import { crudPaths } from '@console/contract';
+import { flowProcessActions, leaveActions, workTodoResource } from '@console/contract/areas/flow/index';
 import { useQuery } from '@tanstack/react-query';
 import { callAction } from '../../../api/action';
 import { request } from '../../../api/client';
