@@ -10,7 +10,8 @@
  *   FUZZ_CONCURRENCY=<n>    requests in flight (default 4)
  *   FUZZ_WATCH=1            check the fuzzer's own sessions after every request (use with FUZZ_CONCURRENCY=1):
  *                           the report then names each request that signed one out
- *   FUZZ_TRACE=1            print every request and the start of its answer (with FUZZ_ONLY)
+ *   FUZZ_TRACE=1            print every request, the time its answer took and its start (with FUZZ_ONLY)
+ *   FUZZ_TIMEOUT_MS=<n>     the whole run's time limit (default 900000)
  *
  * The tenant reaches the device screens over the "shared product type" fixture (fuzz/ownership.ts): no successful
  * answer to it may name another tenant's or an undelivered device, and after the run every list is swept for them.
@@ -48,7 +49,7 @@ const MIN_PER_OPERATION = 60;
  * the sampled run takes about 30 s on PGlite on 2 cores; every systematic case of every operation (about 300 of
  * them, CI's FUZZ_SYSTEMATIC_MAX=150) takes several minutes, more on a machine busy with other test files
  */
-const TEST_TIMEOUT_MS = 900_000;
+const TEST_TIMEOUT_MS = Number(process.env.FUZZ_TIMEOUT_MS ?? 900_000) || 900_000;
 /** address of the fuzzer's own sign-ins: fuzzed requests never use it, so their budgets never block a re-login */
 const LOGIN_ADDRESS = '127.0.0.1';
 
@@ -73,6 +74,8 @@ interface OpStats {
   ok: number;
   systematic: number;
   systematicTotal: number;
+  /** time its answers took, summed (ms) */
+  ms: number;
 }
 
 describe('fuzzing every route of the OpenAPI document', () => {
@@ -202,7 +205,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
     const plan: { op: Operation; c: Case }[] = [];
     for (const op of operations) {
       const { cases, systematic, systematicTotal } = planCases(op, SEED, quota);
-      stats.set(opKey(op), { sent: 0, statuses: new Map(), pastAuth: 0, ok: 0, systematic, systematicTotal });
+      stats.set(opKey(op), { sent: 0, statuses: new Map(), pastAuth: 0, ok: 0, systematic, systematicTotal, ms: 0 });
       for (const c of cases) plan.push({ op, c });
     }
     new Rng(seedOf(SEED, 'order')).shuffle(plan);
@@ -231,6 +234,7 @@ describe('fuzzing every route of the OpenAPI document', () => {
       s.sent++;
       sent++;
       let timer: NodeJS.Timeout | undefined;
+      const began = performance.now();
       try {
         const res = await Promise.race([
           app.inject({ method: req.method as 'GET', url: req.url, headers: req.headers, payload: req.payload, remoteAddress: req.remoteAddress }),
@@ -246,12 +250,13 @@ describe('fuzzing every route of the OpenAPI document', () => {
         if (leaked.length) failures.add({ op: opKey(op), status: res.statusCode, problem: 'another tenant\'s or an undelivered device answered to the tenant', message: leaked.join(', '), req });
         if (res.statusCode === 401 && req.who) await recheck(req.who, req);
         if (WATCH) for (const w of ['platform', 'tenant'] as Who[]) await recheck(w, req);
-        if (TRACE) console.log(`${res.statusCode} ${describeRequest(req)}\n    → ${res.body.slice(0, 200)}`);
+        if (TRACE) console.log(`${res.statusCode} ${Math.round(performance.now() - began)}ms ${describeRequest(req)}\n    → ${res.body.slice(0, 200)}`);
       } catch (e) {
         s.statuses.set(0, (s.statuses.get(0) ?? 0) + 1);
         failures.add({ op: opKey(op), status: 0, problem: 'request failed', message: String((e as Error)?.message ?? e), req });
       } finally {
         clearTimeout(timer);
+        s.ms += performance.now() - began;
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
@@ -281,6 +286,9 @@ describe('fuzzing every route of the OpenAPI document', () => {
         + ` (${Math.round(sent / fuzzSeconds)}/s); re-logins after a revoked session: platform ${relogins.platform}, tenant ${relogins.tenant};`
         + ` throw-away sessions used for sign-out: ${sparesUsed}; ${learningProbes} requests beforehand learnt values for ${templates.size} operations`,
       ...rows,
+      'slowest operations (time their answers took, summed):',
+      ...[...stats.entries()].sort((a, b) => b[1].ms - a[1].ms).slice(0, 12)
+        .map(([key, st]) => `  ${key.padEnd(58)} ${(st.ms / 1000).toFixed(1).padStart(7)} s over ${st.sent} requests`),
       ...reloginCauses,
     ].join('\n'));
     const report = failures.report(SEED);
