@@ -1,9 +1,22 @@
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
+import { createServer } from 'node:net';
 
 /** Calls to the server from the test process (not the browser): setting up and restoring state. */
 
 const BASIC = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
+
+/** A port nothing listens on now, for a server of the test's own. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
 
 export const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 

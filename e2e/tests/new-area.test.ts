@@ -1,10 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiToken, md5 } from '../api.js';
+import { apiToken, freePort, md5 } from '../api.js';
 import { useBrowser } from '../browser.js';
 import { signIn, submitResourceForm, tableRows, waitFor } from '../flows.js';
 
@@ -105,17 +104,6 @@ function register(r: (typeof REGISTRIES)[number]): void {
   const end = lines.findIndex((l, i) => i > list && /^\]/.test(l));
   lines.splice(end, 0, r.entry);
   writeFileSync(path, lines.join('\n'));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 async function startServer(): Promise<void> {
