@@ -7,7 +7,8 @@
  *    data folder;
  * 2. in headless Chromium, loads /login in a fresh browser context and records every JavaScript file
  *    fetched until the network is idle: their gzip size (level 6, what a reverse proxy serves) is the
- *    login page's initial JS; the same for the first page after sign-in (/wel/index with a session);
+ *    login page's initial JS; the same for the first page after sign-in (/wel/index with a session) and for a
+ *    list page opened directly (/desk/notice: the generic list page and the definitions);
  * 3. measures navigation → sidebar visible on /wel/index `runs` times, cold (new context, empty cache)
  *    and warm (reload of an open page), and reports the median and the worst run;
  * 4. writes the section between the `shell` markers of RESULTS.md.
@@ -134,6 +135,11 @@ async function main() {
     const firstPage = await firstCtx.newPage();
     const first = await initialJs(firstPage, async () => { await firstPage.goto(`${baseUrl}/wel/index`); });
     await firstCtx.close();
+    // a menu page opened directly: the generic list page, its definitions and the notice screen's own code
+    const listCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: state });
+    const listPage = await listCtx.newPage();
+    const list = await initialJs(listPage, async () => { await listPage.goto(`${baseUrl}/desk/notice`); });
+    await listCtx.close();
 
     const cold: number[] = [];
     const warm: number[] = [];
@@ -160,6 +166,7 @@ of every script the page fetched until the network went idle.
 |---|---|---|---|
 | /login | ${login.files.length} | ${kb(total(login))} KB | < ${TARGET_KB} KB: ${verdict(total(login) < TARGET_KB * 1024)} |
 | first page after sign-in (/wel/index) | ${first.files.length} | ${kb(total(first))} KB | < ${TARGET_KB} KB: ${verdict(total(first) < TARGET_KB * 1024)} |
+| a list page opened directly (/desk/notice) | ${list.files.length} | ${kb(total(list))} KB | |
 
 | navigation → sidebar visible, ${RUNS} runs | median | worst | target |
 |---|---|---|---|
@@ -179,6 +186,12 @@ ${rows(login)}
 | file | raw | gzip |
 |---|---|---|
 ${rows(first)}
+
+**/desk/notice**
+
+| file | raw | gzip |
+|---|---|---|
+${rows(list)}
 
 </details>`;
     writeSection(opt.results!, section);

@@ -14,8 +14,8 @@ export function pageFor(path: string, customPages: () => Promise<CustomPages>): 
   let page = pages.get(path);
   if (!page) {
     page = lazy(async () => {
-      const [{ resolvePage }, pages] = await Promise.all([import('./resolvePage'), customPages()]);
-      return { default: await resolvePage(path, pages) };
+      const { resolvePage } = await import('./resolvePage');
+      return { default: await resolvePage(path, customPages) };
     });
     pages.set(path, page);
   }

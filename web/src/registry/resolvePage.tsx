@@ -3,7 +3,7 @@ import { Navigate } from 'react-router';
 import type { CustomPages } from '../shell/area';
 import { ResourcePage } from '../resource/ResourcePage';
 import { DefinitionLookupContext, type DefinitionLookup } from '../resource/definitionLookup';
-import { definitionByCode, definitionsWithin, pagePlanFor } from './definitions';
+import { definitionByCode, definitionByRoute, definitionsWithin, pagePlanFor } from './definitions';
 
 const lookup: DefinitionLookup = { byCode: definitionByCode, within: definitionsWithin };
 
@@ -26,8 +26,10 @@ function NotFound() {
  * The page of a menu route: the custom page of its definition (`page: 'custom'`, an area's manifest), else
  * the generic list page; a route no definition names goes to /404. Either gets the definitions it looks up.
  */
-export async function resolvePage(route: string, customPages: CustomPages): Promise<ComponentType> {
-  const plan = pagePlanFor(route, customPages);
+export async function resolvePage(route: string, loadCustomPages: () => Promise<CustomPages>): Promise<ComponentType> {
+  // the areas' lists of custom pages load only for a definition that has one: a generic list page needs none
+  const custom = definitionByRoute(route)?.page === 'custom';
+  const plan = pagePlanFor(route, custom ? await loadCustomPages() : {});
   if (!plan) return NotFound;
   const { def } = plan;
   if (plan.kind === 'custom') {
