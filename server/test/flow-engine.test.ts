@@ -164,6 +164,6 @@ describe('timers, models and tenants', () => {
     const task = await openTask(started.instanceId);
     expect(await refusal(flow().complete(outsider, task.id, { pass: true }))).toEqual({ status: 404, key: 'flowTaskMissing' });
     expect(await refusal(flow().claim(outsider, task.id))).toEqual({ status: 404, key: 'flowTaskMissing' });
-    expect(await refusal(flow().deleteInstance(outsider, started.instanceId, 'x'))).toEqual({ status: 404, key: 'flowTaskMissing' });
+    expect(await refusal(flow().deleteInstance(outsider, started.instanceId, 'x'))).toEqual({ status: 404, key: 'flowInstanceMissing' });
   });
 });

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compileBpmn } from '../src/areas/flow/bpmn/compile.js';
-import { runStep, StepFailed } from '../src/areas/flow/bpmn/step.js';
+import { StepFailed } from '../src/areas/flow/bpmn/runtime/context.js';
+import { DEFAULT_STEP_LIMITS, runStep } from '../src/areas/flow/bpmn/runtime/step.js';
+import type { ProcessModel } from '../src/areas/flow/bpmn/model.js';
 import { FLOW_ENGINE } from '../src/areas/flow/index.js';
 import { BASIC, useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
@@ -68,11 +70,11 @@ describe('a model never runs code on the server', () => {
     ['a condition in JavaScript', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="g"/><exclusiveGateway id="g" default="f3"/>
       <sequenceFlow id="f2" sourceRef="g" targetRef="e"><conditionExpression xsi:type="tFormalExpression" language="javascript">${PAYLOAD}</conditionExpression></sequenceFlow>
       <sequenceFlow id="f3" sourceRef="g" targetRef="e"/><endEvent id="e"/>`, /SequenceFlow f2: the expression language "javascript" is a script/],
-    ['an execution listener naming a class', `<startEvent id="s"><extensionElements><flowable:executionListener event="start" class="com.evil.Steal"/></extensionElements></startEvent>
-      <sequenceFlow id="f1" sourceRef="s" targetRef="e"/><endEvent id="e"/>`, /StartEvent s: flowable:ExecutionListener runs code on the server/],
+    ['an execution listener naming a class the server does not have', `<startEvent id="s"><extensionElements><flowable:executionListener event="start" class="com.evil.Steal"/></extensionElements></startEvent>
+      <sequenceFlow id="f1" sourceRef="s" targetRef="e"/><endEvent id="e"/>`, /StartEvent s: the execution listener's server handler "com.evil.Steal" does not exist/],
     ['a task listener with an expression', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="u"/>
       <userTask id="u" flowable:assignee="x"><extensionElements><flowable:taskListener event="create" expression="\${execution.setVariable('a', 1)}"/></extensionElements></userTask>
-      <sequenceFlow id="f2" sourceRef="u" targetRef="e"/><endEvent id="e"/>`, /UserTask u: flowable:TaskListener runs code/],
+      <sequenceFlow id="f2" sourceRef="u" targetRef="e"/><endEvent id="e"/>`, /UserTask u: a task listener with an expression or a script runs code/],
     ['a service task naming a class the server does not have', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="svc"/>
       <serviceTask id="svc" flowable:class="java.lang.Runtime"/><sequenceFlow id="f2" sourceRef="svc" targetRef="e"/><endEvent id="e"/>`,
     /ServiceTask svc: no server handler "java.lang.Runtime"/],
@@ -113,7 +115,7 @@ describe('a model never runs code on the server', () => {
     expect(saved.status, saved.body.msg).toBe(200);
     const refused = await post('admin', 'model/deploy', { modelId: id }, 'zh');
     expect(refused.status).toBe(400);
-    expect(refused.body.msg).toMatch(/^流程模型有误, 无法部署: ScriptTask steal: a script task runs code/);
+    expect(refused.body.msg).toMatch(/^流程模型有误, 无法部署: ScriptTask「steal」: 脚本任务会在服务器上运行代码/);
     expect(await list('admin', 'manager/list', { processKey: 'Steal' })).toEqual([]);
   });
 
@@ -136,24 +138,22 @@ describe('a model never runs code on the server', () => {
 
   it('a script task that reached the engine anyway is not run: the step fails by the engine\'s own refusal', async () => {
     // compile's check is bypassed: a clean task is turned into a script task in the compiled definition
-    const { compiled } = await compileBpmn(model('Patched', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="steal"/>
+    const [compiled] = await compileBpmn(model('Patched', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="steal"/>
       <task id="steal"/><sequenceFlow id="f2" sourceRef="steal" targetRef="u"/><userTask id="u"/><sequenceFlow id="f3" sourceRef="u" targetRef="e"/><endEvent id="e"/>`), new Set());
-    const definition = JSON.parse(compiled) as { activities: Array<{ id: string; type: string; behaviour: Record<string, unknown> }> };
-    const steal = definition.activities.find((a) => a.id === 'steal')!;
-    steal.type = 'bpmn:ScriptTask';
-    Object.assign(steal.behaviour, { $type: 'bpmn:ScriptTask', scriptFormat: 'javascript', script: PAYLOAD });
-    const ran = runStep('patched', JSON.stringify(definition), { start: { variables: {} } }, {});
+    const definition = JSON.parse(compiled!.compiled) as ProcessModel & { nodes: Record<string, Record<string, unknown>> };
+    Object.assign(definition.nodes.steal!, { type: 'scriptTask', scriptFormat: 'javascript', script: PAYLOAD });
+    const ran = runStep(definition, null, { start: { variables: {}, initiator: null } }, { handlers: {}, limits: DEFAULT_STEP_LIMITS });
     await expect(ran).rejects.toBeInstanceOf(StepFailed);
-    await expect(ran).rejects.toThrow(/steal: the server runs no scripts/);
+    await expect(ran).rejects.toThrow(/steal: the engine does not run a scriptTask/);
   });
 });
 
 describe('multi-instance (countersign) runs, and a loop of any size is bounded', () => {
   it('a multi-instance user task over three approvers opens three tasks', async () => {
-    const { compiled } = await compileBpmn(model('Countersign', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="u"/>
+    const [compiled] = await compileBpmn(model('Countersign', `<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="u"/>
       <userTask id="u" flowable:assignee="\${approver}"><multiInstanceLoopCharacteristics isSequential="false" flowable:collection="\${approvers}" flowable:elementVariable="approver"/></userTask>
       <sequenceFlow id="f2" sourceRef="u" targetRef="e"/><endEvent id="e"/>`), new Set());
-    const step = await runStep('cs', compiled, { start: { variables: { approvers: ['u-ann', 'u-ben', 'u-cy'] } } }, {});
+    const step = await runStep(JSON.parse(compiled!.compiled) as ProcessModel, null, { start: { variables: { approvers: ['u-ann', 'u-ben', 'u-cy'] }, initiator: null } }, { handlers: {}, limits: DEFAULT_STEP_LIMITS });
     expect(step.status).toBe('running');
     expect(step.opened.map((t) => t.activityId)).toEqual(['u', 'u', 'u']);
   });
@@ -194,7 +194,7 @@ describe('expressions read the process\'s variables only', () => {
     // an inherited property is not there: no way out of the gateway
     const none = await start(inherited, { o: { a: 1 } });
     expect(none.status).toBe(400);
-    expect(none.body.msg).toBe('The process cannot go on: <g> no conditional flow taken');
+    expect(none.body.msg).toBe('The process cannot go on: ExclusiveGateway g: no outgoing sequence flow can be taken: no condition holds and there is no default flow');
     expect((await list('admin', 'work/send-list')).filter((r) => ['Reach', 'Inherited'].includes(String(r.processKey)))).toEqual([]);
   });
 

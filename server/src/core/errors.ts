@@ -1,11 +1,19 @@
 import { Code, type Lang, type MessageKey, msg } from '@console/contract';
 
+/** a parameter of a message: a value, or a text in each language (a reason the server composed) */
+export type MessageParam = string | number | { zh: string; en: string };
+type Params = Record<string, MessageParam>;
+
+/** a message's parameters in one language */
+export const inLang = (params: Params | undefined, lang: Lang): Record<string, string | number> | undefined =>
+  params && Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === 'object' ? v[lang] : v]));
+
 /** A failure with a code (= HTTP status) and a message translated per request. */
 export class AppError extends Error {
   constructor(
     readonly code: number,
     readonly key: MessageKey,
-    readonly params?: Record<string, string | number>,
+    readonly params?: Params,
     /** per-field messages for validation failures, already in the caller's language */
     readonly data?: Record<string, string>,
   ) {
@@ -13,7 +21,7 @@ export class AppError extends Error {
   }
 
   message_(lang: Lang): string {
-    return msg(this.key, lang, this.params);
+    return msg(this.key, lang, inLang(this.params, lang));
   }
 }
 
@@ -29,13 +37,13 @@ export class UpstreamError extends AppError {
   }
 }
 
-export const badRequest = (key: MessageKey, params?: Record<string, string | number>, data?: Record<string, string>) =>
+export const badRequest = (key: MessageKey, params?: Params, data?: Record<string, string>) =>
   new AppError(Code.BAD_REQUEST, key, params, data);
 export const unauthorized = (key: MessageKey = 'unauthorized') => new AppError(Code.UNAUTHORIZED, key);
-export const forbidden = (key: MessageKey, params?: Record<string, string | number>) => new AppError(Code.FORBIDDEN, key, params);
+export const forbidden = (key: MessageKey, params?: Params) => new AppError(Code.FORBIDDEN, key, params);
 /** A business rule refusing one field's value: 400, the message also placed on the field. */
-export const fieldError = (key: MessageKey, lang: Lang, field: string, params?: Record<string, string | number>) =>
-  new AppError(Code.BAD_REQUEST, key, params, { [field]: msg(key, lang, params) });
+export const fieldError = (key: MessageKey, lang: Lang, field: string, params?: Params) =>
+  new AppError(Code.BAD_REQUEST, key, params, { [field]: msg(key, lang, inLang(params, lang)) });
 export const notFound = () => new AppError(Code.NOT_FOUND, 'notFound');
 export const conflict = (params: Record<string, string | number>, data?: Record<string, string>) =>
   new AppError(Code.CONFLICT, 'duplicate', params, data);

@@ -319,6 +319,24 @@ export const flowProcessActions = defineActions(`${FLOW}/process`, {
     segment: 'history-flow-list', method: 'GET', permission: null, title: { zh: '流转记录', en: 'Process history' },
     input: z.object({ processInstanceId: idInput }), output: z.array(flowHistoryItem),
   },
+  /** delivers a message to the instances waiting for it (an intermediate catch, a receive task, a boundary event, an event sub-process), by instance or business key */
+  message: {
+    segment: 'message', method: 'POST', permission: 'flow_follow', title: { zh: '发送消息', en: 'Deliver a message' },
+    input: z.object({
+      messageName: z.string().trim().min(1).max(255), processInstanceId: idInput.optional(), businessKey: z.string().trim().max(64).optional(),
+      variables: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/), z.unknown()).optional(),
+    }).refine((v) => v.processInstanceId !== undefined || v.businessKey !== undefined, { params: { kind: 'required' }, path: ['processInstanceId'] }),
+    output: z.object({ processInstanceIds: z.array(z.string()) }),
+  },
+  /** starts the newest process of the tenant with a message start event of that name */
+  startByMessage: {
+    segment: 'start-by-message', method: 'POST', permission: 'work_start', title: { zh: '以消息发起流程', en: 'Start by a message' },
+    input: z.object({
+      messageName: z.string().trim().min(1).max(255), businessKey: z.string().trim().max(64).optional(),
+      variables: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/), z.unknown()).optional(),
+    }),
+    output: z.object({ processInstanceId: z.string() }),
+  },
 });
 
 const leaveDate = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/);

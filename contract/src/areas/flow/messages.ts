@@ -24,6 +24,8 @@ export const flowMessages = {
   flowFileType: { zh: '文件「{name}」不是 .bpmn 或 .bpmn20.xml 文件', en: 'The file "{name}" is not a .bpmn or .bpmn20.xml file' },
   flowFileInvalid: { zh: '文件「{name}」无法部署: {detail}', en: 'The file "{name}" cannot be deployed: {detail}' },
   flowFileTooLarge: { zh: '文件「{name}」超过 {max}', en: 'The file "{name}" exceeds {max}' },
+  flowMessageNotWaiting: { zh: '没有流程实例在等待消息「{name}」', en: 'No process instance waits for the message "{name}"' },
+  flowMessageNoStart: { zh: '没有以消息「{name}」开始的流程', en: 'No process starts with the message "{name}"' },
   flowInstanceMissing: { zh: '流程实例不存在', en: 'No such process instance' },
   flowViewDenied: { zh: '您无权查看该流程', en: 'You may not view this process' },
   flowNotLeave: { zh: '所选流程不是请假流程', en: 'The chosen process is not the leave process' },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { JSON_OR_FORM } from '../../core/apiDocs.js';
 import { isMd5Hex, verifyDecoy, verifyPassword } from '../../core/auth/index.js';
 import type { AppContext, ClientInfo } from '../../core/context.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, inLang } from '../../core/errors.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { splitList } from '../../core/ids.js';
 import { type AttemptRefusal, LOCK_MINUTES } from '../../core/auth/signInGuard.js';
@@ -264,7 +264,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     try {
       client = await app.clients.verify(req.headers.authorization);
     } catch (e) {
-      if (e instanceof AppError && e.code === 400) return send(reply, lang, new OAuthError(400, 'invalid_request', e.key, e.params));
+      if (e instanceof AppError && e.code === 400) return send(reply, lang, new OAuthError(400, 'invalid_request', e.key, inLang(e.params, lang)));
       return send(reply, lang, new OAuthError(401, 'invalid_client', req.headers.authorization ? 'clientInvalid' : 'clientMissing'));
     }
     req.client = client;

@@ -4,7 +4,7 @@ import type { AuthUser } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { BpmnInvalid, processOf } from './bpmn/compile.js';
+import { BpmnInvalid, processesOf } from './bpmn/compile.js';
 import { flowDefinition, flowInstance, flowTask } from './tables.js';
 
 /** a text[] literal of parameters (`ARRAY[$1, $2]::text[]`) */
@@ -56,16 +56,16 @@ export function blankModel(key: string, name: string): string {
 `;
 }
 
-/** the diagram's process key must be the model's: deploying a model deploys the key the operator sees */
+/** one of the diagram's processes has the model's key: deploying a model deploys the key the operator sees */
 async function checkDiagram(xml: string, modelKey: string, lang: Lang): Promise<void> {
-  let key: string;
+  let keys: string[];
   try {
-    ({ key } = await processOf(xml));
+    keys = (await processesOf(xml)).map((p) => p.key);
   } catch (e) {
-    if (e instanceof BpmnInvalid) throw fieldError('flowModelInvalid', lang, 'xml', { detail: e.message.slice(0, 500) });
+    if (e instanceof BpmnInvalid) throw fieldError('flowModelInvalid', lang, 'xml', { detail: e.text(lang).slice(0, 500) });
     throw e;
   }
-  if (key !== modelKey) throw fieldError('flowModelKeyMismatch', lang, 'xml', { key, modelKey });
+  if (!keys.includes(modelKey)) throw fieldError('flowModelKeyMismatch', lang, 'xml', { key: keys.join(', '), modelKey });
 }
 
 /**

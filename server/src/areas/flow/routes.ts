@@ -112,12 +112,12 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
       const fields = parseInput(uploadFields, text, req.lang);
       if (!files.length) throw badRequest('flowFilesRequired');
       const tenants = await deployTenants(ctx, user, fields.tenantIds?.split(',').map((s) => s.trim()).filter(Boolean));
-      const checked: Array<{ checked: CompiledProcess; xml: string }> = [];
+      const checked: Array<{ checked: CompiledProcess[]; xml: string }> = [];
       for (const f of files) {
         try {
           checked.push({ checked: await flow.compile(f.xml), xml: f.xml });
         } catch (e) {
-          if (e instanceof BpmnInvalid) throw badRequest('flowFileInvalid', { name: f.name, detail: e.message.slice(0, 500) });
+          if (e instanceof BpmnInvalid) throw badRequest('flowFileInvalid', { name: f.name, detail: { zh: e.text('zh').slice(0, 500), en: e.text('en').slice(0, 500) } });
           throw e;
         }
       }
@@ -144,6 +144,13 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
   mountOutsideTransaction(app, workTodoResource.actions.completeTask, async ({ taskId, processInstanceId, flag, comment, variables }, { user }) => {
     const done = await flow.complete(user, taskId, { pass: flag === 'ok', comment, variables, instanceId: processInstanceId });
     return { processInstanceId: done.instanceId, status: done.status };
+  });
+
+  // ---- messages ----
+  mountOutsideTransaction(app, flowProcessActions.message, async (input, { user }) => ({ processInstanceIds: await flow.message(user, input) }));
+  mountOutsideTransaction(app, flowProcessActions.startByMessage, async ({ messageName, businessKey, variables }, { user }) => {
+    const { instanceId } = await flow.startByMessage(user, messageName, variables ?? {}, businessKey);
+    return { processInstanceId: instanceId };
   });
 
   // ---- what happened ----

@@ -60,6 +60,8 @@ export const flowDefinition = pgTable(
     xml: text('xml').notNull(),
     /** moddle-context-serializer's JSON of the checked model: engines are built from it */
     compiled: text('compiled').notNull(),
+    /** the names of the messages that start it (message start events) */
+    startMessages: text('start_messages').array().notNull().default(sql`'{}'::text[]`),
     suspended: smallint('suspended').notNull().default(0),
     createTime: ts('create_time').notNull().defaultNow(),
     /** a deleted deployment's definitions stay for the instances that ran on them (their diagrams) */
@@ -97,6 +99,12 @@ export const flowInstance = pgTable(
     variables: jsonb('variables').notNull().default({}),
     /** the earliest timer of the instance: the scheduler resumes it then */
     dueAt: ts('due_at'),
+    /** the messages and signals it waits for (events, boundary events, event sub-processes) */
+    waitsMessages: text('waits_messages').array().notNull().default(sql`'{}'::text[]`),
+    waitsSignals: text('waits_signals').array().notNull().default(sql`'{}'::text[]`),
+    /** a process started by a call activity: the calling instance and the call activity's execution */
+    superInstanceId: id('super_instance_id'),
+    superExecutionId: varchar('super_execution_id', { length: 100 }),
     updateTime: ts('update_time').notNull().defaultNow(),
   }),
   (t) => [
@@ -105,6 +113,9 @@ export const flowInstance = pgTable(
     index('ix_flow_instance_start_user').on(t.tenantId, t.startUser, t.createTime.desc()),
     index('ix_flow_instance_status').on(t.tenantId, t.status, t.createTime.desc()),
     index('ix_flow_instance_definition').on(t.definitionId),
+    index('ix_flow_instance_super').on(t.superInstanceId).where(sql`super_instance_id is not null`),
+    index('ix_flow_instance_messages').using('gin', t.waitsMessages).where(sql`status = 'running'`),
+    index('ix_flow_instance_signals').using('gin', t.waitsSignals).where(sql`status = 'running'`),
   ],
 );
 
