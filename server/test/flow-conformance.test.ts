@@ -688,14 +688,15 @@ describe('listeners', () => {
     expect(await statusOf(instanceId)).toBe('completed');
   });
 
-  for (const [file, key, elementId, handler] of [
-    ['task-listener-unknown', 'cfUnknownTaskListener', 'cfListenedTask', 'cfNoSuchTaskHandler'],
-    ['execution-listener-unknown', 'cfUnknownExecutionListener', 'cfListenedFlow', 'cfNoSuchFlowHandler'],
+  for (const [file, key, elementId, elementType, handler] of [
+    ['task-listener-unknown', 'cfUnknownTaskListener', 'cfListenedTask', /userTask/i, 'cfNoSuchTaskHandler'],
+    ['execution-listener-unknown', 'cfUnknownExecutionListener', 'cfListenedFlow', /sequenceFlow/i, 'cfNoSuchFlowHandler'],
   ] as const) {
-    it(`a listener naming a handler the server does not have is refused at deploy (${file})`, async () => {
+    it(`a listener naming a handler the server does not have is refused at deploy, naming the element, its type and the handler (${file})`, async () => {
       const en = await uploadModels([file], 'alice', {}, 'en');
       expect(en.statusCode).toBe(400);
       expect(en.json().msg).toContain(elementId);
+      expect(en.json().msg).toMatch(elementType);
       expect(en.json().msg).toContain(handler);
       const zh = await uploadModels([file], 'alice', {}, 'zh');
       expect(zh.statusCode).toBe(400);
