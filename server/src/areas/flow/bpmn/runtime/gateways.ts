@@ -39,19 +39,22 @@ const joined = (rt: Runtime, e: Execution, node: Node) =>
 
 /** the other tokens at the joining gateway are merged into `e`, which goes on */
 function merge(rt: Runtime, e: Execution, node: Node): void {
-  for (const w of joined(rt, e, node)) {
-    if (w === e) continue;
-    rt.record('end', node, w.visit ?? null);
-    rt.drop(w);
-  }
+  for (const w of joined(rt, e, node)) if (w !== e) rt.drop(w);
   delete e.wait;
+}
+
+/** a token that waits at a join has done its visit there (Flowable ends its activity instance at once) */
+function waitAtJoin(rt: Runtime, e: Execution, node: Node): void {
+  e.wait = 'join';
+  if (e.visit) rt.record('end', node, e.visit);
+  delete e.visit;
 }
 
 /** a fork leaves by every flow; a join waits until as many tokens as it has incoming flows arrived in its scope */
 export async function parallel(rt: Runtime, e: Execution, node: Node): Promise<void> {
   if (node.incoming.length > 1) {
     e.wait = 'join';
-    if (joined(rt, e, node).length < node.incoming.length) return;
+    if (joined(rt, e, node).length < node.incoming.length) return waitAtJoin(rt, e, node);
     merge(rt, e, node);
   }
   await rt.leave(e, node.outgoing);
@@ -90,7 +93,7 @@ function canStillArrive(rt: Runtime, e: Execution, node: Node): boolean {
 export async function inclusive(rt: Runtime, e: Execution, node: Node): Promise<void> {
   if (node.incoming.length > 1) {
     e.wait = 'join';
-    if (canStillArrive(rt, e, node)) return;
+    if (canStillArrive(rt, e, node)) return waitAtJoin(rt, e, node);
     merge(rt, e, node);
   }
   await rt.leave(e, selectFlows(rt, e, node, false));

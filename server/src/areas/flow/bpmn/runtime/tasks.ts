@@ -22,7 +22,7 @@ export async function openTask(rt: Runtime, e: Execution, node: Node): Promise<v
   const candidateGroups = [...new Set((node.candidateGroups ?? []).flatMap((c) => ids(rt.evaluate(e, c, node))))];
   e.wait = 'task';
   rt.out.opened.set(e.visit!, {
-    taskId: e.visit!, activityId: node.id, name: node.name ?? node.id, assignee, candidateUsers, candidateGroups,
+    taskId: e.visit!, activityId: node.id, name: String(node.name ? rt.evaluate(e, node.name, node) ?? '' : node.id).slice(0, 255) || node.id, assignee, candidateUsers, candidateGroups,
     formKey: node.formKey ? String(rt.evaluate(e, node.formKey, node) ?? '') || null : null,
   });
   subscribeBoundaries(rt, e, node);
