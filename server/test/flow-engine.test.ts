@@ -7,6 +7,7 @@ import { AppError } from '../src/core/errors.js';
 import type { FlowEngine } from '../src/areas/flow/engine.js';
 import { FLOW_ENGINE } from '../src/areas/flow/index.js';
 import { flowDefinition, flowHistory, flowInstance, flowTask } from '../src/areas/flow/tables.js';
+import { upgradeEngineState } from '../src/areas/flow/upgrade.js';
 import { useServer } from './harness.js';
 
 /**
@@ -165,5 +166,28 @@ describe('timers, models and tenants', () => {
     expect(await refusal(flow().complete(outsider, task.id, { pass: true }))).toEqual({ status: 404, key: 'flowTaskMissing' });
     expect(await refusal(flow().claim(outsider, task.id))).toEqual({ status: 404, key: 'flowTaskMissing' });
     expect(await refusal(flow().deleteInstance(outsider, started.instanceId, 'x'))).toEqual({ status: 404, key: 'flowInstanceMissing' });
+  });
+});
+
+describe('an instance saved by the engine before issue 25', () => {
+  it('is rebuilt from its open task and goes on; one waiting elsewhere becomes an incident naming why; its definition is compiled again', async () => {
+    const { alice, bob } = { alice: people['fl-alice']!, bob: people['fl-bob']! };
+    const started = await flow().start(alice, leaveId, { applyUser: alice.userId, taskUser: bob.userId, days: 2 });
+    const waiting = await flow().start(alice, leaveId, { applyUser: alice.userId, taskUser: bob.userId, days: 2 });
+    // what the earlier engine left: its own JSON for the definition and the instances, the open task a row
+    const old = { definitions: [{ id: 'LeaveDefinitions', execution: { processes: [] } }] };
+    await inTenant(h.server.ctx.db, { tenantId: T }, async (tx) => {
+      await tx.update(flowDefinition).set({ compiled: JSON.stringify(old) }).where(eq(flowDefinition.id, leaveId));
+      await tx.update(flowInstance).set({ state: old }).where(eq(flowInstance.id, started.instanceId));
+      await tx.update(flowInstance).set({ state: old }).where(eq(flowInstance.id, waiting.instanceId));
+      await tx.update(flowTask).set({ status: 'cancelled' }).where(eq(flowTask.instanceId, waiting.instanceId));
+    });
+    await inTenant(h.server.ctx.db, { tenantId: T, allTenants: true }, (tx) => upgradeEngineState(tx, new Set()));
+    const [def] = await inTenant(h.server.ctx.db, { tenantId: T }, (tx) => tx.select().from(flowDefinition).where(eq(flowDefinition.id, leaveId)));
+    expect(JSON.parse(def!.compiled)).toMatchObject({ format: 2, key: 'Leave' });
+    expect(await instanceRow(waiting.instanceId)).toMatchObject({ status: 'incident', incidentReason: expect.stringMatching(/cannot carry over/) });
+    const task = await openTask(started.instanceId);
+    const done = await flow().complete(bob, task.id, { pass: true });
+    expect(done.status).toBe('completed');
   });
 });

@@ -14,6 +14,7 @@ import { deployChecked, FlowEngine, type FlowService } from './engine.js';
 import { LEAVE_PROCESS_KEY, registerLeave } from './leave.js';
 import { flowModelHooks, workListHooks } from './lists.js';
 import { registerFlowRoutes } from './routes.js';
+import { upgradeEngineState } from './upgrade.js';
 import { flowDefinition, flowInstance, flowModel, flowTask } from './tables.js';
 
 /** the workflow engine (BPMN): deployments, instances, tasks, its timer scheduler */
@@ -65,6 +66,10 @@ const FLOW_DATA_STEPS: DataStep[] = [{
       sort: Math.max(...items.map((d) => d.sort)) + 1,
     });
   },
+}, {
+  // definitions and instances saved by the engine before issue 25, in the interpreter's form (upgrade.ts)
+  name: '2501-flow-interpreter-state',
+  run: (tx) => upgradeEngineState(tx, new Set(Object.keys(FLOW_SERVICES))),
 }];
 
 /** The workflow engine: BPMN models, deployments, instances and tasks, the work lists and the leave request (docs/workflow.md). */

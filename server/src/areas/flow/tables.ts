@@ -58,7 +58,7 @@ export const flowDefinition = pgTable(
     version: integer('version').notNull(),
     category: varchar('category', { length: 64 }),
     xml: text('xml').notNull(),
-    /** moddle-context-serializer's JSON of the checked model: engines are built from it */
+    /** the runtime's model of the checked process (bpmn/model.ts): steps run from it, no XML is parsed again */
     compiled: text('compiled').notNull(),
     /** the names of the messages that start it (message start events) */
     startMessages: text('start_messages').array().notNull().default(sql`'{}'::text[]`),
