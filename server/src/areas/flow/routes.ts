@@ -16,7 +16,8 @@ import { mountAction, mountOutsideTransaction, parseInput } from '../../core/res
 import { usableTenant } from '../../core/tenants.js';
 import { brokenMultipart } from '../../core/uploads.js';
 import { BpmnInvalid, type CompiledProcess } from './bpmn/compile.js';
-import type { FlowEngine } from './engine.js';
+import type { Deployed, FlowEngine } from './engine.js';
+import { givenCategory, inheritedCategory } from './category.js';
 import { flowDefinition, flowInstance, flowModel } from './tables.js';
 import { historyOf, mayViewInstance, modelViewOf } from './view.js';
 
@@ -39,16 +40,38 @@ const uploadFields = z.object({
 });
 
 
+/**
+ * The tenants of a deployment grouped by the category each process key gets there: the one given, else its newest
+ * version's in that tenant (inheritedCategory), so that a new version of the leave process keeps its form.
+ */
+async function byCategory(ctx: AppContext, tenants: readonly string[], given: string | undefined, keys: readonly string[]): Promise<Array<[Record<string, string | undefined>, string[]]>> {
+  const groups = new Map<string, [Record<string, string | undefined>, string[]]>();
+  for (const tenant of tenants) {
+    const known: Record<string, string | undefined> = {};
+    for (const key of keys) known[key] = given ?? await inheritedCategory(ctx, tenant, key);
+    const id = JSON.stringify(keys.map((k) => known[k] ?? null));
+    const group = groups.get(id);
+    if (group) group[1].push(tenant);
+    else groups.set(id, [known, [tenant]]);
+  }
+  return [...groups.values()];
+}
+
 /** the menus whose screens show a process definition's diagram (deployments, start a process, models) */
 const DEFINITION_DIAGRAM_READERS = ['flow_manager', 'work_start', 'flow_model'];
 export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: FlowEngine): void {
   // ---- models ----
-  mountOutsideTransaction(app, flowModelResource.actions.deploy, async ({ modelId, category, tenantIds }, { user }) => {
+  mountOutsideTransaction(app, flowModelResource.actions.deploy, async ({ modelId, category, tenantIds }, { user, lang }) => {
+    const given = await givenCategory(ctx, category, lang);
     const tenants = await deployTenants(ctx, user, tenantIds);
     const [model] = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.select().from(flowModel)
       .where(and(eq(flowModel.id, modelId), eq(flowModel.tenantId, user.tenantId), eq(flowModel.isDeleted, 0))));
     if (!model) throw notFound();
-    return flow.deploy(user, { xml: model.xml ?? '', name: model.name, category: category || model.category || undefined, tenantIds: tenants, source: 'model' });
+    const out: Deployed[] = [];
+    for (const [known, group] of await byCategory(ctx, tenants, given ?? model.category ?? undefined, [model.modelKey])) {
+      out.push(...await flow.deploy(user, { xml: model.xml ?? '', name: model.name, category: known[model.modelKey], tenantIds: group, source: 'model' }));
+    }
+    return out;
   });
 
   // ---- deployments ----
@@ -110,6 +133,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
         brokenMultipart(e);
       }
       const fields = parseInput(uploadFields, text, req.lang);
+      const category = await givenCategory(ctx, fields.category, req.lang);
       if (!files.length) throw badRequest('flowFilesRequired');
       const tenants = await deployTenants(ctx, user, fields.tenantIds?.split(',').map((s) => s.trim()).filter(Boolean));
       const checked: Array<{ checked: CompiledProcess; xml: string }> = [];
@@ -121,7 +145,10 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
           throw e;
         }
       }
-      const deployed = await flow.deployCompiled(user, checked.map((c) => ({ ...c, category: fields.category || undefined, source: 'upload' as const })), tenants);
+      const deployed: Deployed[] = [];
+      for (const [known, group] of await byCategory(ctx, tenants, category, checked.map((c) => c.checked.key))) {
+        deployed.push(...await flow.deployCompiled(user, checked.map((c) => ({ ...c, category: known[c.checked.key], source: 'upload' as const })), group));
+      }
       return ok(deployed, req.lang);
     });
   });

@@ -1,4 +1,4 @@
-import { dictNameKey, type FieldDef, type Lang, SECRET_MASK } from '@console/contract';
+import { dictKeyOf, dictNameKey, type FieldDef, type Lang, SECRET_MASK } from '@console/contract';
 import type { AppContext, AuthUser } from '../../context.js';
 import { inTenant } from '../../db/index.js';
 import { formatDateTime } from '../../time.js';
@@ -18,7 +18,7 @@ export interface PresentedResource {
   hasRefs: boolean;
 }
 
-/** One row's answered fields in wire format, with `<field>Name` beside its dictionary codes. */
+/** One row's answered fields in wire format, with `<field>Name` beside its dictionary codes and a field's aliases beside it. */
 function presentFields(row: Row, fields: PresentedResource['answered'], dicts: PresentedResource['dictFields'], dictLabels: Array<Map<string, string>>): Row {
   const one: Row = {};
   for (const [name, f] of fields) {
@@ -28,8 +28,11 @@ function presentFields(row: Row, fields: PresentedResource['answered'], dicts: P
   }
   dicts.forEach(([name], i) => {
     const v = row[name];
-    one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(String(v)) ?? null;
+    const f = fields.find(([n]) => n === name)?.[1];
+    one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(f ? dictKeyOf(f, String(v)) : String(v)) ?? null;
   });
+  // BladeX's names of a field, beside it
+  for (const [name, f] of fields) for (const alias of f.aliases ?? []) one[alias] = one[name];
   if (typeof row.hasChildren === 'boolean') one.hasChildren = row.hasChildren;
   return one;
 }
