@@ -48,7 +48,7 @@ function upload(who: string, files: Array<{ filename: string; data: string }>, f
 }
 
 const applyLeave = (who: string, processDefinitionId: string, lang: 'zh' | 'en' = 'zh') => post(who, `${LEAVE_PATH}/start-process`, {
-  processDefinitionId, startTime: '2026-12-01 09:00:00', endTime: '2026-12-02 18:00:00', days: 2, reason: '家中有事', taskUser: ids.bob,
+  processDefinitionId, startTime: '2026-12-01 09:00:00', endTime: '2026-12-02 18:00:00', days: 2, reason: '家中有事', taskUser: ids.bob!,
 }, lang);
 
 /** Saber's flow routes (store/modules/dict.js): `${code}_${dictKey}` → remark, from `dict/dictionary?code=flow` */
@@ -94,19 +94,19 @@ describe('categories as Saber sends them', () => {
       expect(unknown.status).toBe(400);
       expect(unknown.body.msg).toContain('flow_9');
     }
-    expect((await post('alice', 'model/submit', { id: ids.purchaseModel, category: '9' }, 'en')).body.data).toEqual({ category: 'Category: 9 is not one of its options' });
+    expect((await post('alice', 'model/submit', { id: ids.purchaseModel!, category: '9' }, 'en')).body.data).toEqual({ category: 'Category: 9 is not one of its options' });
     expect(await list('alice', 'model/list', { modelKey: 'Ghost' })).toEqual([]);
     expect((await list('alice', 'model/list', { modelKey: 'Purchase' }))[0]).toMatchObject({ category: 'flow_2' });
   });
 
   it('deploying a model or uploading files takes Saber\'s flow_1; an unknown category is refused in both languages before anything is deployed', async () => {
-    const deployed = await post('alice', 'model/deploy', { modelId: ids.purchaseModel, category: 'flow_1' });
+    const deployed = await post('alice', 'model/deploy', { modelId: ids.purchaseModel!, category: 'flow_1' });
     expect(deployed.status, deployed.body.msg).toBe(200);
     expect((await list('alice', 'manager/list', { processKey: 'Purchase' }))[0]).toMatchObject({ category: 'flow_1', categoryName: '请假流程' });
-    const bare = await post('alice', 'model/deploy', { modelId: ids.purchaseModel, category: '2' });
+    const bare = await post('alice', 'model/deploy', { modelId: ids.purchaseModel!, category: '2' });
     expect((await list('alice', 'manager/list', { processKey: 'Purchase', version: (bare.body.data as Row[])[0]!.version as number }))[0]).toMatchObject({ category: 'flow_2', categoryName: '通用审批' });
 
-    const zh = await post('alice', 'model/deploy', { modelId: ids.purchaseModel, category: 'flow_9' });
+    const zh = await post('alice', 'model/deploy', { modelId: ids.purchaseModel!, category: 'flow_9' });
     expect(zh.status).toBe(400);
     expect(zh.body.msg).toBe('流程分类「flow_9」不存在, 请选择「流程分类」字典 (flow) 中的一项');
     const en = await upload('alice', [{ filename: 'leave.bpmn20.xml', data: LEAVE }], { category: 'expense' });
@@ -143,13 +143,13 @@ describe('BladeX\'s fields in the work lists', () => {
     const leave = (await list('alice', 'work/start-list', { mode: 1, name: '请假' })).find((r) => r.processKey === 'Leave')!;
     expect(leave).toMatchObject({ key: 'Leave', tenantId: T, version: 1, suspensionState: 1, category: 'flow_1', categoryName: '请假流程' });
     expect(leave.deploymentTime).toBe(leave.createTime);
-    expect((await post('alice', 'manager/change-state', { processId: ids.leaveV1, state: 'suspend' })).status).toBe(200);
+    expect((await post('alice', 'manager/change-state', { processId: ids.leaveV1!, state: 'suspend' })).status).toBe(200);
     expect((await list('alice', 'manager/list', { processKey: 'Leave' }))[0]).toMatchObject({ key: 'Leave', suspended: 1, suspensionState: 2 });
-    expect((await post('alice', 'manager/change-state', { processId: ids.leaveV1, state: 'active' })).status).toBe(200);
+    expect((await post('alice', 'manager/change-state', { processId: ids.leaveV1!, state: 'active' })).status).toBe(200);
   });
 
   it('todo, claim, done and send answer BladeFlow\'s names, and Saber completes and claims with them', async () => {
-    const applied = await applyLeave('alice', ids.leaveV1);
+    const applied = await applyLeave('alice', ids.leaveV1!);
     expect(applied.status, applied.body.msg).toBe(200);
     const { businessId, processInstanceId } = applied.body.data as { businessId: string; processInstanceId: string };
 
@@ -157,7 +157,7 @@ describe('BladeX\'s fields in the work lists', () => {
     const [todo] = await list('bob', 'work/todo-list', { processDefinitionName: '请假', category: 'flow_1' });
     expect(todo).toMatchObject({
       taskId: todo!.id, taskName: '审批人审批', name: '审批人审批', processInstanceId, instanceId: processInstanceId,
-      processDefinitionId: ids.leaveV1, definitionId: ids.leaveV1, processDefinitionName: '请假流程', processDefinitionKey: 'Leave',
+      processDefinitionId: ids.leaveV1!, definitionId: ids.leaveV1!, processDefinitionName: '请假流程', processDefinitionKey: 'Leave',
       processDefinitionVersion: 1, businessId, businessTable: null, businessKey: businessId, category: 'flow_1', categoryName: '请假流程',
     });
     expect(await list('bob', 'work/todo-list', { processDefinitionName: '采购' })).toEqual([]);
@@ -167,13 +167,13 @@ describe('BladeX\'s fields in the work lists', () => {
 
     const sent = (await list('alice', 'work/send-list', { category: 'flow_1' })).find((r) => r.processInstanceId === processInstanceId)!;
     expect(sent).toMatchObject({
-      id: processInstanceId, processDefinitionName: '请假流程', processDefinitionKey: 'Leave', processDefinitionVersion: 1, processDefinitionId: ids.leaveV1,
+      id: processInstanceId, processDefinitionName: '请假流程', processDefinitionKey: 'Leave', processDefinitionVersion: 1, processDefinitionId: ids.leaveV1!,
       taskId: todo!.id, taskName: '审批人审批', processIsFinished: 'unfinished', businessId, categoryName: '请假流程',
     });
 
     // the handle page completes with the row's taskId and processInstanceId (a leave of 5 days goes on to HR)
     const long = await post('alice', `${LEAVE_PATH}/start-process`, {
-      processDefinitionId: ids.leaveV1, startTime: '2026-12-01 09:00:00', endTime: '2026-12-05 18:00:00', days: 5, reason: '探亲', taskUser: ids.bob,
+      processDefinitionId: ids.leaveV1!, startTime: '2026-12-01 09:00:00', endTime: '2026-12-05 18:00:00', days: 5, reason: '探亲', taskUser: ids.bob!,
     });
     const longId = (long.body.data as { processInstanceId: string }).processInstanceId;
     const longTodo = (await list('bob', 'work/todo-list')).find((r) => r.processInstanceId === longId)!;
@@ -233,7 +233,7 @@ describe('the leave form and new versions of the leave process', () => {
   });
 
   it('the form starts the version it is given, an older one too, as BladeX\'s form starts the definition in its route', async () => {
-    const applied = await applyLeave('alice', ids.leaveV1);
+    const applied = await applyLeave('alice', ids.leaveV1!);
     expect(applied.status, applied.body.msg).toBe(200);
     const { processInstanceId } = applied.body.data as { processInstanceId: string };
     expect((await list('bob', 'work/todo-list')).find((r) => r.processInstanceId === processInstanceId)).toMatchObject({ processDefinitionVersion: 1, taskDefinitionKey: 'managerApproval' });
@@ -265,7 +265,7 @@ describe('the leave form and new versions of the leave process', () => {
     const written = await inTenant(h.server.ctx.db, { tenantId: T }, (tx) => tx.select({ id: processLeave.id }).from(processLeave).where(eq(processLeave.processDefinitionId, v3.id)));
     expect(written).toEqual([]);
     // the versions that can still serve it still do
-    expect((await applyLeave('alice', ids.leaveV2)).status).toBe(200);
+    expect((await applyLeave('alice', ids.leaveV2!)).status).toBe(200);
   });
 });
 
@@ -273,17 +273,17 @@ describe('data written before categories were prefixed', () => {
   it('the data step rewrites bare keys to flow_<key>, and leaves prefixed ones as they are', async () => {
     const db = h.server.ctx.db;
     await inTenant(db, { tenantId: T }, async (tx) => {
-      await tx.update(flowDefinition).set({ category: '1' }).where(eq(flowDefinition.id, ids.leaveV1));
-      await tx.update(flowModel).set({ category: '2' }).where(eq(flowModel.id, ids.purchaseModel));
-      await tx.update(flowTask).set({ category: '1' }).where(eq(flowTask.definitionId, ids.leaveV1));
+      await tx.update(flowDefinition).set({ category: '1' }).where(eq(flowDefinition.id, ids.leaveV1!));
+      await tx.update(flowModel).set({ category: '2' }).where(eq(flowModel.id, ids.purchaseModel!));
+      await tx.update(flowTask).set({ category: '1' }).where(eq(flowTask.definitionId, ids.leaveV1!));
     });
     expect((await list('alice', 'manager/list', { processKey: 'Leave', version: 1 }))[0]).toMatchObject({ category: '1', categoryName: '请假流程' });
     const step = flowArea.dataSteps!.find((s) => s.name === '2501-flow-category-prefixed')!;
     await db.transaction((tx) => step.run(tx));
-    const [def] = await inTenant(db, { tenantId: T }, (tx) => tx.select({ category: flowDefinition.category }).from(flowDefinition).where(eq(flowDefinition.id, ids.leaveV1)));
+    const [def] = await inTenant(db, { tenantId: T }, (tx) => tx.select({ category: flowDefinition.category }).from(flowDefinition).where(eq(flowDefinition.id, ids.leaveV1!)));
     expect(def!.category).toBe('flow_1');
     expect((await list('alice', 'model/list', { modelKey: 'Purchase' }))[0]).toMatchObject({ category: 'flow_2' });
-    const tasks = await inTenant(db, { tenantId: T }, (tx) => tx.select({ category: flowTask.category }).from(flowTask).where(eq(flowTask.definitionId, ids.leaveV1)));
+    const tasks = await inTenant(db, { tenantId: T }, (tx) => tx.select({ category: flowTask.category }).from(flowTask).where(eq(flowTask.definitionId, ids.leaveV1!)));
     expect(tasks.length).toBeGreaterThan(0);
     expect(new Set(tasks.map((t) => t.category))).toEqual(new Set(['flow_1']));
     expect((await list('alice', 'work/start-list', { category: 'flow_2' })).map((r) => r.category)).toEqual(['flow_2', 'flow_2']);

@@ -19,17 +19,16 @@ export interface PresentedResource {
 }
 
 /** One row's answered fields in wire format, with `<field>Name` beside its dictionary codes and a field's aliases beside it. */
-function presentFields(row: Row, fields: PresentedResource['answered'], dicts: PresentedResource['dictFields'], dictLabels: Array<Map<string, string>>): Row {
+function presentFields(row: Row, fields: PresentedResource['answered'], dicts: ReadonlyArray<readonly [string, string, FieldDef]>, dictLabels: Array<Map<string, string>>): Row {
   const one: Row = {};
   for (const [name, f] of fields) {
     const v = row[name];
     if (f.secret) one[name] = v === undefined || v === null || v === '' ? null : SECRET_MASK;
     else one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
   }
-  dicts.forEach(([name], i) => {
+  dicts.forEach(([name, , f], i) => {
     const v = row[name];
-    const f = fields.find(([n]) => n === name)?.[1];
-    one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(f ? dictKeyOf(f, String(v)) : String(v)) ?? null;
+    one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(dictKeyOf(f, String(v))) ?? null;
   });
   // BladeX's names of a field, beside it
   for (const [name, f] of fields) for (const alias of f.aliases ?? []) one[alias] = one[name];
@@ -45,7 +44,7 @@ function presentFields(row: Row, fields: PresentedResource['answered'], dicts: P
 export async function presentRows(m: PresentedResource, rows: Row[], lang: Lang, user?: AuthUser, opts: PresentOptions = {}): Promise<Row[]> {
   const { only } = opts;
   const fields = only ? m.answered.filter(([name]) => only.has(name)) : m.answered;
-  const dicts = only ? m.dictFields.filter(([name]) => only.has(name)) : m.dictFields;
+  const dicts = (only ? m.dictFields.filter(([name]) => only.has(name)) : m.dictFields).map(([name, code]) => [name, code, m.def.fields[name]!] as const);
   const dictLabels = await Promise.all(dicts.map(([, code]) => m.ctx.dicts.labels(code, lang)));
   const out = rows.map((row) => presentFields(row, fields, dicts, dictLabels));
   if (m.hasRefs && rows.length) {
