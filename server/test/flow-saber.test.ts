@@ -148,6 +148,16 @@ describe('BladeX\'s fields in the work lists', () => {
     expect((await post('alice', 'manager/change-state', { processId: ids.leaveV1!, state: 'active' })).status).toBe(200);
   });
 
+  it('a tenant\'s administrator holds the codes of Saber\'s row buttons (发起, 签收, 处理, 详情, 跟踪)', async () => {
+    const res = await h.call<Array<{ code: string; children?: unknown[] }>>('GET', '/api/blade-system/menu/buttons', { token: tokens.alice });
+    expect(res.status, res.body.msg).toBe(200);
+    const codes = new Set<string>();
+    const walk = (nodes: Array<{ code: string; children?: unknown[] }>) => nodes.forEach((n) => { codes.add(n.code); walk((n.children ?? []) as typeof nodes); });
+    walk(res.body.data);
+    for (const code of ['work_start_flow', 'work_start_image', 'work_claim_sign', 'work_claim_detail', 'work_claim_follow', 'work_todo_handle', 'work_todo_detail',
+      'work_todo_follow', 'work_send_detail', 'work_send_follow', 'work_done_detail', 'work_done_follow']) expect(codes, code).toContain(code);
+  });
+
   it('todo, claim, done and send answer BladeFlow\'s names, and Saber completes and claims with them', async () => {
     const applied = await applyLeave('alice', ids.leaveV1!);
     expect(applied.status, applied.body.msg).toBe(200);

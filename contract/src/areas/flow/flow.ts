@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineActions, idsParamSchema, okOutput } from '../../action.js';
-import { defineResource, idInput } from '../../resource.js';
+import { type ButtonDef, defineResource, idInput } from '../../resource.js';
 
 /**
  * The workflow (api.md "/api/blade-flow", domain.md "Workflow", docs/workflow.md): models edited with the bpmn.io
@@ -180,8 +180,17 @@ const taskFields = {
   status: { type: 'string', label: { zh: '任务状态', en: 'Task state' }, max: 16, list: false },
 } as const;
 
-const workMenu = (route: string, zh: string, en: string, sort: number) => ({
-  parent: 'work', route, name: { zh, en }, sort, icon: 'iconfont iconicon_doc',
+/**
+ * Saber's row buttons of a work list (src/views/work/*.vue shows each only to a holder of its code, as BladeX seeds
+ * them); this console's own pages draw their buttons themselves (`custom`), guarded by the calls' permissions
+ */
+const saberButton = (code: string, alias: string, zh: string, en: string, action?: string) => (
+  { code, name: { zh, en }, alias, placement: 'row' as const, custom: true as const, ...(action ? { action } : {}) });
+const detailButton = (list: string) => saberButton(`${list}_detail`, 'detail', '详情', 'Detail');
+const followButton = (list: string) => saberButton(`${list}_follow`, 'follow', '跟踪', 'Follow');
+
+const workMenu = (route: string, zh: string, en: string, sort: number, buttons: ButtonDef[]) => ({
+  parent: 'work', route, name: { zh, en }, sort, icon: 'iconfont iconicon_doc', buttons,
 });
 
 export const workStartResource = defineResource({
@@ -195,7 +204,9 @@ export const workStartResource = defineResource({
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   defaultSort: { field: 'name', order: 'asc' },
-  menu: workMenu('/work/start', '发起事务', 'Start', 1),
+  menu: workMenu('/work/start', '发起事务', 'Start', 1, [
+    saberButton('work_start_flow', 'flow', '发起', 'Start', 'startProcess'), saberButton('work_start_image', 'image', '流程图', 'Diagram'),
+  ]),
   fields: {
     name: { ...PROCESS_NAME, sortable: true },
     processKey: { ...PROCESS_KEY, aliases: ['key'] },
@@ -227,7 +238,9 @@ export const workClaimResource = defineResource({
   readOnly: true,
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
-  menu: workMenu('/work/claim', '待签事务', 'To claim', 2),
+  menu: workMenu('/work/claim', '待签事务', 'To claim', 2, [
+    saberButton('work_claim_sign', 'sign', '签收', 'Claim', 'claimTask'), detailButton('work_claim'), followButton('work_claim'),
+  ]),
   fields: taskFields,
   actions: defineActions(WORK, {
     claimTask: {
@@ -247,7 +260,9 @@ export const workTodoResource = defineResource({
   readOnly: true,
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
-  menu: workMenu('/work/todo', '待办事务', 'To do', 3),
+  menu: workMenu('/work/todo', '待办事务', 'To do', 3, [
+    saberButton('work_todo_handle', 'handle', '处理', 'Handle', 'completeTask'), detailButton('work_todo'), followButton('work_todo'),
+  ]),
   fields: { ...taskFields, claimTime: { type: 'datetime', label: { zh: '签收时间', en: 'Claimed at' }, list: false } },
   actions: defineActions(WORK, {
     completeTask: {
@@ -274,7 +289,7 @@ export const workSendResource = defineResource({
   readOnly: true,
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
-  menu: workMenu('/work/send', '已发事务', 'Sent', 4),
+  menu: workMenu('/work/send', '已发事务', 'Sent', 4, [detailButton('work_send'), followButton('work_send')]),
   fields: {
     id: { type: 'id', label: { zh: '流程实例', en: 'Instance' }, list: false, form: false, aliases: ['processInstanceId'] },
     processName: { ...PROCESS_NAME, ...AS_DEFINITION_NAME },
@@ -307,7 +322,7 @@ export const workDoneResource = defineResource({
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   defaultSort: { field: 'endTime', order: 'desc' },
-  menu: workMenu('/work/done', '办结事务', 'Done', 5),
+  menu: workMenu('/work/done', '办结事务', 'Done', 5, [detailButton('work_done'), followButton('work_done')]),
   fields: {
     ...taskFields,
     name: { ...taskFields.name, label: { zh: '办理环节', en: 'Step' } },
