@@ -18,6 +18,17 @@ export function dictNameKey(field: string): string {
   return `${field}Name`;
 }
 
+/** A dictionary item as a `dictPrefixed` field stores it: `flow` and `1` → `flow_1` (BladeX's flow route key). */
+export function prefixedDictKey(code: string, dictKey: string): string {
+  return `${code}_${dictKey}`;
+}
+
+/** The dictKey of a value of a dictionary-coded field: `flow_1` → `1` where the field is `dictPrefixed`, else the value. */
+export function dictKeyOf(f: Pick<FieldDef, 'dict' | 'dictPrefixed'>, value: string): string {
+  const prefix = f.dict && f.dictPrefixed ? `${f.dict}_` : undefined;
+  return prefix && value.startsWith(prefix) ? value.slice(prefix.length) : value;
+}
+
 /** The full paths of a resource's engine calls (`routes` renames them). */
 export function crudPaths(def: Pick<ResourceDef, 'path' | 'routes'>): Record<CrudCall, string> {
   const name = (call: CrudCall) => `${def.path}/${def.routes?.[call] ?? call}`;

@@ -5,7 +5,7 @@ import type { FieldDef, Fields, PermissionCodes, ResourceDef, TextFormat } from 
 
 // zod-free helpers in their own module: the console's first page uses them (and the notice definition)
 // without this module's schemas, which bring zod along (web/vite.config.ts, bench/RESULTS.md)
-export { crudPaths, defineResource, dictNameKey, isRequired } from './define.js';
+export { crudPaths, defineResource, dictKeyOf, dictNameKey, isRequired, prefixedDictKey } from './define.js';
 // the definition's types, and the id inputs action.ts needs too: apart, so that no import runs in a circle
 export * from './resourceDef.js';
 export { idInput, idListInput, isIdText, MAX_ID } from './ids.js';
@@ -67,7 +67,7 @@ export function permissionCodes(def: Pick<ResourceDef, 'code' | 'within' | 'code
 /** All fields a client may filter on: the definition's own plus the system fields (minus tenantId). */
 export function filterableFields(def: ResourceDef): Record<string, FieldDef> {
   const { tenantId: _omit, ...system } = SYSTEM_FIELDS;
-  const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly && !f.secret && f.type !== 'json'));
+  const own = Object.fromEntries(Object.entries(def.fields).filter(([, f]) => !f.writeOnly && !f.secret && !f.virtual && f.type !== 'json'));
   // a resource that defines a system field itself (a workflow list's text `status`) filters it as defined; the
   // fields keep their order (own fields first: the list's columns follow it)
   const rest = Object.fromEntries(Object.entries(system).filter(([name]) => !Object.hasOwn(own, name)));
@@ -177,6 +177,7 @@ export function isDateText(v: string): boolean {
 export function submitSchema(def: ResourceDef, mode: 'create' | 'update'): z.ZodObject {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, f] of Object.entries(def.fields)) {
+    if (f.virtual) continue;
     const base = fieldSchema(f, true);
     shape[name] = mode === 'create' && isRequired(f) ? base : base.nullish();
   }
@@ -197,6 +198,7 @@ export function recordSchema(def: ResourceDef): z.ZodObject {
     if (f.writeOnly) continue;
     shape[name] = fieldSchema(f, false).nullable();
     if (hasDisplayName(f)) shape[dictNameKey(name)] = z.string().nullable();
+    for (const alias of f.aliases ?? []) shape[alias] = shape[name];
   }
   if (def.tree) shape.hasChildren = z.boolean().optional();
   return z.object(shape);

@@ -40,6 +40,21 @@ export interface FieldDef {
   /** values come from this dictionary (`dict/dictionary?code=`); the stored value is the dictKey */
   dict?: string;
   /**
+   * with `dict`: the stored and answered value is `<dict>_<dictKey>` (BladeX's process categories, `flow_1`, the
+   * key of Saber's flow routes); a bare dictKey given to a submit or a filter means the same item
+   */
+  dictPrefixed?: true;
+  /**
+   * BladeX's other names of the field (a work list's `taskName` for `name`): answered beside it with its value,
+   * and accepted as its name in a list's filters
+   */
+  aliases?: readonly string[];
+  /**
+   * not a column: a value the resource's `shown` hook derives for the rows it reads (a task's process version);
+   * answered, never filtered, sorted nor written
+   */
+  virtual?: true;
+  /**
    * how the field appears in the search form; absent means not in the search form (it can still be filtered
    * through the API). `prefix`: the value's start (the box sends `<field>_likeright`), for codes kept in capitals
    * (`upperCase`, an SN) on tables of millions of rows: the column's btree answers it, where a substring search

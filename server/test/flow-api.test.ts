@@ -59,7 +59,7 @@ beforeAll(async () => {
   // the seed deployed the leave process in the demo tenant: the start list offers it, under its category
   const startable = await list('alice', 'work/start-list');
   const leave = startable.find((r) => r.processKey === 'Leave')!;
-  expect(leave).toMatchObject({ name: '请假流程', category: '1', categoryName: '请假流程' });
+  expect(leave).toMatchObject({ name: '请假流程', category: 'flow_1', categoryName: '请假流程' });
   ids.leaveDef = leave.id;
 });
 
@@ -223,7 +223,7 @@ describe('the leave request', () => {
     const { businessId, processInstanceId } = applied.body.data as { businessId: string; processInstanceId: string };
 
     const todo = (await todoOf('bob', processInstanceId))!;
-    expect(todo).toMatchObject({ name: '审批人审批', processName: '请假流程', businessKey: businessId, startUserName: 'fa-alice', category: '1', taskDefinitionKey: 'managerApproval' });
+    expect(todo).toMatchObject({ name: '审批人审批', processName: '请假流程', businessKey: businessId, startUserName: 'fa-alice', category: 'flow_1', taskDefinitionKey: 'managerApproval' });
     expect((await get('bob', 'work/todo-detail', { id: todo.id })).body.data).toMatchObject({ taskDefinitionKey: 'managerApproval' });
     // nobody else sees it, completes it or reads its history
     expect(await todoOf('hr1', processInstanceId)).toBeUndefined();

@@ -63,13 +63,13 @@ describe('resource registry', () => {
     const table = getTableName(binding.table);
     const columns = getTableColumns(binding.table);
 
-    it(`has its table (${table}) and a column for every field that is not write-only`, () => {
+    it(`has its table (${table}) and a column for every field that is not write-only nor virtual`, () => {
       const inDb = columnsByTable.get(table);
       expect(inDb, `table ${table} in the database`).toBeDefined();
       const missing: string[] = [];
       for (const [name, f] of Object.entries(def.fields)) {
-        if (f.writeOnly) {
-          expect(columns[name], `${code}.${name} is write-only: it is not a column`).toBeUndefined();
+        if (f.writeOnly || f.virtual) {
+          expect(columns[name], `${code}.${name} is ${f.writeOnly ? 'write-only' : 'virtual'}: it is not a column`).toBeUndefined();
           continue;
         }
         const column = columns[name];

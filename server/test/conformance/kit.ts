@@ -1,5 +1,5 @@
 import {
-  crudPaths, dictNameKey, type FieldDef, filterableFields, isRequired, type Lang, msg, nameFieldOf, type Page, permissionCodes,
+  crudPaths, dictKeyOf, dictNameKey, type FieldDef, filterableFields, isRequired, type Lang, msg, nameFieldOf, type Page, permissionCodes, prefixedDictKey,
   type ResourceDef, SECRET_MASK, sortableFields, SYSTEM_FIELDS, t,
 } from '@console/contract';
 import { and, eq } from 'drizzle-orm';
@@ -207,6 +207,7 @@ class KitRun implements Kit {
     if (f.dict) {
       const items = await this.support.dictionary(f.dict);
       const key = items[n % items.length]!.dictKey;
+      if (f.dictPrefixed) return prefixedDictKey(f.dict, key);
       return f.type === 'int' || f.type === 'number' || f.type === 'boolean' ? Number(key) : key;
     }
     const tag = tagOf(n);
@@ -269,6 +270,8 @@ class KitRun implements Kit {
     for (const [name, f] of Object.entries(def.fields)) {
       if (opts.overrides && Object.hasOwn(opts.overrides, name)) continue;
       if (def.code === this.def.code && this.options.omit?.[name]) continue;
+      // derived on read (no column), or the row's id (a definition may declare it for its BladeX alias): the kit's own
+      if (f.virtual || name === 'id') continue;
       // a field the form does not show is the server's to set (derived, generated): never sent unless the
       // options give a value; an inserted row (read-only resources) carries every field
       if (!def.readOnly && serverSet(def, name) && this.source(def, name) === undefined) continue;
@@ -345,7 +348,7 @@ class KitRun implements Kit {
       out[name] = f.secret ? (answered(f, body[name]) === null || body[name] === '' ? null : SECRET_MASK) : answered(f, body[name]);
       if (f.dict) {
         const items = await this.support.dictionary(f.dict);
-        out[dictNameKey(name)] = items.find((i) => i.dictKey === String(body[name]))?.dictValue ?? null;
+        out[dictNameKey(name)] = items.find((i) => i.dictKey === dictKeyOf(f, String(body[name])))?.dictValue ?? null;
       } else if (isRef(f)) {
         const ids = String(answered(f, body[name]) ?? '').split(',').filter((id) => id && id !== TREE_ROOT);
         const names: string[] = [];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineActions, idsParamSchema, okOutput } from '../../action.js';
-import { defineResource, idInput } from '../../resource.js';
+import { type ButtonDef, defineResource, idInput } from '../../resource.js';
 
 /**
  * The workflow (api.md "/api/blade-flow", domain.md "Workflow", docs/workflow.md): models edited with the bpmn.io
@@ -15,11 +15,26 @@ export const LEAVE_PATH = '/api/blade-desk/process/leave';
 
 const PROCESS_NAME = { type: 'string', label: { zh: '流程名称', en: 'Process' }, max: 255, search: 'like', width: 160 } as const;
 const PROCESS_KEY = { type: 'string', label: { zh: '流程标识', en: 'Process key' }, max: 64, search: 'equal', width: 130 } as const;
-const CATEGORY = { type: 'string', label: { zh: '流程分类', en: 'Category' }, dict: 'flow', max: 64, search: 'equal', width: 110 } as const;
+/** stored as BladeX stores a definition's category, `flow_<dictKey>` (`flow_1`): Saber's flow routes are keyed by it */
+const CATEGORY = { type: 'string', label: { zh: '流程分类', en: 'Category' }, dict: 'flow', dictPrefixed: true, max: 64, search: 'equal', width: 110 } as const;
 const BUSINESS_KEY = { type: 'string', label: { zh: '业务编号', en: 'Business key' }, max: 64, search: 'like', width: 170 } as const;
 const STARTER = { type: 'string', label: { zh: '发起人', en: 'Started by' }, max: 100, search: 'like', width: 100 } as const;
-const INSTANCE_ID = { type: 'id', label: { zh: '流程实例', en: 'Instance' }, list: false, search: 'equal' } as const;
-const DEFINITION_ID = { type: 'id', label: { zh: '流程定义', en: 'Definition' }, list: false } as const;
+const INSTANCE_ID = { type: 'id', label: { zh: '流程实例', en: 'Instance' }, list: false, search: 'equal', aliases: ['processInstanceId'] } as const;
+const DEFINITION_ID = { type: 'id', label: { zh: '流程定义', en: 'Definition' }, list: false, aliases: ['processDefinitionId'] } as const;
+
+// BladeX's names in its work lists (BladeFlow, Saber's src/views/work/*.vue) and process lists (FlowProcess)
+const AS_DEFINITION_NAME = { aliases: ['processDefinitionName'] } as const;
+/** the definition's version, read for each page (BladeFlow's processDefinitionVersion) */
+const DEFINITION_VERSION = { type: 'int', label: { zh: '流程版本', en: 'Version' }, list: false, form: false, virtual: true } as const;
+/** the process key of the task's definition, read for each page (BladeFlow's processDefinitionKey) */
+const DEFINITION_KEY = { type: 'string', label: { zh: '流程标识', en: 'Process key' }, list: false, form: false, virtual: true } as const;
+/** BladeX's business key is `<table>:<id>`: its parts (a key without a colon is the id itself) */
+const BUSINESS_TABLE = { type: 'string', label: { zh: '业务表', en: 'Business table' }, list: false, form: false, virtual: true } as const;
+const BUSINESS_ID = { type: 'string', label: { zh: '业务主键', en: 'Business id' }, list: false, form: false, virtual: true } as const;
+/** Flowable's suspension state of a definition: 1 active, 2 suspended (FlowProcess.suspensionState) */
+const SUSPENSION_STATE = { type: 'int', label: { zh: '状态', en: 'State' }, list: false, form: false, virtual: true } as const;
+/** finished or unfinished (BladeFlow.processIsFinished): whether the instance completed */
+const PROCESS_IS_FINISHED = { type: 'string', label: { zh: '流程进度', en: 'Progress' }, list: false, form: false, virtual: true } as const;
 
 /** BPMN files and models are parsed whole: a model stays far below this */
 export const BPMN_MAX_CHARS = 1_000_000;
@@ -87,12 +102,13 @@ export const flowManagerResource = defineResource({
   },
   fields: {
     name: { ...PROCESS_NAME, label: { zh: '流程名称', en: 'Name' } },
-    processKey: PROCESS_KEY,
+    processKey: { ...PROCESS_KEY, aliases: ['key'] },
     version: { type: 'int', label: { zh: '版本', en: 'Version' }, sortable: true, width: 70 },
     category: CATEGORY,
     suspended: { type: 'int', label: { zh: '状态', en: 'State' }, dict: 'flow_suspended', search: 'equal', width: 80 },
+    suspensionState: SUSPENSION_STATE,
     deploymentId: { type: 'id', label: { zh: '部署编号', en: 'Deployment' }, list: false, search: 'equal' },
-    createTime: { type: 'datetime', label: { zh: '部署时间', en: 'Deployed at' }, sortable: true, search: 'dateRange' },
+    createTime: { type: 'datetime', label: { zh: '部署时间', en: 'Deployed at' }, sortable: true, search: 'dateRange', aliases: ['deploymentTime'] },
   },
   actions: defineActions(`${FLOW}/manager`, {
     changeState: {
@@ -146,21 +162,35 @@ export const flowFollowResource = defineResource({
 
 /** the fields of a task row in the work lists (the instance's name, key and starter are copied onto each task) */
 const taskFields = {
-  name: { type: 'string', label: { zh: '当前环节', en: 'Step' }, max: 255, width: 130 },
-  processName: PROCESS_NAME,
+  id: { type: 'id', label: { zh: '任务编号', en: 'Task' }, list: false, form: false, aliases: ['taskId'] },
+  name: { type: 'string', label: { zh: '当前环节', en: 'Step' }, max: 255, width: 130, aliases: ['taskName'] },
+  processName: { ...PROCESS_NAME, ...AS_DEFINITION_NAME },
   category: CATEGORY,
   businessKey: BUSINESS_KEY,
+  businessTable: BUSINESS_TABLE,
+  businessId: BUSINESS_ID,
   startUserName: STARTER,
   instanceId: INSTANCE_ID,
   definitionId: DEFINITION_ID,
+  processDefinitionKey: DEFINITION_KEY,
+  processDefinitionVersion: DEFINITION_VERSION,
   taskDefinitionKey: { type: 'string', label: { zh: '环节标识', en: 'Step key' }, max: 64, list: false },
   createTime: { type: 'datetime', label: { zh: '到达时间', en: 'Arrived at' }, sortable: true, search: 'dateRange' },
   /** open, completed, or cancelled (a timer or a deleted instance ended it) */
   status: { type: 'string', label: { zh: '任务状态', en: 'Task state' }, max: 16, list: false },
 } as const;
 
-const workMenu = (route: string, zh: string, en: string, sort: number) => ({
-  parent: 'work', route, name: { zh, en }, sort, icon: 'iconfont iconicon_doc',
+/**
+ * Saber's row buttons of a work list (src/views/work/*.vue shows each only to a holder of its code, as BladeX seeds
+ * them); this console's own pages draw their buttons themselves (`custom`), guarded by the calls' permissions
+ */
+const saberButton = (code: string, alias: string, zh: string, en: string, action?: string) => (
+  { code, name: { zh, en }, alias, placement: 'row' as const, custom: true as const, ...(action ? { action } : {}) });
+const detailButton = (list: string) => saberButton(`${list}_detail`, 'detail', '详情', 'Detail');
+const followButton = (list: string) => saberButton(`${list}_follow`, 'follow', '跟踪', 'Follow');
+
+const workMenu = (route: string, zh: string, en: string, sort: number, buttons: ButtonDef[]) => ({
+  parent: 'work', route, name: { zh, en }, sort, icon: 'iconfont iconicon_doc', buttons,
 });
 
 export const workStartResource = defineResource({
@@ -174,13 +204,16 @@ export const workStartResource = defineResource({
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   defaultSort: { field: 'name', order: 'asc' },
-  menu: workMenu('/work/start', '发起事务', 'Start', 1),
+  menu: workMenu('/work/start', '发起事务', 'Start', 1, [
+    saberButton('work_start_flow', 'flow', '发起', 'Start', 'startProcess'), saberButton('work_start_image', 'image', '流程图', 'Diagram'),
+  ]),
   fields: {
     name: { ...PROCESS_NAME, sortable: true },
-    processKey: PROCESS_KEY,
+    processKey: { ...PROCESS_KEY, aliases: ['key'] },
     category: CATEGORY,
     version: { type: 'int', label: { zh: '版本', en: 'Version' }, width: 70 },
-    createTime: { type: 'datetime', label: { zh: '部署时间', en: 'Deployed at' }, sortable: true },
+    suspensionState: SUSPENSION_STATE,
+    createTime: { type: 'datetime', label: { zh: '部署时间', en: 'Deployed at' }, sortable: true, aliases: ['deploymentTime'] },
   },
   actions: defineActions(WORK, {
     /** starts any process without a business form of its own (the leave request has `leave/start-process`) */
@@ -205,7 +238,9 @@ export const workClaimResource = defineResource({
   readOnly: true,
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
-  menu: workMenu('/work/claim', '待签事务', 'To claim', 2),
+  menu: workMenu('/work/claim', '待签事务', 'To claim', 2, [
+    saberButton('work_claim_sign', 'sign', '签收', 'Claim', 'claimTask'), detailButton('work_claim'), followButton('work_claim'),
+  ]),
   fields: taskFields,
   actions: defineActions(WORK, {
     claimTask: {
@@ -225,7 +260,9 @@ export const workTodoResource = defineResource({
   readOnly: true,
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
-  menu: workMenu('/work/todo', '待办事务', 'To do', 3),
+  menu: workMenu('/work/todo', '待办事务', 'To do', 3, [
+    saberButton('work_todo_handle', 'handle', '处理', 'Handle', 'completeTask'), detailButton('work_todo'), followButton('work_todo'),
+  ]),
   fields: { ...taskFields, claimTime: { type: 'datetime', label: { zh: '签收时间', en: 'Claimed at' }, list: false } },
   actions: defineActions(WORK, {
     completeTask: {
@@ -252,13 +289,22 @@ export const workSendResource = defineResource({
   readOnly: true,
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
-  menu: workMenu('/work/send', '已发事务', 'Sent', 4),
+  menu: workMenu('/work/send', '已发事务', 'Sent', 4, [detailButton('work_send'), followButton('work_send')]),
   fields: {
-    processName: PROCESS_NAME,
+    id: { type: 'id', label: { zh: '流程实例', en: 'Instance' }, list: false, form: false, aliases: ['processInstanceId'] },
+    processName: { ...PROCESS_NAME, ...AS_DEFINITION_NAME },
+    processKey: { ...PROCESS_KEY, list: false, aliases: ['processDefinitionKey'] },
     category: CATEGORY,
     businessKey: BUSINESS_KEY,
+    businessTable: BUSINESS_TABLE,
+    businessId: BUSINESS_ID,
     status: { type: 'string', label: { zh: '流程状态', en: 'State' }, dict: 'flow_instance_status', max: 16, search: 'equal', width: 90 },
+    processIsFinished: PROCESS_IS_FINISHED,
     definitionId: DEFINITION_ID,
+    processDefinitionVersion: DEFINITION_VERSION,
+    /** the step it waits at, else the last one done (BladeFlow's taskId / taskName on 已发事务) */
+    taskId: { type: 'id', label: { zh: '任务编号', en: 'Task' }, list: false, form: false, virtual: true },
+    taskName: { type: 'string', label: { zh: '当前环节', en: 'Step' }, list: false, form: false, virtual: true },
     createTime: { type: 'datetime', label: { zh: '发起时间', en: 'Started at' }, sortable: true, search: 'dateRange' },
     endTime: { type: 'datetime', label: { zh: '结束时间', en: 'Ended at' }, sortable: true },
     deleteReason: { type: 'string', label: { zh: '删除原因', en: 'Deletion reason' }, max: 500, list: false },
@@ -276,7 +322,7 @@ export const workDoneResource = defineResource({
   buttons: { add: false, edit: false, delete: false },
   page: 'custom',
   defaultSort: { field: 'endTime', order: 'desc' },
-  menu: workMenu('/work/done', '办结事务', 'Done', 5),
+  menu: workMenu('/work/done', '办结事务', 'Done', 5, [detailButton('work_done'), followButton('work_done')]),
   fields: {
     ...taskFields,
     name: { ...taskFields.name, label: { zh: '办理环节', en: 'Step' } },

@@ -29,6 +29,15 @@ export const flowMessages = {
   flowInstanceMissing: { zh: '流程实例不存在', en: 'No such process instance' },
   flowViewDenied: { zh: '您无权查看该流程', en: 'You may not view this process' },
   flowNotLeave: { zh: '所选流程不是请假流程', en: 'The chosen process is not the leave process' },
+  flowCategoryUnknown: {
+    zh: '流程分类「{category}」不存在, 请选择「流程分类」字典 (flow) 中的一项',
+    en: 'No process category "{category}": choose an item of the Process category dictionary (flow)',
+  },
+  flowModeUnknown: { zh: '流程模式「{mode}」无效, 应为 1 (通用流程) 或 2 (定制流程)', en: 'The process mode "{mode}" is not 1 (common) or 2 (tenant\'s own)' },
+  leaveModelNoApprover: {
+    zh: '流程「{name}」(版本 {version}) 不能用于请假表单: 它没有把任何任务分派给表单选择的审批人 (任务的办理人或候选人须为 ${taskUser})',
+    en: 'The process "{name}" (version {version}) cannot serve the leave form: none of its tasks goes to the approver the form picks (a task\'s assignee or candidate users must be ${taskUser})',
+  },
   leaveDatesOrder: { zh: '结束时间不能早于开始时间', en: 'The end cannot be before the start' },
   leaveApproverUnknown: { zh: '审批人不存在或已停用', en: 'No such approver, or the approver is disabled' },
   leaveApproverSelf: { zh: '审批人不能是申请人本人', en: 'You cannot approve your own leave' },

@@ -300,7 +300,11 @@ async function incidentsRecorded<T>(work: Promise<T>): Promise<T> {
   }
 }
 
-/** Makes each checked process the next version of its key in a tenant (the deploy lock keeps versions apart), one deployment for the file. */
+/**
+ * Makes each checked process the next version of its key in a tenant (the deploy lock keeps versions apart), one
+ * deployment for the file. A process deployed without a category keeps its newest version's (a new version of the
+ * leave process keeps its business form).
+ */
 export async function deployChecked(
   tx: Executor, tenantId: string, checked: readonly CompiledProcess[], input: Pick<DeployInput, 'xml' | 'name' | 'category' | 'source'>, userId: string | null,
 ): Promise<Deployed[]> {
@@ -310,12 +314,12 @@ export async function deployChecked(
   const out: Deployed[] = [];
   for (const c of checked) {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`flow-deploy:${tenantId}:${c.key}`}))`);
-    const [last] = await tx.select({ v: sql<number>`coalesce(max(${flowDefinition.version}), 0)` }).from(flowDefinition)
-      .where(and(eq(flowDefinition.tenantId, tenantId), eq(flowDefinition.processKey, c.key)));
-    const version = Number(last?.v ?? 0) + 1;
+    const [last] = await tx.select({ version: flowDefinition.version, category: flowDefinition.category }).from(flowDefinition)
+      .where(and(eq(flowDefinition.tenantId, tenantId), eq(flowDefinition.processKey, c.key))).orderBy(desc(flowDefinition.version)).limit(1);
+    const version = (last?.version ?? 0) + 1;
     const definitionId = nextId();
     await tx.insert(flowDefinition).values({
-      id: definitionId, tenantId, deploymentId, processKey: c.key, name: c.name, version, category: input.category ?? null, xml: input.xml, compiled: c.compiled,
+      id: definitionId, tenantId, deploymentId, processKey: c.key, name: c.name, version, category: input.category ?? last?.category ?? null, xml: input.xml, compiled: c.compiled,
       startMessages: c.startMessages,
     });
     out.push({ tenantId, deploymentId, definitionId, processKey: c.key, name: c.name, version });

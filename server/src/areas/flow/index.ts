@@ -3,7 +3,7 @@ import {
   flowFollowResource, flowManagerResource, flowModelResource, workClaimResource, workDoneResource, workSendResource,
   workStartResource, workTodoResource,
 } from '@console/contract/areas/flow/index';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { schema } from '../../core/db/index.js';
 import { serviceKey } from '../../core/services.js';
 import { nextId } from '../../core/ids.js';
@@ -12,7 +12,7 @@ import { DEMO_TENANT, type DictSeed, seedDicts } from '../../seed/steps.js';
 import { compileBpmn } from './bpmn/compile.js';
 import { deployChecked, FlowEngine, type FlowService } from './engine.js';
 import { LEAVE_PROCESS_KEY, registerLeave } from './leave.js';
-import { flowModelHooks, workListHooks } from './lists.js';
+import { flowManagerHooks, flowModelHooks, workListHooks } from './lists.js';
 import { registerFlowRoutes } from './routes.js';
 import { upgradeEngineState } from './upgrade.js';
 import { flowDefinition, flowInstance, flowModel, flowTask } from './tables.js';
@@ -26,8 +26,11 @@ export const FLOW_SERVICES: Record<string, FlowService> = {};
 
 /** the leave request (apply → approver → HR above 3 days → end; a rejection returns to the applicant) */
 export const LEAVE_MODEL = readFileSync(new URL('./leave.bpmn20.xml', import.meta.url), 'utf8');
-/** the leave process's category: the `flow` dictionary's key whose remark names the console's form route (`leave`) */
-export const LEAVE_CATEGORY = '1';
+/**
+ * the leave process's category, `flow_` and the `flow` dictionary's key whose remark names the form route (`leave`):
+ * Saber's flow routes are keyed `<code>_<dictKey>` (BladeX's definitions are categorised so)
+ */
+export const LEAVE_CATEGORY = 'flow_1';
 
 const FLOW_DICTS: DictSeed[] = [
   { code: 'flow', name: '流程分类', nameEn: 'Process category', items: [['1', '请假流程', 'Leave', 'leave'], ['2', '通用审批', 'General approval']] },
@@ -35,6 +38,9 @@ const FLOW_DICTS: DictSeed[] = [
   { code: 'flow_instance_status', name: '流程实例状态', nameEn: 'Instance state', items: [['running', '运行中', 'Running'], ['completed', '已完成', 'Completed'], ['deleted', '已删除', 'Deleted'], ['incident', '异常中止', 'Incident']] },
   { code: 'flow_outcome', name: '办理结果', nameEn: 'Outcome', items: [['pass', '通过', 'Passed'], ['reject', '驳回', 'Rejected']] },
 ];
+
+/** the tables that keep a process category, all of them written with a definition's */
+const CATEGORISED = ['blade_flow_model', 'blade_flow_deployment', 'blade_flow_definition', 'blade_flow_instance', 'blade_flow_task'] as const;
 
 const FLOW_DATA_STEPS: DataStep[] = [{
   // the demo tenant gets the leave process deployed, and the HR role its HR step is offered to
@@ -70,6 +76,15 @@ const FLOW_DATA_STEPS: DataStep[] = [{
   // definitions and instances saved by the engine before issue 25, in the interpreter's form (upgrade.ts)
   name: '2501-flow-interpreter-state',
   run: (tx) => upgradeEngineState(tx, new Set(Object.keys(FLOW_SERVICES))),
+}, {
+  // categories are kept as BladeX keeps them (`flow_1`, issue 25): the rows written with the bare dictionary key
+  name: '2501-flow-category-prefixed',
+  async run(tx) {
+    for (const table of CATEGORISED) {
+      await tx.execute(sql`update ${sql.identifier(table)} set category = 'flow_' || category
+        where category is not null and category <> '' and left(category, 5) <> 'flow_'`);
+    }
+  },
 }];
 
 /** The workflow engine: BPMN models, deployments, instances and tasks, the work lists and the leave request (docs/workflow.md). */
@@ -78,7 +93,7 @@ export const flowArea = defineArea({
   services: [provide(FLOW_ENGINE, (ctx) => new FlowEngine(ctx, FLOW_SERVICES))],
   resources: [
     bind(flowModelResource, flowModel, flowModelHooks),
-    bind(flowManagerResource, flowDefinition),
+    bind(flowManagerResource, flowDefinition, flowManagerHooks),
     bind(flowFollowResource, flowInstance, () => workListHooks.follow),
     bind(workStartResource, flowDefinition, () => workListHooks.start),
     bind(workClaimResource, flowTask, () => workListHooks.claim),

@@ -10,12 +10,11 @@ import { mountAction } from '../../core/resource/actions.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
 import type { FlowEngine } from './engine.js';
 import { flowDefinition, flowInstance, processLeave } from './tables.js';
+import { servesLeaveForm } from './leaveModel.js';
 import { mayViewInstance } from './view.js';
 
 /** the leave model's process key (leave.bpmn20.xml) */
 export const LEAVE_PROCESS_KEY = 'Leave';
-/** the steps where someone decides on the request (the applicant's own step, `adjust`, is not an approval) */
-const APPROVAL_STEPS = new Set(['managerApproval', 'hrApproval']);
 /** the approver choice shows this many users; more are found by typing */
 const APPROVERS_SHOWN = 50;
 
@@ -24,8 +23,10 @@ const APPROVERS_SHOWN = 50;
  * transaction; each approver's comment is kept on the request as the process moves.
  */
 export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowEngine): void {
-  flow.onTaskCompleted(LEAVE_PROCESS_KEY, async (tx, { instance, task, comment, user }) => {
-    if (!APPROVAL_STEPS.has(task.taskDefinitionKey) || !isIdText(instance.businessKey)) return;
+  // whatever the version's task ids (the console's managerApproval / hrApproval, BladeX's managerTak / bossTask…),
+  // a step the applicant did not do is an approver's decision; the applicant's own (adjusting the request) is not
+  flow.onTaskCompleted(LEAVE_PROCESS_KEY, async (tx, { instance, comment, user }) => {
+    if (user.userId === instance.startUser || !isIdText(instance.businessKey)) return;
     await tx.update(processLeave).set({ approvalComment: comment, updateUser: user.userId, updateTime: new Date() })
       .where(and(eq(processLeave.id, instance.businessKey), eq(processLeave.processInstanceId, instance.id)));
   });
@@ -40,9 +41,11 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
     const [approver] = await tx.select({ id: schema.user.id }).from(schema.user)
       .where(and(eq(schema.user.id, input.taskUser), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0), eq(schema.user.status, 1)));
     if (!approver) throw fieldError('leaveApproverUnknown', lang, 'taskUser');
-    const [def] = await tx.select({ processKey: flowDefinition.processKey }).from(flowDefinition)
-      .where(and(eq(flowDefinition.id, input.processDefinitionId), eq(flowDefinition.isDeleted, 0)));
+    // the version the operator picked, an older one too, as BladeX's form starts the definition id in its route
+    const [def] = await tx.select({ id: flowDefinition.id, processKey: flowDefinition.processKey, name: flowDefinition.name, version: flowDefinition.version, xml: flowDefinition.xml })
+      .from(flowDefinition).where(and(eq(flowDefinition.id, input.processDefinitionId), eq(flowDefinition.isDeleted, 0)));
     if (def && def.processKey !== LEAVE_PROCESS_KEY) throw fieldError('flowNotLeave', lang, 'processDefinitionId');
+    if (def && !servesLeaveForm(String(def.id), def.xml)) throw fieldError('leaveModelNoApprover', lang, 'processDefinitionId', { name: def.name, version: def.version });
     const id = nextId();
     const now = new Date();
     await tx.insert(processLeave).values({

@@ -4,6 +4,7 @@ import type { AuthUser } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
+import { showDefinitions, showSentInstances, showTasks, processModeParam } from './bladeFields.js';
 import { BpmnInvalid, processesOf } from './bpmn/compile.js';
 import { flowDefinition, flowInstance, flowTask } from './tables.js';
 
@@ -17,21 +18,24 @@ export function offeredTo(user: AuthUser): SQL {
   return and(eq(flowTask.status, 'open'), sql`${flowTask.assignee} is null`, offered)!;
 }
 
-const scope = (condition: (user: AuthUser) => SQL): ResourceHooks => ({ scope: async (_tx, user) => condition(user) });
+const scope = (condition: (user: AuthUser) => SQL, more: ResourceHooks = {}): ResourceHooks => ({ scope: async (_tx, user) => condition(user), ...more });
 
-/** the five work lists: the same tasks and instances, each seen from the caller */
+/** the five work lists: the same tasks and instances, each seen from the caller, with BladeX's fields (bladeFields.ts) */
 export const workListHooks = {
   /** the newest active version of each process */
   start: scope(() => and(eq(flowDefinition.suspended, 0), sql`not exists (select 1 from blade_flow_definition newer
     where newer.tenant_id = ${flowDefinition.tenantId} and newer.process_key = ${flowDefinition.processKey}
-      and newer.version > ${flowDefinition.version} and newer.is_deleted = 0)`)!),
-  claim: scope(offeredTo),
-  todo: scope((user) => and(eq(flowTask.status, 'open'), eq(flowTask.assignee, user.userId))!),
-  send: scope((user) => eq(flowInstance.startUser, user.userId)),
-  done: scope((user) => and(eq(flowTask.status, 'completed'), eq(flowTask.completedBy, user.userId))!),
+      and newer.version > ${flowDefinition.version} and newer.is_deleted = 0)`)!, { shown: showDefinitions, listParams: processModeParam }),
+  claim: scope(offeredTo, { shown: showTasks }),
+  todo: scope((user) => and(eq(flowTask.status, 'open'), eq(flowTask.assignee, user.userId))!, { shown: showTasks }),
+  send: scope((user) => eq(flowInstance.startUser, user.userId), { shown: showSentInstances }),
+  done: scope((user) => and(eq(flowTask.status, 'completed'), eq(flowTask.completedBy, user.userId))!, { shown: showTasks }),
   // running instances, and the incidents among them (a step stopped at its bound), until they are deleted
   follow: scope(() => inArray(flowInstance.status, ['running', 'incident'])),
 };
+
+/** 流程管理: every deployed version, with Flowable's suspension state; Saber's `mode` accepted */
+export const flowManagerHooks = (): ResourceHooks => ({ shown: showDefinitions, listParams: processModeParam });
 
 const MODEL_KEY = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 

@@ -17,6 +17,7 @@ import { usableTenant } from '../../core/tenants.js';
 import { brokenMultipart } from '../../core/uploads.js';
 import { BpmnInvalid, type CompiledProcess } from './bpmn/compile.js';
 import type { FlowEngine } from './engine.js';
+import { givenCategory } from './category.js';
 import { flowDefinition, flowInstance, flowModel } from './tables.js';
 import { historyOf, mayViewInstance, modelViewOf } from './view.js';
 
@@ -43,12 +44,13 @@ const uploadFields = z.object({
 const DEFINITION_DIAGRAM_READERS = ['flow_manager', 'work_start', 'flow_model'];
 export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: FlowEngine): void {
   // ---- models ----
-  mountOutsideTransaction(app, flowModelResource.actions.deploy, async ({ modelId, category, tenantIds }, { user }) => {
+  mountOutsideTransaction(app, flowModelResource.actions.deploy, async ({ modelId, category, tenantIds }, { user, lang }) => {
+    const given = await givenCategory(ctx, category, lang);
     const tenants = await deployTenants(ctx, user, tenantIds);
     const [model] = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.select().from(flowModel)
       .where(and(eq(flowModel.id, modelId), eq(flowModel.tenantId, user.tenantId), eq(flowModel.isDeleted, 0))));
     if (!model) throw notFound();
-    return flow.deploy(user, { xml: model.xml ?? '', name: model.name, category: category || model.category || undefined, tenantIds: tenants, source: 'model' });
+    return flow.deploy(user, { xml: model.xml ?? '', name: model.name, category: given ?? model.category ?? undefined, tenantIds: tenants, source: 'model' });
   });
 
   // ---- deployments ----
@@ -110,6 +112,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
         brokenMultipart(e);
       }
       const fields = parseInput(uploadFields, text, req.lang);
+      const category = await givenCategory(ctx, fields.category, req.lang);
       if (!files.length) throw badRequest('flowFilesRequired');
       const tenants = await deployTenants(ctx, user, fields.tenantIds?.split(',').map((s) => s.trim()).filter(Boolean));
       const checked: Array<{ checked: CompiledProcess[]; xml: string }> = [];
@@ -121,7 +124,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
           throw e;
         }
       }
-      const deployed = await flow.deployCompiled(user, checked.map((c) => ({ ...c, category: fields.category || undefined, source: 'upload' as const })), tenants);
+      const deployed = await flow.deployCompiled(user, checked.map((c) => ({ ...c, category, source: 'upload' as const })), tenants);
       return ok(deployed, req.lang);
     });
   });

@@ -1,5 +1,5 @@
 import {
-  camelToSnake, type FieldDef, filterableFields, isDateText, type Lang, MAX_IDS_PER_CALL, msg, parseFilterKey,
+  camelToSnake, dictKeyOf, type FieldDef, filterableFields, prefixedDictKey, isDateText, type Lang, MAX_IDS_PER_CALL, msg, parseFilterKey,
   RESERVED_QUERY_KEYS, type ResourceDef, snakeToCamel, sortableFields, t,
 } from '@console/contract';
 import { asc, desc, type SQL, sql } from 'drizzle-orm';
@@ -19,11 +19,12 @@ function escapeLike(v: string): string {
   return v.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Resolves a client-given field name (camelCase or snake_case) to a definition field name. */
+/** Resolves a client-given field name (camelCase, snake_case, or one of the field's BladeX aliases) to a definition field name. */
 function resolveField(name: string, fields: Record<string, FieldDef>): string | undefined {
   if (Object.hasOwn(fields, name)) return name;
   const camel = snakeToCamel(name);
-  return Object.hasOwn(fields, camel) ? camel : undefined;
+  if (Object.hasOwn(fields, camel)) return camel;
+  return Object.entries(fields).find(([, f]) => f.aliases?.includes(name))?.[0];
 }
 
 function parseValue(f: FieldDef, col: PgColumn, name: string, raw: string, lang: Lang): unknown {
@@ -53,7 +54,8 @@ function parseValue(f: FieldDef, col: PgColumn, name: string, raw: string, lang:
       return d;
     }
     default:
-      return raw;
+      // a field stored as `flow_1` is found by its bare dictKey too
+      return f.dict && f.dictPrefixed ? prefixedDictKey(f.dict, dictKeyOf(f, raw.trim())) : raw;
   }
 }
 
@@ -218,7 +220,8 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
         break;
       }
       default: {
-        if (op === 'default' && isText) {
+        // a prefixed dictionary code (`flow_1`) is one item: no substring of it names another (`flow_10`)
+        if (op === 'default' && isText && !f.dictPrefixed) {
           ilike(col, `%${escapeLike(value)}%`);
           break;
         }

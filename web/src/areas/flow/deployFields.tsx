@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { callAction } from '../../api/action';
 import { resourceKeys } from '../../resource/api';
 import { useDict } from '../../resource/dict';
+import { dictOptions } from '../../resource/dictValues';
 import { useIsPlatformAdmin } from '../../store/session';
 import { testId } from '../../testId';
 
@@ -19,7 +20,8 @@ export function CategoryField({ required, help }: { required?: boolean; help?: s
     <ProFormSelect
       name="category"
       label={t('flow.model.category')}
-      options={items.map((d) => ({ value: d.dictKey, label: d.dictValue }))}
+      // stored as `flow_1`, the form the server keeps (Saber's flow route keys)
+      options={dictOptions(flowModelResource.fields.category, { flow: items })}
       rules={required ? [{ required: true, message: t('flow.manager.categoryRequired') }] : []}
       extra={help}
       fieldProps={{ allowClear: !required, ...testId('flow-deploy-category') }}

@@ -8,6 +8,9 @@ const FLOW = [item('1', 'leave'), item('2', ''), item('3', 'expense'), item('4',
 describe('businessFormOf', () => {
   it('follows the category\'s remark to a form the console has', () => {
     expect(businessFormOf(FLOW, '1')).toBe('leave');
+    // as the server keeps it: BladeX's flow route key `<code>_<dictKey>`
+    expect(businessFormOf(FLOW, 'flow_1')).toBe('leave');
+    expect(businessFormOf(FLOW, 'flow_3')).toBeNull();
     expect(businessFormOf(FLOW, '4')).toBe('leave');
   });
 

@@ -1,4 +1,4 @@
-import type { DictItem } from '@console/contract';
+import { type DictItem, dictKeyOf } from '@console/contract';
 
 /**
  * BladeX's "flow routes": the `flow` dictionary's item of a process category names, in its `remark`, the business
@@ -10,10 +10,14 @@ export type BusinessForm = (typeof BUSINESS_FORMS)[number];
 
 const isBusinessForm = (v: string): v is BusinessForm => (BUSINESS_FORMS as readonly string[]).includes(v);
 
-/** The business form of a category (a `flow` dictionary key), or null: none, or one this console lacks. */
+/**
+ * The business form of a category (`flow_1` as the server keeps it, the key of BladeX's flow routes `<code>_<dictKey>`;
+ * a bare dictKey `1` too), or null: none, or one this console lacks.
+ */
 export function businessFormOf(flowDict: readonly DictItem[], category: string | null | undefined): BusinessForm | null {
   if (category === null || category === undefined || category === '') return null;
-  const remark = flowDict.find((item) => item.dictKey === category)?.remark.trim() ?? '';
+  const key = dictKeyOf({ dict: 'flow', dictPrefixed: true }, category);
+  const remark = flowDict.find((item) => item.dictKey === key)?.remark.trim() ?? '';
   return isBusinessForm(remark) ? remark : null;
 }
 

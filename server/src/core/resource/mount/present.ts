@@ -1,4 +1,4 @@
-import { dictNameKey, type FieldDef, type Lang, SECRET_MASK } from '@console/contract';
+import { dictKeyOf, dictNameKey, type FieldDef, type Lang, SECRET_MASK } from '@console/contract';
 import type { AppContext, AuthUser } from '../../context.js';
 import { inTenant } from '../../db/index.js';
 import { formatDateTime } from '../../time.js';
@@ -18,18 +18,20 @@ export interface PresentedResource {
   hasRefs: boolean;
 }
 
-/** One row's answered fields in wire format, with `<field>Name` beside its dictionary codes. */
-function presentFields(row: Row, fields: PresentedResource['answered'], dicts: PresentedResource['dictFields'], dictLabels: Array<Map<string, string>>): Row {
+/** One row's answered fields in wire format, with `<field>Name` beside its dictionary codes and a field's aliases beside it. */
+function presentFields(row: Row, fields: PresentedResource['answered'], dicts: ReadonlyArray<readonly [string, string, FieldDef]>, dictLabels: Array<Map<string, string>>): Row {
   const one: Row = {};
   for (const [name, f] of fields) {
     const v = row[name];
     if (f.secret) one[name] = v === undefined || v === null || v === '' ? null : SECRET_MASK;
     else one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
   }
-  dicts.forEach(([name], i) => {
+  dicts.forEach(([name, , f], i) => {
     const v = row[name];
-    one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(String(v)) ?? null;
+    one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(dictKeyOf(f, String(v))) ?? null;
   });
+  // BladeX's names of a field, beside it
+  for (const [name, f] of fields) for (const alias of f.aliases ?? []) one[alias] = one[name];
   if (typeof row.hasChildren === 'boolean') one.hasChildren = row.hasChildren;
   return one;
 }
@@ -42,7 +44,7 @@ function presentFields(row: Row, fields: PresentedResource['answered'], dicts: P
 export async function presentRows(m: PresentedResource, rows: Row[], lang: Lang, user?: AuthUser, opts: PresentOptions = {}): Promise<Row[]> {
   const { only } = opts;
   const fields = only ? m.answered.filter(([name]) => only.has(name)) : m.answered;
-  const dicts = only ? m.dictFields.filter(([name]) => only.has(name)) : m.dictFields;
+  const dicts = (only ? m.dictFields.filter(([name]) => only.has(name)) : m.dictFields).map(([name, code]) => [name, code, m.def.fields[name]!] as const);
   const dictLabels = await Promise.all(dicts.map(([, code]) => m.ctx.dicts.labels(code, lang)));
   const out = rows.map((row) => presentFields(row, fields, dicts, dictLabels));
   if (m.hasRefs && rows.length) {

@@ -56,7 +56,7 @@ export interface ResourceMount extends MountedResource {
 
 /** Checks the table against the definition: every field and audit column it needs is a column. */
 function checkColumns(def: ResourceDef, col: (name: string) => PgColumn): { removable: boolean } {
-  for (const [name, f] of Object.entries(def.fields)) if (!f.writeOnly) col(name);
+  for (const [name, f] of Object.entries(def.fields)) if (!f.writeOnly && !f.virtual) col(name);
   // a read-only resource (an append-only log) may lack the update and soft-delete columns
   const writable = !def.readOnly || def.removable === true;
   for (const name of ['id', 'createTime', ...(writable ? ['updateTime', 'isDeleted'] : [])]) col(name);

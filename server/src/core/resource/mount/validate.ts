@@ -1,4 +1,4 @@
-import { type FieldDef, isRequired, type Lang, msg, SECRET_MASK, t } from '@console/contract';
+import { dictKeyOf, type FieldDef, isRequired, type Lang, msg, prefixedDictKey, SECRET_MASK, t } from '@console/contract';
 import { AppError } from '../../errors.js';
 import { sanitizeHtml } from '../../html.js';
 import { parseDateTime } from '../../time.js';
@@ -15,7 +15,7 @@ export const fieldError = (name: string, text: string) => new AppError(400, 'val
 const requiredText = (f: FieldDef, lang: Lang) => (typeof f.required === 'object' ? t(f.required, lang) : msg('required', lang, { field: t(f.label, lang) }));
 
 /**
- * A dictionary-coded field takes only its dictionary's keys. Read before the request's transaction opens:
+ * A dictionary-coded field takes only its dictionary's keys (a `dictPrefixed` one is stored prefixed). Read before the request's transaction opens:
  * the labels are loaded on their own connection (PGlite has one), and cached.
  */
 export async function checkDictValues(m: ResourceMount, values: Row, lang: Lang): Promise<void> {
@@ -23,7 +23,11 @@ export async function checkDictValues(m: ResourceMount, values: Row, lang: Lang)
   for (const [name, code] of m.dictFields) {
     const v = values[name];
     if (v === undefined || v === null || v === '') continue;
-    if (!(await m.ctx.dicts.labels(code, lang)).has(String(v))) fields[name] = msg('notInDict', lang, { field: t(m.def.fields[name]!.label, lang), value: String(v) });
+    const f = m.def.fields[name]!;
+    const key = dictKeyOf(f, String(v));
+    if (!(await m.ctx.dicts.labels(code, lang)).has(key)) fields[name] = msg('notInDict', lang, { field: t(f.label, lang), value: String(v) });
+    // stored as BladeX has it (`flow_1`), whichever form was given
+    else if (f.dictPrefixed) values[name] = prefixedDictKey(code, key);
   }
   if (Object.keys(fields).length) throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
 }
