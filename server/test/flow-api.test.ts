@@ -186,6 +186,44 @@ describe('deployments', () => {
   });
 });
 
+describe('messages and triggers', () => {
+  const WAITING = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:flowable="http://flowable.org/bpmn" targetNamespace="t">
+  <message id="paid" name="Paid" />
+  <process id="Waiting" name="等待">
+    <startEvent id="s" /><sequenceFlow id="f1" sourceRef="s" targetRef="wait" />
+    <receiveTask id="wait" name="等待回执" /><sequenceFlow id="f2" sourceRef="wait" targetRef="pay" />
+    <intermediateCatchEvent id="pay"><messageEventDefinition messageRef="paid" /></intermediateCatchEvent><sequenceFlow id="f3" sourceRef="pay" targetRef="t" />
+    <userTask id="t" flowable:assignee="\${owner}" /><sequenceFlow id="f4" sourceRef="t" targetRef="e" /><endEvent id="e" />
+  </process>
+</definitions>`;
+
+  it('a receive task is triggered and a message delivered by whoever follows the tenant\'s processes; nothing waiting is a 404 naming it; other tenants reach nothing', async () => {
+    const res = await upload('alice', [{ filename: 'waiting.bpmn20.xml', data: WAITING }]);
+    expect(res.statusCode, res.body).toBe(200);
+    const [deployed] = res.json().data as Array<{ definitionId: string }>;
+    const started = await post('alice', 'work/start-process', { processDefinitionId: deployed!.definitionId, businessKey: 'W-1', variables: { owner: ids.bob } });
+    const instanceId = (started.body.data as { processInstanceId: string }).processInstanceId;
+    const trigger = { processInstanceId: instanceId, activityId: 'wait' };
+    expect((await post('eve', 'process/trigger', trigger)).status).toBe(403);
+    expect((await post('platform', 'process/trigger', trigger)).status).toBe(404);
+    const early = await post('alice', 'process/message', { messageName: 'Paid', processInstanceId: instanceId }, 'en');
+    expect(early.status).toBe(404);
+    expect(early.body.msg).toBe('No process instance waits for the message "Paid"');
+    const wrong = await post('alice', 'process/trigger', { processInstanceId: instanceId, activityId: 'pay' }, 'zh');
+    expect(wrong.status).toBe(404);
+    expect(wrong.body.msg).toBe('该流程实例没有在「pay」等待');
+    expect((await post('alice', 'process/trigger', trigger)).status).toBe(200);
+    expect((await post('eve', 'process/message', { messageName: 'Paid', businessKey: 'W-1' })).status).toBe(403);
+    expect((await post('platform', 'process/message', { messageName: 'Paid', businessKey: 'W-1' })).status).toBe(404);
+    const paid = await post('alice', 'process/message', { messageName: 'Paid', businessKey: 'W-1', variables: { amount: 12 } });
+    expect(paid.status, paid.body.msg).toBe(200);
+    expect(paid.body.data).toEqual({ processInstanceIds: [instanceId] });
+    expect(await todoOf('bob', instanceId)).toMatchObject({ taskDefinitionKey: 't' });
+    expect((await post('alice', 'process/message', { messageName: 'Paid', businessKey: 'W-1' })).status).toBe(404);
+  });
+});
+
 describe('the leave request', () => {
   it('refuses a request it cannot route, naming the field, and starts nothing', async () => {
     const before = (await list('alice', 'work/send-list')).length;

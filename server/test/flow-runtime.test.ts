@@ -59,6 +59,7 @@ async function instance(xml: string, handlers: Record<string, ServiceHandler> = 
     return r;
   };
   return {
+    step,
     start: (variables: Record<string, unknown>, initiator: string | null = null) => step({ start: { variables, initiator } }),
     complete: (taskId: string, variables: Record<string, unknown>) => step({ complete: { taskId, variables } }),
     timers: (now: Date) => step({ timers: { now } }),
@@ -115,6 +116,32 @@ describe('models', () => {
     expect(badCondition.text('zh')).toMatch(/^SequenceFlow「f」: 表达式 \$\{days >\} 无法读取/);
     expect((await refused(ESCALATION)).text('en')).toMatch(/ServiceTask notify: no server handler "notifyApplicant"/);
     await expect(compileBpmn(ESCALATION, new Set(['notifyApplicant']))).resolves.toMatchObject([{ key: 'escalation' }]);
+  });
+
+  it('deploys what Flowable deploys: an errorRef naming no <error> is the code itself; a Flowable Design extension element it does not know', async () => {
+    const i = await instance(model(`<startEvent id="s"><extensionElements><flowable:work-form-field-validation>false</flowable:work-form-field-validation></extensionElements></startEvent>
+      <sequenceFlow id="f1" sourceRef="s" targetRef="sub"/>
+      <subProcess id="sub"><startEvent id="ss"/><sequenceFlow id="sf" sourceRef="ss" targetRef="fail"/><endEvent id="fail"><errorEventDefinition errorRef="E42"/></endEvent></subProcess>
+      <boundaryEvent id="caught" attachedToRef="sub"><errorEventDefinition errorRef="E42"/></boundaryEvent>
+      <sequenceFlow id="f2" sourceRef="sub" targetRef="ok"/><endEvent id="ok"/>
+      <sequenceFlow id="f3" sourceRef="caught" targetRef="handle"/><userTask id="handle"/><sequenceFlow id="f4" sourceRef="handle" targetRef="ok"/>`));
+    const first = await i.start({});
+    expect(first.opened.map((t) => t.activityId)).toEqual(['handle']);
+    // a listener or a script hidden in an unknown extension element is still refused
+    await expect(compileBpmn(model('<startEvent id="s"><extensionElements><flowable:evilListener class="x"/></extensionElements></startEvent>'), noServices)).rejects.toBeInstanceOf(BpmnInvalid);
+  });
+
+  it('a receive task without a message waits to be triggered; a service expression calling a method is refused as such', async () => {
+    const i = await instance(model(`<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="wait"/><receiveTask id="wait"/>
+      <sequenceFlow id="f2" sourceRef="wait" targetRef="t"/><userTask id="t" flowable:assignee="\${who}"/><sequenceFlow id="f3" sourceRef="t" targetRef="e"/><endEvent id="e"/>`));
+    const first = await i.start({});
+    expect(first).toMatchObject({ status: 'running', opened: [] });
+    const moved = await i.step({ trigger: { activityId: 'wait', variables: { who: 'u-ann' } } });
+    expect(moved).toMatchObject({ delivered: 1, opened: [expect.objectContaining({ activityId: 't', assignee: 'u-ann' })] });
+    expect((await i.step({ trigger: { activityId: 'wait', variables: {} } })).delivered).toBe(0);
+    const refused = await compileBpmn(model(`<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="svc"/>
+      <serviceTask id="svc" flowable:expression="\${execution.setVariable('a', 1)}"/><sequenceFlow id="f2" sourceRef="svc" targetRef="e"/><endEvent id="e"/>`), noServices).catch((e: unknown) => e);
+    expect((refused as BpmnInvalid).text('en')).toMatch(/^ServiceTask svc: the expression "execution.setVariable\('a', 1\)" calls a method/);
   });
 
   it('reads JUEL words as operators, never inside strings', () => {

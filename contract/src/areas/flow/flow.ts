@@ -374,6 +374,15 @@ export const flowProcessActions = defineActions(`${FLOW}/process`, {
     }).refine((v) => v.processInstanceId !== undefined || v.businessKey !== undefined, { params: { kind: 'required' }, path: ['processInstanceId'] }),
     output: z.object({ processInstanceIds: z.array(z.string()) }),
   },
+  /** moves an instance waiting at a receive task without a message (or a catching event) on, by the activity's id (Flowable's trigger) */
+  trigger: {
+    segment: 'trigger', method: 'POST', permission: 'flow_follow', title: { zh: '触发等待', en: 'Trigger a wait' },
+    input: z.object({
+      processInstanceId: idInput, activityId: z.string().trim().min(1).max(100),
+      variables: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/), z.unknown()).optional(),
+    }),
+    output: okOutput,
+  },
   /** starts the newest process of the tenant with a message start event of that name */
   startByMessage: {
     segment: 'start-by-message', method: 'POST', permission: 'work_start', title: { zh: '以消息发起流程', en: 'Start by a message' },

@@ -25,6 +25,7 @@ export const flowMessages = {
   flowFileInvalid: { zh: '文件「{name}」无法部署: {detail}', en: 'The file "{name}" cannot be deployed: {detail}' },
   flowFileTooLarge: { zh: '文件「{name}」超过 {max}', en: 'The file "{name}" exceeds {max}' },
   flowMessageNotWaiting: { zh: '没有流程实例在等待消息「{name}」', en: 'No process instance waits for the message "{name}"' },
+  flowTriggerNotWaiting: { zh: '该流程实例没有在「{activityId}」等待', en: 'The process instance does not wait at "{activityId}"' },
   flowMessageNoStart: { zh: '没有以消息「{name}」开始的流程', en: 'No process starts with the message "{name}"' },
   flowInstanceMissing: { zh: '流程实例不存在', en: 'No such process instance' },
   flowViewDenied: { zh: '您无权查看该流程', en: 'You may not view this process' },

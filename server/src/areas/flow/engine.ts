@@ -185,6 +185,15 @@ export class FlowEngine implements StepHost {
     }));
   }
 
+  /** Moves an instance waiting at a receive task (or a catching event) of `activityId` on, as Flowable's trigger does. */
+  async trigger(user: AuthUser, input: { processInstanceId: string; activityId: string; variables?: Record<string, unknown> }): Promise<void> {
+    await incidentsRecorded(inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
+      const instance = await lockInstance(tx, input.processInstanceId);
+      const r = await this.driver(tx, user.tenantId, user).advance(instance, { trigger: { activityId: input.activityId, variables: input.variables ?? {} } });
+      if (!r.delivered) throw new AppError(404, 'flowTriggerNotWaiting', { activityId: input.activityId });
+    }));
+  }
+
   /** Takes an unassigned task the user is a candidate for; of two at once, one wins. */
   async claim(user: AuthUser, taskId: string): Promise<void> {
     await incidentsRecorded(inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {

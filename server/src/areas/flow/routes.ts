@@ -151,6 +151,10 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
 
   // ---- messages ----
   mountOutsideTransaction(app, flowProcessActions.message, async (input, { user }) => ({ processInstanceIds: await flow.message(user, input) }));
+  mountOutsideTransaction(app, flowProcessActions.trigger, async (input, { user }) => {
+    await flow.trigger(user, input);
+    return true;
+  });
   mountOutsideTransaction(app, flowProcessActions.startByMessage, async ({ messageName, businessKey, variables }, { user }) => {
     const { instanceId } = await flow.startByMessage(user, messageName, variables ?? {}, businessKey);
     return { processInstanceId: instanceId };

@@ -66,6 +66,8 @@ interface Names {
   messages: Map<string, string>;
   signals: Map<string, { name: string; global: boolean }>;
   errors: Map<string, string>;
+  /** references kept as texts (compile.ts): an errorRef naming no <error> is the error code itself */
+  textRefs: Map<unknown, string>;
 }
 
 function eventDefinition(e: Element, names: Names): EventDefinition {
@@ -94,7 +96,7 @@ function eventDefinition(e: Element, names: Names): EventDefinition {
       return { kind: 'signal', signal: signal.name, global: signal.global };
     }
     case 'bpmn:ErrorEventDefinition': {
-      const id = ref(d.errorRef);
+      const id = ref(d.errorRef) || names.textRefs.get(d) || '';
       return { kind: 'error', code: id ? names.errors.get(id) ?? id : null };
     }
     case 'bpmn:TerminateEventDefinition':
@@ -106,11 +108,11 @@ function eventDefinition(e: Element, names: Names): EventDefinition {
   }
 }
 
-function loopOf(e: Element, loopInputs: Map<unknown, string>): LoopDefinition | undefined {
+function loopOf(e: Element, textRefs: Map<unknown, string>): LoopDefinition | undefined {
   const l = e.loopCharacteristics as Element | undefined;
   if (!l) return undefined;
   if (l.$type !== 'bpmn:MultiInstanceLoopCharacteristics') refuse(elementRef(e), '不支持标准循环 (standardLoopCharacteristics), 请用多实例', 'a standard loop is not supported (use multi-instance)');
-  const collection = attr(l, 'collection')?.trim() || loopInputs.get(l) || body(l.loopDataInputRef) || null;
+  const collection = attr(l, 'collection')?.trim() || textRefs.get(l) || body(l.loopDataInputRef) || null;
   const elementVariable = attr(l, 'elementVariable')?.trim() || text((l.inputDataItem as Element | undefined)?.name)?.trim() || text((l.inputDataItem as Element | undefined)?.id) || null;
   const cardinality = body(l.loopCardinality);
   if (!collection && !cardinality) refuse(elementRef(e), '多实例须指定 loopCardinality 或 collection', 'a multi-instance activity needs a loopCardinality or a collection');
@@ -157,13 +159,13 @@ function resources(e: Element, node: Node): void {
   }
 }
 
-function nodeOf(e: Element, scope: string | null, names: Names, loopInputs: Map<unknown, string>): Node {
+function nodeOf(e: Element, scope: string | null, names: Names, textRefs: Map<unknown, string>): Node {
   const type = NODE_TYPES[e.$type]!;
   const node: Node = { id: e.id!, type, name: text(e.name) ?? null, scope, incoming: [], outgoing: [], default: isNode(e.default) ? e.default.id! : null };
   const execution = listeners(e, 'executionlistener');
   if (execution.length) node.listeners = execution;
   if (e.$type.endsWith('Event')) node.event = eventDefinition(e, names);
-  const loop = loopOf(e, loopInputs);
+  const loop = loopOf(e, textRefs);
   if (loop) node.loop = loop;
   switch (type) {
     case 'userTask':
@@ -228,9 +230,6 @@ function checkEvents(model: ProcessModel): void {
       if (!host || host.type.endsWith('Event') || host.type.endsWith('Gateway')) refuse(where, '边界事件须附着在活动上', 'a boundary event is attached to an activity');
       (host!.boundaries ??= []).push(n.id);
     }
-    if (n.type === 'receiveTask' && !n.event) {
-      refuse(where, '接收任务须指定等待的消息 (messageRef)', 'a receive task names the message it waits for (messageRef)');
-    }
     if (n.event?.kind === 'link' && !n.event.link) refuse(where, '链接事件须有名称', 'a link event needs a name');
   }
 }
@@ -256,9 +255,9 @@ function checkFlows(model: ProcessModel): void {
 }
 
 /** Builds the runtime's model of one process of a checked document. */
-export function buildProcess(process: Element, definitions: Element, loopInputs: Map<unknown, string>): ProcessModel {
+export function buildProcess(process: Element, definitions: Element, textRefs: Map<unknown, string>): ProcessModel {
   const roots = (definitions.rootElements as Element[] | undefined) ?? [];
-  const names: Names = { messages: new Map(), signals: new Map(), errors: new Map() };
+  const names: Names = { messages: new Map(), signals: new Map(), errors: new Map(), textRefs };
   for (const r of roots) {
     if (r.$type === 'bpmn:Message') names.messages.set(r.id!, text(r.name)?.trim() || r.id!);
     if (r.$type === 'bpmn:Signal') names.signals.set(r.id!, { name: text(r.name)?.trim() || r.id!, global: attr(r, 'scope') !== 'processInstance' });
@@ -283,7 +282,7 @@ export function buildProcess(process: Element, definitions: Element, loopInputs:
       if (unsupported) refuse(elementRef(e), `不支持${unsupported[0]}`, `${unsupported[1]} is not supported`);
       if (e.$type === 'bpmn:ScriptTask') refuse(elementRef(e), '不支持脚本任务', 'a script task is not supported');
       if (!NODE_TYPES[e.$type]) refuse(elementRef(e), `不支持 ${e.$type}`, `${e.$type} is not supported`);
-      const node = nodeOf(e, scope, names, loopInputs);
+      const node = nodeOf(e, scope, names, textRefs);
       model.nodes[node.id] = node;
       if (scope) model.nodes[scope]!.children!.push(node.id);
       if (node.type === 'startEvent' && !scope && node.event?.kind === 'message') model.startMessages.push(node.event.message);

@@ -22,24 +22,28 @@ export interface CompiledProcess {
 type Warning = { message: string; property?: string; element?: { $type?: string }; value?: unknown };
 type Parsed = { rootElement: unknown; warnings: Warning[]; elementsById?: Record<string, unknown> };
 
+/** references Flowable reads as texts when they name no element: a multi-instance's variable, an error's code */
+const TEXT_REFERENCES = new Set(['bpmn:loopDataInputRef', 'bpmn:errorRef']);
+
 /**
  * bpmn-moddle's warnings that Flowable does not stop at: a diagram's reference to a missing element, an
  * attribute of a known namespace this parser has no descriptor for (it is kept, and checked for code), an
- * extension element of an unknown kind (kept as a generic element), and a multi-instance's `loopDataInputRef`
- * naming a variable rather than an element.
+ * extension element of a kind it does not know (Flowable Design's `work-form-field-validation`: dropped, unless
+ * its name says it runs code), and a `loopDataInputRef` or `errorRef` naming a variable or an error code rather
+ * than an element (kept in `textRefs`).
  */
-function harmless(w: Warning, loopInputs: Map<unknown, string>): boolean {
+function harmless(w: Warning, textRefs: Map<unknown, string>): boolean {
   if (w.element?.$type?.startsWith('bpmndi:') || w.property?.startsWith('bpmndi:')) return true;
   if (w.message.startsWith('unknown attribute')) return true;
-  if (w.property === 'bpmn:loopDataInputRef' && typeof w.value === 'string') {
-    loopInputs.set(w.element, w.value);
+  if (w.property && TEXT_REFERENCES.has(w.property) && typeof w.value === 'string') {
+    textRefs.set(w.element, w.value);
     return true;
   }
-  const unknownType = /^unknown type <([^>]+)>/.exec(w.message);
-  return !!unknownType && !/listener|script|connector/i.test(unknownType[1]!) && unknownType[1]!.includes(':') && !unknownType[1]!.startsWith('bpmn:');
+  const unknownType = /unknown type <([^>]+)>/.exec(w.message)?.[1];
+  return !!unknownType && unknownType.includes(':') && !unknownType.startsWith('bpmn:') && !/listener|script|connector/i.test(unknownType);
 }
 
-async function parse(xml: string): Promise<{ parsed: Parsed; root: Element; loopInputs: Map<unknown, string> }> {
+async function parse(xml: string): Promise<{ parsed: Parsed; root: Element; textRefs: Map<unknown, string> }> {
   let parsed: Parsed;
   try {
     parsed = await new BpmnModdle(moddleExtensionsFor(xml)).fromXML(xml) as unknown as Parsed;
@@ -47,12 +51,12 @@ async function parse(xml: string): Promise<{ parsed: Parsed; root: Element; loop
     const why = (e as Error).message.split('\n')[0]!.trim();
     return refuse(null, `XML 无法解析: ${why}`, `the XML cannot be read: ${why}`);
   }
-  const loopInputs = new Map<unknown, string>();
-  const problems = parsed.warnings.filter((w) => !harmless(w, loopInputs)).map((w) => w.message.replace(/\s+/g, ' ').trim());
+  const textRefs = new Map<unknown, string>();
+  const problems = parsed.warnings.filter((w) => !harmless(w, textRefs)).map((w) => w.message.replace(/\s+/g, ' ').trim());
   if (problems.length) refuse(null, `模型有误: ${problems.join('; ')}`, `the model is not valid BPMN: ${problems.join('; ')}`);
   const root = parsed.rootElement as Element;
   if (root.$type !== 'bpmn:Definitions') refuse(null, '根元素不是 bpmn:definitions', 'the root element is not bpmn:definitions');
-  return { parsed, root, loopInputs };
+  return { parsed, root, textRefs };
 }
 
 /** a process is executable unless it says isExecutable="false" (Flowable's default) */
@@ -98,7 +102,7 @@ function nameAnonymous(process: Element, taken: Set<string>): void {
  * every process of the document; then what the runtime does not run is refused, naming the element.
  */
 export async function compileBpmn(xml: string, services: ReadonlySet<string>, limits: CompileLimits = { maxActivities: 500 }): Promise<CompiledProcess[]> {
-  const { parsed, root, loopInputs } = await parse(xml);
+  const { parsed, root, textRefs } = await parse(xml);
   const roots = (root.rootElements as Element[] | undefined) ?? [];
   // every root element is checked: a non-executable process is still code the document carries
   for (const r of roots) checkNoCode(r, services, limits);
@@ -109,7 +113,7 @@ export async function compileBpmn(xml: string, services: ReadonlySet<string>, li
     if (keys.has(p.id!)) refuse(null, `流程标识「${p.id}」重复`, `the process key "${p.id}" appears twice`);
     keys.add(p.id!);
     nameAnonymous(p, new Set(Object.keys(parsed.elementsById ?? {})));
-    const model = buildProcess(p, root, loopInputs);
+    const model = buildProcess(p, root, textRefs);
     return { key: model.key, name: model.name, compiled: JSON.stringify(model), startMessages: model.startMessages };
   });
 }

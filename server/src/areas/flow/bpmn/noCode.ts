@@ -86,6 +86,10 @@ export function checkNoCode(root: Element, services: ReadonlySet<string>, limits
     if (isService) {
       const name = handlerName(node);
       if (!name) refuse(where, '服务任务须指定服务器处理程序 (flowable:class 或 flowable:delegateExpression)', 'a service task names its handler (flowable:class or flowable:delegateExpression)');
+      if (/[().\s]/.test(name!) && !text(node.class)) {
+        refuse(where, `表达式「${name}」调用方法, 服务器不运行模型中的代码 (请用 delegateExpression 指定已注册的服务器处理程序)`,
+          `the expression "${name}" calls a method, and the server runs no code of a model (name a registered server handler with delegateExpression)`);
+      }
       if (!services.has(name!)) {
         const known = [...services].join(', ') || '—';
         refuse(where, `服务器处理程序「${name}」不存在 (已有: ${known})`, `no server handler "${name}" (known: ${known})`);

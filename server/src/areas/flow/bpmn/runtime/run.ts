@@ -317,7 +317,8 @@ export class Interpreter implements Runtime {
   private async catchEvent(e: Execution, node: Node): Promise<void> {
     if (node.event?.kind === 'link') return this.leave(e);
     e.wait = 'event';
-    Object.assign(e, waitFor(this, e, node));
+    // a receive task without a message waits to be triggered (Flowable's runtimeService.trigger)
+    if (node.event) Object.assign(e, waitFor(this, e, node));
     if (node.type === 'receiveTask') subscribeBoundaries(this, e, node);
   }
 

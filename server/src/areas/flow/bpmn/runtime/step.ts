@@ -1,7 +1,7 @@
 import type { ProcessModel } from '../model.js';
 import { type CallRequest, type HistoryEvent, type OpenedTask, type ServiceHandler, StepFailed, type StepLimits, TaskNotWaiting } from './context.js';
 import { juelExpressions } from '../expressions.js';
-import { deliverMessage, deliverSignal, fireTimers, throwError } from './events.js';
+import { deliverMessage, deliverSignal, fire, fireTimers, throwError } from './events.js';
 import { Interpreter } from './run.js';
 import type { InstanceState } from './state.js';
 import { assignTask, callEnded, completeTask } from './tasks.js';
@@ -18,6 +18,8 @@ export type StepInput =
   | { assign: { taskId: string; assignee: string | null } }
   | { timers: { now: Date } }
   | { message: { name: string; variables: Record<string, unknown> } }
+  /** a receive task (or an intermediate catch event) waiting at `activityId` goes on (Flowable's trigger) */
+  | { trigger: { activityId: string; variables: Record<string, unknown> } }
   | { signal: { name: string; variables: Record<string, unknown> } }
   | { callEnded: { executionId: string; variables: Record<string, unknown> } }
   | { callFailed: { executionId: string; code: string } };
@@ -62,6 +64,12 @@ async function apply(rt: Interpreter, input: StepInput): Promise<number> {
   if ('timers' in input) return fireTimers(rt, input.timers.now);
   if ('message' in input) return (await deliverMessage(rt, input.message.name, input.message.variables)) ? 1 : 0;
   if ('signal' in input) return deliverSignal(rt, input.signal.name, input.signal.variables);
+  if ('trigger' in input) {
+    const e = rt.all().find((x) => x.node === input.trigger.activityId && x.wait === 'event' && !x.watches);
+    if (!e) return 0;
+    rt.push(() => fire(rt, e, input.trigger.variables));
+    return 1;
+  }
   if ('complete' in input || 'assign' in input) {
     const taskId = 'complete' in input ? input.complete.taskId : input.assign.taskId;
     const e = rt.all().find((x) => x.visit === taskId && x.wait === 'task');
