@@ -41,12 +41,13 @@ export function handlerName(e: Record<string, unknown>): string | undefined {
 function checkListener(node: Element, where: ElementRef, services: ReadonlySet<string>): void {
   const kind = localName(node.$type) === 'tasklistener' ? '任务监听器' : '执行监听器';
   const kindEn = localName(node.$type) === 'tasklistener' ? 'task listener' : 'execution listener';
+  const article = kindEn.startsWith('e') ? 'an' : 'a';
   if (text(node.expression) || node.script) {
     refuse(where, `${kind}以表达式或脚本运行代码, 服务器不运行模型中的代码 (请用 class 或 delegateExpression 指定服务器处理程序)`,
-      `a ${kindEn} with an expression or a script runs code, and the server runs no code of a model (name a server handler with class or delegateExpression)`);
+      `${article} ${kindEn} with an expression or a script runs code, and the server runs no code of a model (name a server handler with class or delegateExpression)`);
   }
   const name = text(node.class)?.trim() || text(node.delegateExpression)?.trim().replace(/^[$#]\{\s*|\s*\}$/g, '');
-  if (!name) refuse(where, `${kind}未指定处理程序 (class 或 delegateExpression)`, `a ${kindEn} names no handler (class or delegateExpression)`);
+  if (!name) refuse(where, `${kind}未指定处理程序 (class 或 delegateExpression)`, `${article} ${kindEn} names no handler (class or delegateExpression)`);
   if (!services.has(name!)) {
     const known = [...services].join(', ') || '—';
     refuse(where, `${kind}指定的服务器处理程序「${name}」不存在 (已有: ${known})`, `the ${kindEn}'s server handler "${name}" does not exist (known: ${known})`);
