@@ -10,7 +10,7 @@ import { mountAction } from '../../core/resource/actions.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
 import type { FlowEngine } from './engine.js';
 import { flowDefinition, flowInstance, processLeave } from './tables.js';
-import { servesLeaveForm } from './leaveModel.js';
+import { approverTasks } from './leaveModel.js';
 import { mayViewInstance } from './view.js';
 
 /** the leave model's process key (leave.bpmn20.xml) */
@@ -42,10 +42,10 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
       .where(and(eq(schema.user.id, input.taskUser), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0), eq(schema.user.status, 1)));
     if (!approver) throw fieldError('leaveApproverUnknown', lang, 'taskUser');
     // the version the operator picked, an older one too, as BladeX's form starts the definition id in its route
-    const [def] = await tx.select({ id: flowDefinition.id, processKey: flowDefinition.processKey, name: flowDefinition.name, version: flowDefinition.version, xml: flowDefinition.xml })
+    const [def] = await tx.select({ id: flowDefinition.id, processKey: flowDefinition.processKey, name: flowDefinition.name, version: flowDefinition.version })
       .from(flowDefinition).where(and(eq(flowDefinition.id, input.processDefinitionId), eq(flowDefinition.isDeleted, 0)));
     if (def && def.processKey !== LEAVE_PROCESS_KEY) throw fieldError('flowNotLeave', lang, 'processDefinitionId');
-    if (def && !servesLeaveForm(String(def.id), def.xml)) throw fieldError('leaveModelNoApprover', lang, 'processDefinitionId', { name: def.name, version: def.version });
+    if (def && !approverTasks(await flow.modelOf(tx, def.id)).length) throw fieldError('leaveModelNoApprover', lang, 'processDefinitionId', { name: def.name, version: def.version });
     const id = nextId();
     const now = new Date();
     await tx.insert(processLeave).values({

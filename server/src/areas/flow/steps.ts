@@ -187,7 +187,11 @@ export class StepDriver {
       .where(and(eq(flowInstance.tenantId, this.tenantId), eq(flowInstance.status, 'running'), sql`${flowInstance.waitsSignals} @> ARRAY[${name}]::text[]`, sql`${flowInstance.id} <> ${fromInstance}`))
       .orderBy(flowInstance.createTime).limit(MAX_SIGNAL_RECEIVERS);
     for (const { id } of receivers) {
-      const instance = await lockInstance(this.tx, id).catch(() => null);
+      // one that became an incident or ended since the read is skipped
+      const instance = await lockInstance(this.tx, id).catch((e: unknown) => {
+        if (e instanceof AppError) return null;
+        throw e;
+      });
       if (instance) await this.advance(instance, { signal: { name, variables } });
     }
   }

@@ -1,5 +1,5 @@
 import type { ProcessModel } from '../model.js';
-import { type CallRequest, type HistoryEvent, type OpenedTask, type ServiceHandler, StepFailed, type StepLimits, TaskNotWaiting } from './context.js';
+import { type OpenedTask, type ServiceHandler, StepFailed, type StepLimits, type StepOutput, TaskNotWaiting } from './context.js';
 import { juelExpressions } from '../expressions.js';
 import { deliverMessage, deliverSignal, fire, fireTimers, throwError } from './events.js';
 import { Interpreter } from './run.js';
@@ -33,21 +33,14 @@ export interface StepOptions {
   now?: Date;
 }
 
-export interface StepResult {
+/** what the step did (the interpreter's output, tasks opened as a list), and where the instance now stands */
+export interface StepResult extends Omit<StepOutput, 'opened'> {
   status: 'running' | 'completed';
   state: InstanceState | null;
   /** the earliest timer of the instance */
   dueAt: Date | null;
   variables: Record<string, unknown>;
   opened: OpenedTask[];
-  closed: Array<{ taskId: string; outcome: 'completed' | 'cancelled' }>;
-  history: HistoryEvent[];
-  calls: CallRequest[];
-  cancelledCalls: string[];
-  signals: Array<{ name: string; variables: Record<string, unknown> }>;
-  /** an error the instance did not catch, for its caller (the instance itself ended) */
-  uncaughtError: { code: string; from: string } | null;
-  assigned: Map<string, string | null>;
   /** the messages and signals the instance waits for now */
   waitsFor: { messages: string[]; signals: string[] };
   /** how many waiting executions the input reached (a message, a signal, timers) */
