@@ -296,7 +296,9 @@ export function buildProcess(process: Element, definitions: Element, loopInputs:
     model.nodes[f.source]?.outgoing.push(f.id);
     model.nodes[f.target]?.incoming.push(f.id);
   }
-  checkFlows(model);
+  // the events first: a process whose only start is a timer or signal start is refused naming that start event,
+  // not as a process without a start event
   checkEvents(model);
+  checkFlows(model);
   return model;
 }
