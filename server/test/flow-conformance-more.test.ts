@@ -297,6 +297,16 @@ describe('multi-instance, second round', () => {
     expect(entriesOf(await historyOf(parentId), 'callEach').every((e) => e.endTime !== null)).toBe(true);
     expect(await runningIn(parentId)).toEqual(['afterAll']);
   });
+  it('a boundary event on a multi-instance activity watches the whole activity, not each instance: a non-interrupting timer fires once', async () => {
+    const deployed = await deploy('multi-instance-boundary');
+    const instanceId = await start('alice', definitionOf(deployed, 'cfMiBoundary'), { approvers: [ids.bob, ids.carol, ids.dave], owner: ids.alice });
+    for (const who of ['bob', 'carol', 'dave']) await onlyTodo(who, instanceId, 'sign');
+    expect(await fireTimers(2 * HOUR)).toBeGreaterThanOrEqual(1);
+    await onlyTodo('alice', instanceId, 'chase');
+    expect(entriesOf(await historyOf(instanceId), 'late')).toHaveLength(1);
+    for (const who of ['bob', 'carol', 'dave']) await complete(who, await onlyTodo(who, instanceId, 'sign'));
+    expect(await todoKeys('alice', instanceId)).toEqual(['archive', 'chase']);
+  });
 });
 
 describe('terminate, links, repeating timers', () => {
