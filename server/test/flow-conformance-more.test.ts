@@ -223,6 +223,18 @@ describe('errors across a call activity and from a handler', () => {
     history = await historyOf(accepted);
     expect(entriesOf(history, 'rejected')).toEqual([]);
   });
+
+  it('a handler\'s BpmnError no one catches: the step is refused naming the error code, the task stays open', async () => {
+    const deployed = await deploy('service-task-bpmn-error-uncaught');
+    const instanceId = await start('alice', definitionOf(deployed, 'cfServiceErrorUncaught'), { owner: ids.bob });
+    const prepare = await onlyTodo('bob', instanceId, 'prepare');
+    const refused = await post('bob', 'work/complete-task', { taskId: prepare.id, processInstanceId: instanceId, flag: 'ok', variables: { amount: 500 } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain('CF_REJECTED');
+    expect((await onlyTodo('bob', instanceId, 'prepare')).id).toBe(prepare.id);
+    expect(entriesOf(await historyOf(instanceId), 'check')).toEqual([]);
+    expect((await complete('bob', prepare, 'ok', { amount: 5 })).status).toBe('completed');
+  });
 });
 
 describe('receive task', () => {
@@ -269,6 +281,10 @@ describe('multi-instance, second round', () => {
     expect(await runningIn(instanceId)).toEqual(['summary']);
     const reviews = entriesOf(await historyOf(instanceId), 'reviewTask');
     expect(reviews.map((e) => [e.assignee, e.outcome]).sort()).toEqual([[ids.bob, 'pass'], [ids.carol, 'pass'], [ids.dave, 'cancelled']].sort());
+    // one sub-process activity per instance, all ended
+    const rounds = entriesOf(await historyOf(instanceId), 'reviewRound');
+    expect(rounds).toHaveLength(3);
+    expect(rounds.every((e) => e.historyActivityType === 'subProcess' && e.endTime !== null)).toBe(true);
   });
 
   it('a sequential multi-instance call activity: one child at a time, the element and loopCounter mapped in, the completionCondition reading what a child mapped out', async () => {
