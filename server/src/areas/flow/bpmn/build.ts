@@ -98,6 +98,10 @@ function eventDefinition(e: Element, names: Names): EventDefinition {
       return { kind: 'error', code: id ? names.errors.get(id) ?? id : null };
     }
     case 'bpmn:TerminateEventDefinition':
+      // Flowable's terminateMultiInstance ends the whole multi-instance activity; this runtime ends only the instance
+      if (bool(attr(d, 'terminateMultiInstance'))) {
+        refuse(where, '不支持 terminateMultiInstance (终止整个多实例活动); 终止结束事件只结束它所在的实例', 'terminateMultiInstance (ending the whole multi-instance activity) is not supported; a terminate end event ends the instance it is in');
+      }
       return { kind: 'terminate', all: bool(attr(d, 'terminateAll')) };
     case 'bpmn:LinkEventDefinition':
       return { kind: 'link', link: text(d.name) ?? '' };
