@@ -400,6 +400,7 @@ describe('refused at deploy, naming the element', () => {
     ['refuse-compensation-boundary', 'cfRefuseCompensation', 'cfUndoBooking', /boundaryEvent/i, /compensat/i],
     ['refuse-standard-loop', 'cfRefuseLoop', 'cfRetryLoop', /userTask/i, /standard loop/i],
     ['refuse-flow-across-subprocess', 'cfRefuseCrossing', 'cfJumpOut', /sequenceFlow/i, /sub-process/i],
+    ['refuse-terminate-multi-instance', 'cfRefuseTerminateMi', 'cfStopAllRounds', /endEvent/i, /terminateMultiInstance/],
   ] as const) {
     it(`${file}: ${elementId}`, async () => {
       const { en } = await expectRefused(file, key, elementId, type);
