@@ -236,6 +236,14 @@ function checkEvents(model: ProcessModel): void {
       refuse(where, '接收任务须指定等待的消息 (messageRef)', 'a receive task names the message it waits for (messageRef)');
     }
     if (n.event?.kind === 'link' && !n.event.link) refuse(where, '链接事件须有名称', 'a link event needs a name');
+    if (n.type === 'intermediateThrowEvent' && n.event?.kind === 'link') {
+      const link = n.event.link;
+      const catches = Object.values(model.nodes).filter((c) => c.scope === n.scope && c.type === 'intermediateCatchEvent' && c.event?.kind === 'link' && c.event.link === link);
+      if (catches.length !== 1) {
+        refuse(where, `链接抛出事件「${link}」须在同一层级有且只有一个同名的链接捕获事件 (现有 ${catches.length} 个)`,
+          `a link throw event "${link}" needs exactly one link catch event of that name at its level (there are ${catches.length})`);
+      }
+    }
   }
 }
 
