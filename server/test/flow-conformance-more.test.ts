@@ -401,6 +401,7 @@ describe('refused at deploy, naming the element', () => {
     ['refuse-standard-loop', 'cfRefuseLoop', 'cfRetryLoop', /userTask/i, /standard loop/i],
     ['refuse-flow-across-subprocess', 'cfRefuseCrossing', 'cfJumpOut', /sequenceFlow/i, /sub-process/i],
     ['refuse-terminate-multi-instance', 'cfRefuseTerminateMi', 'cfStopAllRounds', /endEvent/i, /terminateMultiInstance/],
+    ['refuse-link-without-catch', 'cfRefuseLink', 'cfJumpToPageTwo', /intermediateThrowEvent/i, /link catch event/i],
   ] as const) {
     it(`${file}: ${elementId}`, async () => {
       const { en } = await expectRefused(file, key, elementId, type);
