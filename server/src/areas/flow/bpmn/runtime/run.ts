@@ -17,7 +17,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 
 export class Interpreter implements Runtime {
   readonly out: StepOutput = {
-    opened: new Map(), closed: [], history: [], calls: [], cancelledCalls: [], signals: [], uncaughtError: null, assigned: new Map(),
+    opened: new Map(), closed: [], history: [], calls: [], cancelledCalls: [], signals: [], uncaughtError: null, terminatedAll: false, assigned: new Map(),
   };
   ended = false;
   private readonly byId = new Map<string, Execution>();
@@ -250,6 +250,12 @@ export class Interpreter implements Runtime {
     this.drop(e);
   }
 
+  /** a process this instance called ended by terminateAll: Flowable ends the root instance, so this one too */
+  async terminatedByCall(): Promise<void> {
+    this.out.terminatedAll = true;
+    await this.finish();
+  }
+
   async finish(): Promise<void> {
     const root = this.root();
     for (const l of this.model.listeners) if (l.event === 'end') await this.callListener(root, l.handler, { id: this.model.key, type: 'process' });
@@ -364,6 +370,7 @@ export class Interpreter implements Runtime {
 
   private async terminate(e: Execution, node: Node, all: boolean): Promise<void> {
     this.record('end', node, e.visit ?? null);
+    if (all) this.out.terminatedAll = true;
     const scope = all ? this.root() : this.byId.get(e.parent!)!;
     this.drop(e);
     for (const c of this.children(scope)) await this.cancel(c);
