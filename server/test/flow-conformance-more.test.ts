@@ -347,6 +347,24 @@ describe('terminate, links, repeating timers', () => {
     expect(await statusOf(instanceId)).toBe('completed');
   });
 
+  it('terminateAll in a called process ends the whole hierarchy: the calling instance ends too, its other tasks cancelled', async () => {
+    const deployed = await deploy('terminate-all-in-child');
+    const parentId = await start('alice', definitionOf(deployed, 'cfTerminateAllParent'), { owner: ids.dave });
+    const stop = (await list('dave', 'work/todo-list')).find((t) => t.taskDefinitionKey === 'stopAll' && t.instanceId !== parentId)!;
+    const childId = String(stop.instanceId);
+    await onlyTodo('dave', parentId, 'parentWork');
+
+    await complete('dave', stop);
+    expect(await todos('dave', childId)).toEqual([]);
+    expect(await todos('dave', parentId)).toEqual([]);
+    expect(await statusOf(childId)).toBe('completed');
+    expect(await statusOf(parentId)).toBe('completed');
+    const history = await historyOf(parentId);
+    expect(entriesOf(history, 'parentWork')).toEqual([expect.objectContaining({ outcome: 'cancelled' })]);
+    expect(entriesOf(history, 'afterChild')).toEqual([]);
+    expect(await runningIn(parentId)).toEqual([]);
+  });
+
   it('a link throw event goes on at the link catch event of the same name', async () => {
     const deployed = await deploy('link-events');
     const instanceId = await start('alice', definitionOf(deployed, 'cfLink'), { owner: ids.bob });
