@@ -313,6 +313,31 @@ describe('multi-instance, second round', () => {
     expect(entriesOf(await historyOf(parentId), 'callEach').every((e) => e.endTime !== null)).toBe(true);
     expect(await runningIn(parentId)).toEqual(['afterAll']);
   });
+  it('an error boundary on a sequential multi-instance call activity catches a child\'s error: the loop ends there, no further child starts', async () => {
+    const deployed = await deploy('multi-instance-call-error');
+    const parentId = await start('alice', definitionOf(deployed, 'cfMiCallErrorParent'), { items: ['a', 'b', 'c'], owner: ids.hr1 });
+    const handleOf = async () => {
+      const open = (await list('hr1', 'work/todo-list')).filter((t) => t.taskDefinitionKey === 'handleItem');
+      expect(open).toHaveLength(1);
+      return open[0]!;
+    };
+    const first = await handleOf();
+    expect(first.name).toBe('Handle a');
+    await complete('hr1', first);
+    const second = await handleOf();
+    expect(second.name).toBe('Handle b');
+    await complete('hr1', second, 'no');
+
+    expect(await statusOf(String(second.instanceId), 'hr1')).toBe('deleted');
+    expect((await list('hr1', 'work/todo-list')).filter((t) => t.taskDefinitionKey === 'handleItem')).toEqual([]);
+    await onlyTodo('hr1', parentId, 'handleFailure');
+    expect(await runningIn(parentId)).toEqual(['handleFailure']);
+    const history = await historyOf(parentId);
+    expect(entriesOf(history, 'callEach')).toHaveLength(2);
+    expect(entriesOf(history, 'callEach').every((e) => e.endTime !== null)).toBe(true);
+    expect(entriesOf(history, 'afterAll')).toEqual([]);
+  });
+
   it('a boundary event on a multi-instance activity watches the whole activity, not each instance: a non-interrupting timer fires once', async () => {
     const deployed = await deploy('multi-instance-boundary');
     const instanceId = await start('alice', definitionOf(deployed, 'cfMiBoundary'), { approvers: [ids.bob, ids.carol, ids.dave], owner: ids.alice });
