@@ -338,6 +338,19 @@ describe('multi-instance, second round', () => {
     expect(entriesOf(history, 'afterAll')).toEqual([]);
   });
 
+  it('a completion condition that gives no boolean: the completing step is refused naming the activity, the task stays open', async () => {
+    const deployed = await deploy('multi-instance-completion-not-boolean');
+    const instanceId = await start('alice', definitionOf(deployed, 'cfMiNotBoolean'), { approvers: [ids.bob, ids.carol], decision: 'yes' });
+    const bobs = await onlyTodo('bob', instanceId, 'cfSignNotBoolean');
+    const refused = await post('bob', 'work/complete-task', { taskId: bobs.id, processInstanceId: instanceId, flag: 'ok' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain('cfSignNotBoolean');
+    expect((await onlyTodo('bob', instanceId, 'cfSignNotBoolean')).id).toBe(bobs.id);
+    await complete('bob', bobs, 'ok', { decision: false });
+    await complete('carol', await onlyTodo('carol', instanceId, 'cfSignNotBoolean'), 'ok', { decision: false });
+    expect(await statusOf(instanceId)).toBe('completed');
+  });
+
   it('a boundary event on a multi-instance activity watches the whole activity, not each instance: a non-interrupting timer fires once', async () => {
     const deployed = await deploy('multi-instance-boundary');
     const instanceId = await start('alice', definitionOf(deployed, 'cfMiBoundary'), { approvers: [ids.bob, ids.carol, ids.dave], owner: ids.alice });
