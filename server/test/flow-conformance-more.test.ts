@@ -109,7 +109,7 @@ describe('event sub-processes', () => {
     expect(entriesOf(history, 'side')).toEqual([expect.objectContaining({ outcome: 'cancelled' })]);
     expect(entriesOf(history, 'failed')).toEqual([expect.objectContaining({ historyActivityType: 'endEvent' })]);
     expect(entriesOf(history, 'errorStart')).toEqual([expect.objectContaining({ historyActivityType: 'startEvent' })]);
-    expect(entriesOf(history, 'onError')).toEqual([expect.objectContaining({ historyActivityType: 'subProcess' })]);
+    expect(entriesOf(history, 'onError')).toEqual([expect.objectContaining({ historyActivityType: 'eventSubProcess' })]);
     await complete('bob', await onlyTodo('bob', failing, 'repair'));
     expect(await statusOf(failing)).toBe('completed');
 
@@ -142,6 +142,8 @@ describe('event sub-processes', () => {
     const history = await historyOf(instanceId);
     expect(entriesOf(history, 'work')).toEqual([expect.objectContaining({ outcome: 'cancelled' })]);
     expect(entriesOf(history, 'readNote').map((e) => e.outcome).sort()).toEqual(['cancelled', 'pass']);
+    expect(entriesOf(history, 'onNote').map((e) => e.historyActivityType)).toEqual(['eventSubProcess', 'eventSubProcess']);
+    expect(entriesOf(history, 'onCancel').map((e) => e.historyActivityType)).toEqual(['eventSubProcess']);
     // the process's other subscriptions went with the interrupted scope
     expect((await message('alice', { messageName: 'cfAddNote', processInstanceId: instanceId })).status).toBe(404);
     await complete('bob', await onlyTodo('bob', instanceId, 'cancelled'));
