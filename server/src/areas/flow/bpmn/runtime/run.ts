@@ -155,8 +155,9 @@ export class Interpreter implements Runtime {
   }
 
   record(event: HistoryEvent['event'], node: Node | { id: string; type: string; name: string | null }, visit: string | null, extra: Partial<HistoryEvent> = {}): void {
-    // Flowable's activity type is the model class's name: a sub-process triggered by an event is an EventSubProcess
-    const type = (node as Node).triggeredByEvent ? 'eventSubProcess' : node.type;
+    // Flowable's activity type is its model class's name (parseActivityType): a sub-process triggered by an event
+    // is an EventSubProcess, an intermediate throw event a ThrowEvent
+    const type = (node as Node).triggeredByEvent ? 'eventSubProcess' : node.type === 'intermediateThrowEvent' ? 'throwEvent' : node.type;
     this.out.history.push({
       event, elementId: node.id, elementType: `bpmn:${type.charAt(0).toUpperCase()}${type.slice(1)}`, elementName: node.name ?? null,
       executionId: visit, sourceId: null, targetId: null, at: new Date(), ...extra,
