@@ -50,7 +50,7 @@ describe('signals', () => {
     await onlyTodo('carol', throwing, 'gotHere');
     expect(await runningIn(throwing)).toEqual(['gotHere']);
     const history = await historyOf(throwing);
-    expect(entriesOf(history, 'throwGo')).toEqual([expect.objectContaining({ historyActivityType: 'intermediateThrowEvent' })]);
+    expect(entriesOf(history, 'throwGo')).toEqual([expect.objectContaining({ historyActivityType: 'throwEvent' })]);
     expect(entriesOf(history, 'waitHere')[0]!.endTime).toBeTruthy();
     // another instance of the tenant
     await onlyTodo('bob', waiting, 'afterGo');
@@ -411,7 +411,7 @@ describe('terminate, links, repeating timers', () => {
     await complete('bob', await onlyTodo('bob', instanceId, 'first'));
     await onlyTodo('bob', instanceId, 'second');
     const history = await historyOf(instanceId);
-    expect(entriesOf(history, 'goToSecond')).toEqual([expect.objectContaining({ historyActivityType: 'intermediateThrowEvent' })]);
+    expect(entriesOf(history, 'goToSecond')).toEqual([expect.objectContaining({ historyActivityType: 'throwEvent' })]);
     expect(entriesOf(history, 'fromFirst')).toEqual([expect.objectContaining({ historyActivityType: 'intermediateCatchEvent' })]);
     expect(entriesOf(history, 'otherCatch')).toEqual([]);
     await complete('bob', await onlyTodo('bob', instanceId, 'second'));
