@@ -144,9 +144,12 @@ export class StepDriver {
     for (const signal of r.signals) await this.broadcast(instance.id, signal.name, signal.variables);
     if (r.status === 'completed' && instance.superInstanceId && instance.superExecutionId) {
       const parent = await lockInstance(this.tx, instance.superInstanceId);
+      const executionId = instance.superExecutionId;
       await this.advance(parent, r.uncaughtError
-        ? { callFailed: { executionId: instance.superExecutionId, code: r.uncaughtError.code } }
-        : { callEnded: { executionId: instance.superExecutionId, variables: r.variables } });
+        ? { callFailed: { executionId, code: r.uncaughtError.code } }
+        // terminateAll ends the root process instance, with every instance between (TerminateEndEventActivityBehavior.terminateAllBehaviour)
+        : r.terminatedAll ? { callTerminatedAll: { executionId } }
+          : { callEnded: { executionId, variables: r.variables } });
     }
     this.depth--;
   }

@@ -100,6 +100,10 @@ function eventDefinition(e: Element, names: Names): EventDefinition {
       return { kind: 'error', code: id ? names.errors.get(id) ?? id : null };
     }
     case 'bpmn:TerminateEventDefinition':
+      // Flowable's terminateMultiInstance ends the whole multi-instance activity; this runtime ends only the instance
+      if (bool(attr(d, 'terminateMultiInstance'))) {
+        refuse(where, '不支持 terminateMultiInstance (终止整个多实例活动); 终止结束事件只结束它所在的实例', 'terminateMultiInstance (ending the whole multi-instance activity) is not supported; a terminate end event ends the instance it is in');
+      }
       return { kind: 'terminate', all: bool(attr(d, 'terminateAll')) };
     case 'bpmn:LinkEventDefinition':
       return { kind: 'link', link: text(d.name) ?? '' };
@@ -231,6 +235,14 @@ function checkEvents(model: ProcessModel): void {
       (host!.boundaries ??= []).push(n.id);
     }
     if (n.event?.kind === 'link' && !n.event.link) refuse(where, '链接事件须有名称', 'a link event needs a name');
+    if (n.type === 'intermediateThrowEvent' && n.event?.kind === 'link') {
+      const link = n.event.link;
+      const catches = Object.values(model.nodes).filter((c) => c.scope === n.scope && c.type === 'intermediateCatchEvent' && c.event?.kind === 'link' && c.event.link === link);
+      if (catches.length !== 1) {
+        refuse(where, `链接抛出事件「${link}」须在同一层级有且只有一个同名的链接捕获事件 (现有 ${catches.length} 个)`,
+          `a link throw event "${link}" needs exactly one link catch event of that name at its level (there are ${catches.length})`);
+      }
+    }
   }
 }
 
@@ -295,7 +307,9 @@ export function buildProcess(process: Element, definitions: Element, textRefs: M
     model.nodes[f.source]?.outgoing.push(f.id);
     model.nodes[f.target]?.incoming.push(f.id);
   }
-  checkFlows(model);
+  // the events first: a process whose only start is a timer or signal start is refused naming that start event,
+  // not as a process without a start event
   checkEvents(model);
+  checkFlows(model);
   return model;
 }

@@ -84,6 +84,8 @@ export interface StepOutput {
   signals: Array<{ name: string; variables: Record<string, unknown> }>;
   /** an error no one in this instance caught: the calling process's call activity may */
   uncaughtError: { code: string; from: string } | null;
+  /** a terminate end event with terminateAll ended the instance: the processes that called it end too */
+  terminatedAll: boolean;
   /** the task ids (visits) whose assignee changed in this step, with the new one */
   assigned: Map<string, string | null>;
 }

@@ -28,8 +28,13 @@ export function waitFor(rt: Runtime, e: Execution, node: Node): Pick<Execution, 
   throw new StepFailed('this event waits for nothing the engine delivers', { id: node.id, type: node.type });
 }
 
-/** an activity that waits gets the subscriptions of its boundary events (an error boundary is found when an error is thrown) */
+/**
+ * an activity that waits gets the subscriptions of its boundary events (an error boundary is found when an error is
+ * thrown); a multi-instance activity gets them once, on its body (Flowable creates them on the multi-instance root
+ * execution, ContinueProcessOperation.executeMultiInstanceSynchronous, and not for each instance)
+ */
 export function subscribeBoundaries(rt: Runtime, e: Execution, node: Node): void {
+  if (e.instance) return;
   for (const id of node.boundaries ?? []) {
     const b = rt.node(id);
     if (b.event?.kind === 'error') continue;

@@ -70,6 +70,16 @@ async function finishBody(rt: Runtime, body: Execution, node: Node): Promise<voi
   await rt.leave(body);
 }
 
+/** Flowable refuses a completion condition that gives no boolean (MultiInstanceActivityBehavior.completionConditionSatisfied) */
+function completionMet(rt: Runtime, x: Execution, condition: string, node: Node): boolean {
+  const value = rt.evaluate(x, condition, node);
+  if (typeof value === 'boolean') return value;
+  throw new StepFailed({
+    zh: `多实例完成条件 ${condition} 的值是 ${JSON.stringify(value) ?? '未定义'}, 不是 true 或 false`,
+    en: `the multi-instance completion condition ${condition} gives ${JSON.stringify(value) ?? 'nothing'}, not true or false`,
+  }, where(node));
+}
+
 /** One instance is done: the counters move, the completion condition is read, and the body goes on or waits for the rest. */
 export async function instanceDone(rt: Runtime, x: Execution, behave: Behave): Promise<void> {
   const body = rt.get(x.parent!)!;
@@ -78,7 +88,7 @@ export async function instanceDone(rt: Runtime, x: Execution, behave: Behave): P
   counters.nrOfCompletedInstances = Number(counters.nrOfCompletedInstances) + 1;
   counters.nrOfActiveInstances = Number(counters.nrOfActiveInstances) - 1;
   const condition = node.loop!.completion;
-  const met = condition ? rt.evaluate(x, condition, node) === true : false;
+  const met = condition ? completionMet(rt, x, condition, node) : false;
   rt.drop(x);
   const n = Number(counters.nrOfInstances);
   const completed = Number(counters.nrOfCompletedInstances);

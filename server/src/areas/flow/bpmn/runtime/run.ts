@@ -17,7 +17,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
 
 export class Interpreter implements Runtime {
   readonly out: StepOutput = {
-    opened: new Map(), closed: [], history: [], calls: [], cancelledCalls: [], signals: [], uncaughtError: null, assigned: new Map(),
+    opened: new Map(), closed: [], history: [], calls: [], cancelledCalls: [], signals: [], uncaughtError: null, terminatedAll: false, assigned: new Map(),
   };
   ended = false;
   private readonly byId = new Map<string, Execution>();
@@ -155,8 +155,11 @@ export class Interpreter implements Runtime {
   }
 
   record(event: HistoryEvent['event'], node: Node | { id: string; type: string; name: string | null }, visit: string | null, extra: Partial<HistoryEvent> = {}): void {
+    // Flowable's activity type is its model class's name (parseActivityType): a sub-process triggered by an event
+    // is an EventSubProcess, an intermediate throw event a ThrowEvent
+    const type = (node as Node).triggeredByEvent ? 'eventSubProcess' : node.type === 'intermediateThrowEvent' ? 'throwEvent' : node.type;
     this.out.history.push({
-      event, elementId: node.id, elementType: `bpmn:${node.type.charAt(0).toUpperCase()}${node.type.slice(1)}`, elementName: node.name ?? null,
+      event, elementId: node.id, elementType: `bpmn:${type.charAt(0).toUpperCase()}${type.slice(1)}`, elementName: node.name ?? null,
       executionId: visit, sourceId: null, targetId: null, at: new Date(), ...extra,
     });
   }
@@ -248,6 +251,12 @@ export class Interpreter implements Runtime {
     if (e.wait === 'call') this.out.cancelledCalls.push(e.id);
     if (node && e.visit) this.record('cancel', node, e.visit);
     this.drop(e);
+  }
+
+  /** a process this instance called ended by terminateAll: Flowable ends the root instance, so this one too */
+  async terminatedByCall(): Promise<void> {
+    this.out.terminatedAll = true;
+    await this.finish();
   }
 
   async finish(): Promise<void> {
@@ -365,6 +374,7 @@ export class Interpreter implements Runtime {
 
   private async terminate(e: Execution, node: Node, all: boolean): Promise<void> {
     this.record('end', node, e.visit ?? null);
+    if (all) this.out.terminatedAll = true;
     const scope = all ? this.root() : this.byId.get(e.parent!)!;
     this.drop(e);
     for (const c of this.children(scope)) await this.cancel(c);

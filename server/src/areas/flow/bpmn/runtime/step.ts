@@ -22,7 +22,9 @@ export type StepInput =
   | { trigger: { activityId: string; variables: Record<string, unknown> } }
   | { signal: { name: string; variables: Record<string, unknown> } }
   | { callEnded: { executionId: string; variables: Record<string, unknown> } }
-  | { callFailed: { executionId: string; code: string } };
+  | { callFailed: { executionId: string; code: string } }
+  /** the called process ended by a terminate end event with terminateAll: the caller ends too */
+  | { callTerminatedAll: { executionId: string } };
 
 export interface StepOptions {
   handlers: Readonly<Record<string, ServiceHandler>>;
@@ -71,10 +73,12 @@ async function apply(rt: Interpreter, input: StepInput): Promise<number> {
     else rt.push(() => assignTask(rt, e, input.assign.assignee));
     return 1;
   }
-  const executionId = 'callEnded' in input ? input.callEnded.executionId : input.callFailed.executionId;
+  const executionId = 'callEnded' in input ? input.callEnded.executionId : 'callFailed' in input ? input.callFailed.executionId : input.callTerminatedAll.executionId;
   const e = rt.get(executionId);
   if (!e || e.wait !== 'call') throw new TaskNotWaiting(executionId);
-  if ('callEnded' in input) {
+  if ('callTerminatedAll' in input) {
+    rt.push(() => rt.terminatedByCall());
+  } else if ('callEnded' in input) {
     const childVars = input.callEnded.variables;
     rt.push(() => callEnded(rt, e, childVars, (text) => juelExpressions.resolveExpression(text, { environment: { variables: childVars } })));
   } else {
@@ -118,6 +122,7 @@ export async function runStep(model: ProcessModel, state: InstanceState | null, 
     cancelledCalls: rt.out.cancelledCalls,
     signals: rt.out.signals,
     uncaughtError: uncaught,
+    terminatedAll: rt.out.terminatedAll,
     assigned: rt.out.assigned,
     waitsFor: {
       messages: running ? [...new Set(current.executions.filter((e) => e.message).map((e) => e.message!))] : [],
