@@ -256,8 +256,14 @@ describe('receive task', () => {
     expect(entriesOf(history, 'waitReceipt')[0]!.endTime).toBeTruthy();
   });
 
-  it('a receive task without a messageRef is refused at deploy, naming it, in both languages', async () => {
-    await expectRefused('receive-task-no-message', 'cfReceiveNoMessage', 'cfBareReceive', /receiveTask/i);
+  it('a receive task without a messageRef waits until process/trigger names it (Flowable\'s runtimeService.trigger)', async () => {
+    const deployed = await deploy('receive-task-no-message');
+    const instanceId = await start('alice', definitionOf(deployed, 'cfReceiveNoMessage'));
+    expect(await runningIn(instanceId)).toEqual(['cfBareReceive']);
+    expect((await post('alice', 'process/trigger', { processInstanceId: instanceId, activityId: 'start' })).status).toBe(404);
+    expect((await post('alice', 'process/trigger', { processInstanceId: instanceId, activityId: 'cfBareReceive' })).status).toBe(200);
+    expect(await statusOf(instanceId)).toBe('completed');
+    expect(await runningIn(instanceId)).toEqual([]);
   });
 });
 

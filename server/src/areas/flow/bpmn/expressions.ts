@@ -2,11 +2,12 @@ import jexl from 'jexl';
 
 /**
  * Expressions as Flowable models write them (JUEL): `${days > 3}`, `${approved == false}`, `${applicant}`,
- * `${days gt 3 and not approved}`, `${empty comment}`, and bpmn-engine's property paths
- * (`${environment.variables.days}`, `${content.output.x}`).
+ * `${days gt 3 and not approved}`, `${empty comment}`, `#{…}`, and the property path `${environment.variables.days}`
+ * models written for the earlier engine used.
  *
  * jexl only parses them. They are evaluated here, by a walk of jexl's tree that reads nothing but data: the
- * process variables and the message's own content, one own property of a plain object or an array at a time.
+ * variables visible where the expression is read, one own property of a plain object or an array at a time. A
+ * name that is no variable is an error, as in Flowable; a property a value lacks is null.
  * A model is a tenant's upload, so nothing else is reachable: no inherited property (`x.constructor`, a string's
  * methods), no property named `constructor`, `__proto__` or `prototype`, no function of any kind (jexl's
  * functions and transforms are refused), and of the engine's `environment` only its variables.
@@ -28,17 +29,9 @@ const JUEL_WORDS: Array<[RegExp, string]> = [
   [/\bempty\s+([A-Za-z_$][\w.$]*)/g, '($1 == null || $1 == "")'],
 ];
 const FORBIDDEN = new Set(['constructor', '__proto__', 'prototype']);
-/** the message parts a path may start from, besides the variables */
-const MESSAGE_ROOTS = new Set(['content', 'properties', 'fields']);
 
 /** An expression that cannot be read or evaluated; the message names the expression and why. */
 export class ExpressionError extends Error {}
-
-interface Expressions {
-  isExpression(text: unknown): boolean;
-  hasExpression(text: unknown): boolean;
-  resolveExpression(template: string, context?: unknown, fnContext?: unknown): unknown;
-}
 
 type Ast =
   | { type: 'Literal'; value: unknown }
@@ -112,15 +105,19 @@ const BINARY: Record<string, (a: unknown, b: unknown) => unknown> = {
 
 interface Scope {
   variables: Record<string, unknown>;
-  message: Record<string, unknown>;
+  /** an unknown variable is an error (Flowable's PropertyNotFoundException), not undefined */
+  strict?: boolean;
   relative?: unknown;
 }
 
 function root(name: string, scope: Scope): unknown {
   if (FORBIDDEN.has(name)) throw new ExpressionError(`"${name}" cannot be read`);
+  // JUEL's literal (jexl reads it as a name)
+  if (name === 'null') return null;
   // of the engine's environment, only its variables
   if (name === 'environment') return { variables: scope.variables };
-  if (MESSAGE_ROOTS.has(name) && !Object.prototype.hasOwnProperty.call(scope.variables, name)) return member(scope.message, name);
+  // as JUEL in Flowable: a name that is no variable cannot be resolved (a property of a value that lacks it is null)
+  if (scope.strict && !Object.prototype.hasOwnProperty.call(scope.variables, name)) throw new ExpressionError(`no variable "${name}"`);
   return member(scope.variables, name);
 }
 
@@ -214,33 +211,27 @@ export function checkExpression(template: string): void {
   for (const [, inner] of template.matchAll(ANY)) parse(inner!);
 }
 
-type ExpressionContext = { environment?: { variables?: unknown }; content?: unknown; properties?: unknown; fields?: unknown } | undefined;
+/** Whether a text holds an expression (`${…}` or `#{…}`). */
+export const hasExpression = (text: unknown): text is string => typeof text === 'string' && HAS.test(text);
 
-function evaluate(inner: string, context: ExpressionContext): unknown {
-  const env = context?.environment?.variables;
-  const scope: Scope = {
-    variables: isPlainObject(env) ? env : {},
-    message: { content: context?.content, properties: context?.properties, fields: context?.fields },
-  };
+function evaluate(inner: string, variables: Record<string, unknown>): unknown {
   try {
-    return evalAst(parse(inner), scope);
+    return evalAst(parse(inner), { variables, strict: true });
   } catch (e) {
     throw new ExpressionError(`the expression \${${inner.trim()}} cannot be evaluated: ${(e as Error).message}`);
   }
 }
 
-/** The engine's `expressions` option. */
-export const juelExpressions: Expressions = {
-  isExpression: (text) => typeof text === 'string' && (WHOLE.test(text) || WHOLE_HASH.test(text)),
-  hasExpression: (text) => typeof text === 'string' && HAS.test(text),
-  resolveExpression(template, context) {
-    if (typeof template !== 'string') return template;
-    const whole = WHOLE.exec(template) ?? WHOLE_HASH.exec(template);
-    if (whole) return evaluate(whole[1]!, context as ExpressionContext);
-    if (!HAS.test(template)) return template;
-    return template.replace(ANY, (_, inner: string) => {
-      const v = evaluate(inner, context as ExpressionContext);
-      return v === undefined || v === null ? '' : String(v);
-    });
-  },
-};
+/**
+ * A text's value with the variables visible where it is read: one whole expression gives its value as is
+ * (`${approvers}` a list), expressions inside a text are replaced by their values (`Round ${loopCounter}`).
+ */
+export function evaluateExpression(template: string, variables: Record<string, unknown>): unknown {
+  const whole = WHOLE.exec(template) ?? WHOLE_HASH.exec(template);
+  if (whole) return evaluate(whole[1]!, variables);
+  if (!HAS.test(template)) return template;
+  return template.replace(ANY, (_, inner: string) => {
+    const v = evaluate(inner, variables);
+    return v === undefined || v === null ? '' : String(v);
+  });
+}

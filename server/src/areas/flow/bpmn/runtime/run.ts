@@ -1,4 +1,4 @@
-import { juelExpressions } from '../expressions.js';
+import { evaluateExpression, hasExpression } from '../expressions.js';
 import type { Flow, Node, ProcessModel } from '../model.js';
 import { type HistoryEvent, type Runtime, type ServiceHandler, StepFailed, type StepLimits, type StepOutput, StepStopped } from './context.js';
 import { fire, subscribeBoundaries, subscribeEventSubProcesses, throwError, waitFor } from './events.js';
@@ -122,9 +122,9 @@ export class Interpreter implements Runtime {
   }
 
   evaluate(e: Execution, text: string, where: Node | Flow): unknown {
-    if (!juelExpressions.hasExpression(text)) return text;
+    if (!hasExpression(text)) return text;
     try {
-      return juelExpressions.resolveExpression(text, { environment: { variables: this.visible(e) } });
+      return evaluateExpression(text, this.visible(e));
     } catch (err) {
       throw new StepFailed((err as Error).message, { id: where.id, type: 'type' in where ? where.type : 'sequenceFlow' });
     }
@@ -134,7 +134,6 @@ export class Interpreter implements Runtime {
     if (!flow.condition) return true;
     const v = this.evaluate(e, flow.condition, flow);
     if (typeof v === 'boolean') return v;
-    if (v === 'true' || v === 'false') return v === 'true';
     throw new StepFailed(`the condition ${flow.condition} gives ${JSON.stringify(v) ?? 'nothing'}, not true or false`, { id: flow.id, type: 'sequenceFlow' });
   }
 

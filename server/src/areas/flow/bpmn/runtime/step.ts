@@ -1,6 +1,6 @@
 import type { ProcessModel } from '../model.js';
 import { type OpenedTask, type ServiceHandler, StepFailed, type StepLimits, type StepOutput, TaskNotWaiting } from './context.js';
-import { juelExpressions } from '../expressions.js';
+import { evaluateExpression } from '../expressions.js';
 import { deliverMessage, deliverSignal, fire, fireTimers, throwError } from './events.js';
 import { Interpreter } from './run.js';
 import type { InstanceState } from './state.js';
@@ -80,7 +80,7 @@ async function apply(rt: Interpreter, input: StepInput): Promise<number> {
     rt.push(() => rt.terminatedByCall());
   } else if ('callEnded' in input) {
     const childVars = input.callEnded.variables;
-    rt.push(() => callEnded(rt, e, childVars, (text) => juelExpressions.resolveExpression(text, { environment: { variables: childVars } })));
+    rt.push(() => callEnded(rt, e, childVars, (text) => evaluateExpression(text, childVars)));
   } else {
     const code = input.callFailed.code;
     rt.push(async () => {
