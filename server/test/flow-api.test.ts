@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BASIC, useServer } from './harness.js';
+import { type BpmnFile, FLOW, type Page, type Row, T, uploadBpmn, WORK_CODES } from './flow-conformance-kit.js';
+import { useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
-import { multipart } from './multipart.js';
 
 /**
  * The workflow over HTTP (issue 12): models saved and deployed, uploads all or none, suspension and deletion,
@@ -10,13 +10,8 @@ import { multipart } from './multipart.js';
  * and see what: permission codes, the task's candidates, and tenants.
  */
 
-type Row = Record<string, unknown> & { id: string };
-type Page = { records: Row[]; total: number };
-const FLOW = '/api/blade-flow';
 const LEAVE_PATH = '/api/blade-desk/process/leave';
 const LEAVE = readFileSync(new URL('../src/areas/flow/leave.bpmn20.xml', import.meta.url), 'utf8');
-const T = '541742';
-const WORK_CODES = ['work', 'work_start', 'work_claim', 'work_todo', 'work_send', 'work_done'];
 
 const h = useServer();
 const tokens: Record<string, string> = {};
@@ -31,16 +26,7 @@ const post = (who: string, path: string, body: Record<string, unknown>, lang: 'z
   h.call<unknown>('POST', path.startsWith('/') ? path : `${FLOW}/${path}`, { token: tokens[who], body, lang });
 const get = (who: string, path: string, query: Record<string, string>) => h.call<unknown>('GET', path.startsWith('/') ? path : `${FLOW}/${path}`, { token: tokens[who], query });
 
-function upload(who: string, files: Array<{ filename: string; data: string }>, fields: Record<string, string> = {}, lang: 'zh' | 'en' = 'en') {
-  const { payload, contentType } = multipart([
-    ...Object.entries(fields).map(([name, data]) => ({ name, data })),
-    ...files.map((f) => ({ name: 'files', filename: f.filename, type: 'application/xml', data: f.data })),
-  ]);
-  return h.server.app.inject({
-    method: 'POST', url: `${FLOW}/manager/deploy-upload`, payload,
-    headers: { 'content-type': contentType, 'accept-language': lang, authorization: BASIC, 'blade-auth': `bearer ${tokens[who]}` },
-  });
-}
+const upload = (who: string, files: BpmnFile[], fields: Record<string, string> = {}, lang: 'zh' | 'en' = 'en') => uploadBpmn(h, tokens[who]!, files, fields, lang);
 
 const applyLeave = (who: string, over: Record<string, unknown> = {}, lang: 'zh' | 'en' = 'zh') => post(who, `${LEAVE_PATH}/start-process`, {
   processDefinitionId: ids.leaveDef, startTime: '2026-12-01 09:00:00', endTime: '2026-12-02 18:00:00', days: 2, reason: '家中有事', taskUser: ids.bob, ...over,

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
-import { BASIC, useServer } from './harness.js';
+import { uploadBpmn } from './flow-conformance-kit.js';
+import { useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
-import { multipart } from './multipart.js';
 
 /**
  * BladeX's own leave model (the shape of blade-flow's LeaveProcess.bpmn20.xml, fixtures/flow/bladex-leave.bpmn20.xml;
@@ -70,11 +70,7 @@ beforeAll(async () => {
     ids[key] = await h.createUser(T, account, 'Leave#2026', roles);
     tokens[key] = (await h.login(T, account, 'Leave#2026')).access_token;
   }
-  const { payload, contentType } = multipart([{ name: 'files', filename: 'LeaveProcess.bpmn20.xml', type: 'application/xml', data: MODEL }]);
-  const res = await h.server.app.inject({
-    method: 'POST', url: `${FLOW}/manager/deploy-upload`, payload,
-    headers: { 'content-type': contentType, authorization: BASIC, 'blade-auth': `bearer ${tokens.alice}` },
-  });
+  const res = await uploadBpmn(h, tokens.alice!, [{ filename: 'LeaveProcess.bpmn20.xml', data: MODEL }]);
   expect(res.statusCode, res.body).toBe(200);
   const [deployed] = res.json().data as Array<{ definitionId: string; processKey: string; version: number }>;
   // the seed deployed the console's own leave model as version 1: BladeX's is the newest version of the key

@@ -13,7 +13,7 @@ import { multipart } from './multipart.js';
  */
 
 export type Row = Record<string, unknown> & { id: string };
-type Page = { records: Row[]; total: number };
+export type Page = { records: Row[]; total: number };
 export type Deployed = { tenantId: string; deploymentId: string; definitionId: string; processKey: string; name: string; version: number };
 export type HistoryItem = {
   historyActivityId: string; historyActivityType: string; assignee: string | null; createTime: string | null; endTime: string | null; outcome: string | null;
@@ -25,13 +25,30 @@ export const FLOW = '/api/blade-flow';
 export const T = '541742';
 /** the platform tenant (another tenant than T) */
 export const PLATFORM = '000000';
-const WORK_CODES = ['work', 'work_start', 'work_claim', 'work_todo', 'work_send', 'work_done'];
+export const WORK_CODES = ['work', 'work_start', 'work_claim', 'work_todo', 'work_send', 'work_done'];
 export const HOUR = 3_600_000;
 
 export const model = (name: string) => readFileSync(new URL(`./fixtures/flow/conformance/${name}.bpmn20.xml`, import.meta.url), 'utf8');
 export const entriesOf = (history: HistoryItem[], activityId: string) => history.filter((e) => e.historyActivityId === activityId);
 
 /** Starts the server for the test file, creates the users before the tests, and answers the helpers. */
+export interface BpmnFile {
+  filename: string;
+  data: string;
+}
+
+/** `manager/deploy-upload` as the console sends it: multipart files and fields, in a language */
+export function uploadBpmn(h: Harness, token: string, files: BpmnFile[], fields: Record<string, string> = {}, lang: 'zh' | 'en' = 'en') {
+  const { payload, contentType } = multipart([
+    ...Object.entries(fields).map(([name, data]) => ({ name, data })),
+    ...files.map((f) => ({ name: 'files', filename: f.filename, type: 'application/xml', data: f.data })),
+  ]);
+  return h.server.app.inject({
+    method: 'POST', url: `${FLOW}/manager/deploy-upload`, payload,
+    headers: { 'content-type': contentType, 'accept-language': lang, authorization: BASIC, 'blade-auth': `bearer ${token}` },
+  });
+}
+
 export function useConformance() {
   const h: Harness = useServer();
   const tokens: Record<string, string> = {};
@@ -56,16 +73,7 @@ export function useConformance() {
     h.call<unknown>('POST', `${FLOW}/${path}`, { token: tokens[who], body, lang });
   const get = (who: string, path: string, query: Record<string, string>) => h.call<unknown>('GET', `${FLOW}/${path}`, { token: tokens[who], query });
 
-  function upload(who: string, files: Array<{ filename: string; data: string }>, fields: Record<string, string> = {}, lang: 'zh' | 'en' = 'en') {
-    const { payload, contentType } = multipart([
-      ...Object.entries(fields).map(([name, data]) => ({ name, data })),
-      ...files.map((f) => ({ name: 'files', filename: f.filename, type: 'application/xml', data: f.data })),
-    ]);
-    return h.server.app.inject({
-      method: 'POST', url: `${FLOW}/manager/deploy-upload`, payload,
-      headers: { 'content-type': contentType, 'accept-language': lang, authorization: BASIC, 'blade-auth': `bearer ${tokens[who]}` },
-    });
-  }
+  const upload = (who: string, files: BpmnFile[], fields: Record<string, string> = {}, lang: 'zh' | 'en' = 'en') => uploadBpmn(h, tokens[who]!, files, fields, lang);
   const uploadModels = (names: string[], who = 'alice', fields: Record<string, string> = {}, lang: 'zh' | 'en' = 'en') =>
     upload(who, names.map((n) => ({ filename: `${n}.bpmn20.xml`, data: model(n) })), fields, lang);
 
