@@ -220,9 +220,10 @@ export class FlowEngine implements StepHost {
    */
   async complete(user: AuthUser, taskId: string, input: { pass: boolean; comment?: string; variables?: Record<string, unknown>; instanceId?: string }): Promise<{ instanceId: string; status: string; tasks: OpenedTask[] }> {
     return incidentsRecorded(inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
-      const [seen] = await tx.select({ instanceId: flowTask.instanceId, status: flowTask.status }).from(flowTask).where(and(eq(flowTask.id, taskId), eq(flowTask.tenantId, user.tenantId)));
-      if (!seen || seen.status !== 'open' || (input.instanceId && input.instanceId !== seen.instanceId)) throw new AppError(404, 'flowTaskMissing');
-      const instance = await lockInstance(tx, seen.instanceId);
+      // the task's instance locked in one statement, before the task, as the scheduler locks them
+      const instance = await lockInstance(tx, sql`${flowInstance.id} = (select ${flowTask.instanceId} from ${flowTask}
+        where ${flowTask.id} = ${taskId} and ${flowTask.tenantId} = ${user.tenantId} and ${flowTask.status} = 'open')`, { missing: 'flowTaskMissing' });
+      if (input.instanceId && input.instanceId !== instance.id) throw new AppError(404, 'flowTaskMissing');
       const [task] = await tx.select().from(flowTask).where(eq(flowTask.id, taskId)).for('update');
       if (!task || task.status !== 'open') throw new AppError(404, 'flowTaskMissing');
       if (task.assignee !== user.userId) {
@@ -231,8 +232,8 @@ export class FlowEngine implements StepHost {
       }
       const comment = input.comment?.trim() || null;
       const variables = { ...(input.variables ?? {}), pass: input.pass, comment: comment ?? '' };
-      await tx.update(flowTask).set({ outcome: input.pass ? 'pass' : 'reject', comment, completedBy: user.userId }).where(eq(flowTask.id, taskId));
-      const result = await this.driver(tx, user.tenantId, user).advance(instance, { complete: { taskId: task.executionId, variables } });
+      const result = await this.driver(tx, user.tenantId, user).advance(instance, { complete: { taskId: task.executionId, variables } },
+        { outcome: input.pass ? 'pass' : 'reject', comment, completedBy: user.userId });
       await this.completionHooks.get(instance.processKey)?.(tx, { instance, task, pass: input.pass, comment, status: result.status, user });
       return { instanceId: instance.id, status: result.status, tasks: result.opened };
     }));

@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { MessageKey } from '@console/contract';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, badRequest } from '../../core/errors.js';
@@ -25,6 +26,9 @@ export type FlowService = (variables: Readonly<Record<string, unknown>>, c: { tx
 /** who drives a step: a person, or the scheduler (null) */
 export type Actor = Pick<AuthUser, 'userId' | 'userName'> | null;
 
+/** what the person completing a task said of it, written with its completion */
+export type Completion = Pick<typeof flowTask.$inferInsert, 'outcome' | 'comment' | 'completedBy'>;
+
 /** what a step stopped at its bound writes once its transaction has rolled back */
 export type IncidentWrite = (tx: Executor, reason: string) => Promise<unknown>;
 
@@ -47,9 +51,10 @@ export const markIncident = (instanceId: string): IncidentWrite => (tx, reason) 
   .set({ status: 'incident', incidentReason: reason, dueAt: null, updateTime: new Date() })
   .where(and(eq(flowInstance.id, instanceId), eq(flowInstance.status, 'running')));
 
-export async function lockInstance(tx: Executor, instanceId: string, allow: { incident?: boolean } = {}): Promise<InstanceRow> {
-  const [instance] = await tx.select().from(flowInstance).where(eq(flowInstance.id, instanceId)).for('update');
-  if (!instance) throw new AppError(404, 'flowInstanceMissing');
+/** Locks a running instance (by id, or the one a condition finds) for a step; an incident only when allowed. */
+export async function lockInstance(tx: Executor, instanceId: string | SQL, allow: { incident?: boolean; missing?: MessageKey } = {}): Promise<InstanceRow> {
+  const [instance] = await tx.select().from(flowInstance).where(typeof instanceId === 'string' ? eq(flowInstance.id, instanceId) : instanceId).for('update');
+  if (!instance) throw new AppError(404, allow.missing ?? 'flowInstanceMissing');
   if (instance.status === 'incident' && allow.incident) return instance;
   if (instance.status === 'incident') throw badRequest('flowInstanceIncident', { reason: instance.incidentReason ?? '' });
   if (instance.status !== 'running') throw badRequest('flowInstanceEnded');
@@ -95,17 +100,17 @@ export class StepDriver {
     return { row, result };
   }
 
-  /** Moves a locked, running instance by one input. */
-  async advance(instance: InstanceRow, input: StepInput): Promise<StepResult> {
+  /** Moves a locked, running instance by one input; `completion` is what the person completing a task said of it. */
+  async advance(instance: InstanceRow, input: StepInput, completion?: Completion): Promise<StepResult> {
     const model = await this.host.modelOf(this.tx, instance.definitionId);
     const result = await this.run(instance.id, model, instance.state, input, { businessKey: instance.businessKey, called: !!instance.superInstanceId }, markIncident(instance.id));
-    await this.record(instance, result);
+    await this.record(instance, result, completion);
     await this.followUp(instance, result);
     return result;
   }
 
   /** writes what a step did: the instance's state, timers and subscriptions, its tasks opened and closed, its history */
-  private async record(instance: InstanceRow, r: StepResult): Promise<void> {
+  private async record(instance: InstanceRow, r: StepResult, completion?: Completion): Promise<void> {
     const now = new Date();
     const ended = r.status === 'completed';
     const status = ended && r.uncaughtError ? 'deleted' : ended ? 'completed' : 'running';
@@ -123,7 +128,7 @@ export class StepDriver {
     for (const outcome of ['completed', 'cancelled'] as const) {
       const ids = r.closed.filter((c) => c.outcome === outcome).map((c) => c.taskId);
       if (ids.length) {
-        await this.tx.update(flowTask).set({ status: outcome, endTime: now })
+        await this.tx.update(flowTask).set({ status: outcome, endTime: now, ...(outcome === 'completed' ? completion : {}) })
           .where(and(eq(flowTask.instanceId, instance.id), inArray(flowTask.executionId, ids), eq(flowTask.status, 'open')));
       }
     }
