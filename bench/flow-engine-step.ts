@@ -28,20 +28,13 @@ export async function engineCompleteStep(w: WaitingInstance, limits: StepLimits)
 }
 
 /**
- * Times `steps` engine steps (after `warmup` untimed ones), cycling over the instances; nothing is saved, so each
- * instance stays as it was and can be stepped again. Fails when a step does not end its instance: the figure
- * would not be the same work as the `complete-task` calls it is set against.
+ * Times one engine step, ms. Nothing is saved, so the instance stays as it was and can be stepped again. Fails when
+ * the step does not end its instance: the figure would not be the same work as a `complete-task` of a short leave.
  */
-export async function timeEngineSteps(instances: readonly WaitingInstance[], steps: number, warmup: number, limits: StepLimits): Promise<number[]> {
-  if (!instances.length) throw new Error('no waiting instance to step');
-  const times: number[] = [];
-  for (let i = 0; i < warmup + steps; i++) {
-    const w = instances[i % instances.length]!;
-    const t = performance.now();
-    const { ended } = await engineCompleteStep(w, limits);
-    const elapsed = performance.now() - t;
-    if (!ended) throw new Error(`engine step on instance ${w.instanceId} did not end it`);
-    if (i >= warmup) times.push(elapsed);
-  }
-  return times;
+export async function timeEngineStep(w: WaitingInstance, limits: StepLimits): Promise<number> {
+  const t = performance.now();
+  const { ended } = await engineCompleteStep(w, limits);
+  const elapsed = performance.now() - t;
+  if (!ended) throw new Error(`engine step on instance ${w.instanceId} did not end it`);
+  return elapsed;
 }

@@ -12,7 +12,8 @@
  *  4. `--completions` approvals (`complete-task`, flag ok; short leaves, so each ends its instance) one after the
  *     other: p95 and instances completed per second; then the same with `--concurrency` at once;
  *  5. the engine's share of a step: `--engine-steps` pure engine steps (flow-engine-step.ts, in-process, no
- *     database) completing saved leave instances, against the complete-task calls of 4.
+ *     database) completing saved leave instances, each followed by a whole complete-task of another instance (so
+ *     both are measured under the same load).
  *
  *   npm run bench:flow -w bench -- --db=pglite|postgres [--instances=10000] [--approvers=100] [--calls=200]
  *     [--completions=500] [--concurrency=4] [--signers=20] [--countersigns=5] [--collection=both|name|expression]
@@ -22,7 +23,7 @@
  * The figures go to RESULTS.md between `<!-- results:flow-<db>-<label> -->` markers (appended the first time).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -34,7 +35,7 @@ import { flowDefinition, flowInstance, flowTask } from '@console/server/src/area
 import { createServer } from '@console/server/src/server.js';
 import { dbOption, intOption, queryOnce, withDatabase } from './data.js';
 import { type Answer, type CallFailure, COUNTERSIGN_VARIANTS, type CountersignRun, type CountersignVariant, countersignModel, runCountersign } from './flow-countersign.js';
-import { timeEngineSteps, type WaitingInstance } from './flow-engine-step.js';
+import { timeEngineStep, type WaitingInstance } from './flow-engine-step.js';
 import { stats } from './measure.js';
 import { writeSection } from './report.js';
 import { multipart } from '@console/server/test/multipart.js';
@@ -225,22 +226,41 @@ async function main() {
     const manyLoad = `${oneLoad.split(' → ')[1]} → ${load()}`;
     log(`complete-task, ${concurrency} at once: median ${ms(manyStats.median)} ms, p95 ${ms(manyStats.p95)} ms; ${n(Math.round(rest.length / manySeconds))} instances completed/s`);
 
-    // 5. the engine alone, on leave instances still waiting at their approver (the same work as a complete-task of 4.)
-    const waiting: WaitingInstance[] = await inTenant(server.ctx.db, { tenantId: T }, async (tx) => {
-      const rows = await tx.select({ instanceId: flowTask.instanceId, executionId: flowTask.executionId, state: flowInstance.state, definitionId: flowInstance.definitionId })
+    // 5. the engine alone, in turn with whole complete-task calls (both under the same load), on leave instances
+    // waiting at their approver: the engine steps a few saved instances again and again, the calls complete others
+    const POOL = 50;
+    const WARMUP = 20;
+    const pool = await inTenant(server.ctx.db, { tenantId: T }, async (tx) => {
+      const rows = await tx.select({ id: flowTask.id, instanceId: flowTask.instanceId, assignee: flowTask.assignee, executionId: flowTask.executionId, state: flowInstance.state, definitionId: flowInstance.definitionId })
         .from(flowTask).innerJoin(flowInstance, eq(flowInstance.id, flowTask.instanceId))
-        .where(and(eq(flowTask.status, 'open'), eq(flowTask.taskDefinitionKey, 'managerApproval'), eq(flowInstance.status, 'running'))).limit(50);
+        .where(and(eq(flowTask.status, 'open'), eq(flowTask.taskDefinitionKey, 'managerApproval'), eq(flowInstance.status, 'running'))).limit(POOL + WARMUP + engineSteps);
       const defs = await tx.select({ id: flowDefinition.id, compiled: flowDefinition.compiled }).from(flowDefinition)
         .where(inArray(flowDefinition.id, [...new Set(rows.map((r) => r.definitionId))]));
       const compiledOf = new Map(defs.map((d) => [d.id, d.compiled]));
-      return rows.map((r) => ({ instanceId: r.instanceId, executionId: r.executionId, state: r.state as Record<string, unknown>, compiled: compiledOf.get(r.definitionId)! }));
+      return rows.map((r) => ({ ...r, state: r.state as Record<string, unknown>, compiled: compiledOf.get(r.definitionId)! }));
     });
+    const waiting: WaitingInstance[] = pool.slice(0, POOL);
+    const toComplete = pool.slice(POOL);
+    const pairs = toComplete.length - WARMUP;
+    if (pairs < 10) throw new Error(`only ${toComplete.length} open leave tasks left for the engine's share; use more --instances`);
     const limits = { maxActivities: server.ctx.config.flow.stepMaxActivities, maxMs: server.ctx.config.flow.stepMaxMs };
     const load5 = load();
-    const engineStats = stats(await timeEngineSteps(waiting, engineSteps, 20, limits));
+    const engineTimes: number[] = [];
+    const pairedTimes: number[] = [];
+    for (const [i, task] of toComplete.entries()) {
+      const e = await timeEngineStep(waiting[i % waiting.length]!, limits);
+      const c = await complete(task);
+      if (i >= WARMUP) {
+        engineTimes.push(e);
+        pairedTimes.push(c);
+      }
+    }
+    const engineStats = stats(engineTimes);
+    const pairedStats = stats(pairedTimes);
     const engineLoad = `${load5} → ${load()}`;
     const pct = (a: number, b: number) => `${Math.round((100 * a) / b)}%`;
-    log(`engine step alone: median ${ms(engineStats.median)} ms, p95 ${ms(engineStats.p95)} ms; of complete-task: ${pct(engineStats.median, oneStats.median)} (median), ${pct(engineStats.p95, oneStats.p95)} (p95)`);
+    log(`engine step alone: median ${ms(engineStats.median)} ms, p95 ${ms(engineStats.p95)} ms; complete-task in turn with it: median ${ms(pairedStats.median)} ms, p95 ${ms(pairedStats.p95)} ms; `
+      + `engine share ${pct(engineStats.median, pairedStats.median)} (median), ${pct(engineStats.p95, pairedStats.p95)} (p95)`);
 
     const section = [
       `Measured ${started} UTC on ${db === 'postgres' ? 'PostgreSQL' : 'PGlite'}, over the HTTP API (the server's request pipeline in the bench's process: token, permission code, validation, answer); peak RSS ${peak.toFixed(0)} MB.`,
@@ -253,7 +273,7 @@ async function main() {
       `| ${n(completions)} \`complete-task\` one at a time, each completing its instance | median ${ms(oneStats.median)} ms, p95 ${ms(oneStats.p95)} ms; ${n(Math.round(completions / oneSeconds))} instances completed/s | p95 < 100 ms: ${oneStats.p95 < 100 ? 'met' : 'NOT met'} | ${oneLoad} |`,
       `| ${n(rest.length)} \`complete-task\`, ${concurrency} at once | median ${ms(manyStats.median)} ms, p95 ${ms(manyStats.p95)} ms; ${n(Math.round(rest.length / manySeconds))} instances completed/s | | ${manyLoad} |`,
       ...csResults.map((c) => countersignRow(c, db)),
-      `| the engine step alone (\`engineCompleteStep\`, bench/flow-engine-step.ts: recover, signal, settle; no database), ${n(engineSteps)} steps over ${waiting.length} saved leave instances | median ${ms(engineStats.median)} ms, p95 ${ms(engineStats.p95)} ms | of a \`complete-task\` one at a time: ${pct(engineStats.median, oneStats.median)} of the median, ${pct(engineStats.p95, oneStats.p95)} of the p95; the rest (${ms(oneStats.median - engineStats.median)} ms median) is persistence and the request pipeline | ${engineLoad} |`,
+      `| the engine step alone (\`engineCompleteStep\`, bench/flow-engine-step.ts: recover, signal, settle; no database), ${n(pairs)} steps over ${waiting.length} saved leave instances, each followed by a whole \`complete-task\` of another instance | engine median ${ms(engineStats.median)} ms, p95 ${ms(engineStats.p95)} ms; those \`complete-task\` median ${ms(pairedStats.median)} ms, p95 ${ms(pairedStats.p95)} ms | engine share of a step: ${pct(engineStats.median, pairedStats.median)} of the median, ${pct(engineStats.p95, pairedStats.p95)} of the p95; the rest (${ms(pairedStats.median - engineStats.median)} ms median) is persistence and the request pipeline | ${engineLoad} |`,
     ].join('\n');
     writeSection(args.results ?? 'RESULTS.md', `flow-${db}-${label}`, section);
     log('written to RESULTS.md');
@@ -261,6 +281,7 @@ async function main() {
     clearInterval(sampler);
     await server.close();
     if (db === 'postgres') await queryOnce(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
