@@ -2,12 +2,17 @@
  * The engine's share of one `complete-task` step (issue 25): the pure engine step, in-process, with no database,
  * no transaction and no HTTP, on instances saved by the server and waiting at a user task.
  *
- * `engineCompleteStep` is the one place that names the engine. Today it calls `runStep` (bpmn/step.ts) exactly as
- * `FlowEngine.complete` does through `FlowEngine.step`: the instance id, the definition's compiled form, its saved
- * state to resume, the task's execution id signalled with the completion's variables, no service handlers (the
- * leave model has none), the server's step bounds. After an engine rewrite, point it at the new step function.
+ * `engineCompleteStep` is the one place that names the engine. It calls the interpreter's `runStep`
+ * (bpmn/runtime/step.ts) as `StepDriver.advance` does for `FlowEngine.complete`: the definition's model (parsed once,
+ * as the engine keeps it), the instance's saved state, the task's visit completed with the completion's variables,
+ * no service handlers (the leave model has none), the server's step bounds. (Before issue 25 it recovered a
+ * bpmn-engine from the state and signalled the task: `runStep(instanceId, compiled, { resume, signal }, {}, limits)`.)
  */
-import { runStep, type StepLimits } from '@console/server/src/areas/flow/bpmn/step.js';
+import { loadModel } from '@console/server/src/areas/flow/bpmn/compile.js';
+import type { ProcessModel } from '@console/server/src/areas/flow/bpmn/model.js';
+import type { StepLimits } from '@console/server/src/areas/flow/bpmn/runtime/context.js';
+import type { InstanceState } from '@console/server/src/areas/flow/bpmn/runtime/state.js';
+import { runStep } from '@console/server/src/areas/flow/bpmn/runtime/step.js';
 
 /** An instance as `complete-task` finds it: the definition's compiled form, the state saved by its last step, the task. */
 export interface WaitingInstance {
@@ -22,8 +27,12 @@ export interface WaitingInstance {
 const APPROVED = { pass: true, comment: '同意' };
 
 /** One engine step completing the instance's task; answers whether the instance ended (the short leaves do). */
+const models = new Map<string, ProcessModel>();
+
 export async function engineCompleteStep(w: WaitingInstance, limits: StepLimits): Promise<{ ended: boolean }> {
-  const r = await runStep(w.instanceId, w.compiled, { resume: { state: w.state }, signal: { taskId: w.executionId, variables: APPROVED } }, {}, limits);
+  let model = models.get(w.compiled);
+  if (!model) models.set(w.compiled, (model = loadModel(w.compiled)));
+  const r = await runStep(model, w.state as unknown as InstanceState, { complete: { taskId: w.executionId, variables: APPROVED } }, { handlers: {}, limits });
   return { ended: r.status === 'completed' };
 }
 
