@@ -108,8 +108,11 @@ describe('models', () => {
     expect((await refused('this is not xml')).text('en')).toMatch(/the XML cannot be read: unparsable content/);
     expect((await refused('this is not xml')).text('zh')).toMatch(/XML 无法解析/);
     expect((await refused('<?xml version="1.0"?><html><body/></html>')).message).toMatch(/failed to parse document as <bpmn:Definitions>/);
-    expect((await refused(model('<startEvent id="s" /><sequenceFlow id="f" sourceRef="s" targetRef="ghost" />'))).message).toMatch(/unresolved reference <ghost>/);
-    expect((await refused(model('<startEvent id="s" /><startEvent id="s" />'))).message).toMatch(/duplicate ID <s>/);
+    const ghost = await refused(model('<startEvent id="s" /><sequenceFlow id="f" sourceRef="s" targetRef="ghost" />'));
+    expect(ghost.text('en')).toBe('SequenceFlow f: targetRef refers to "ghost", which the model does not have');
+    expect(ghost.text('zh')).toBe('SequenceFlow「f」: targetRef 引用的元素「ghost」不存在');
+    expect((await refused(model('<startEvent id="s" /><startEvent id="s" />'))).text('en')).toBe('StartEvent s: the element id appears twice');
+    expect((await refused(model('<startEvent id="s" /><bogusElement id="b" />'))).text('en')).toBe('the element <bogusElement> is not BPMN this server reads');
     expect((await refused(model('<startEvent id="s" />').replace('isExecutable="true"', 'isExecutable="false"'))).message).toMatch(/no executable process/);
     const badCondition = await refused(model('<startEvent id="s" /><sequenceFlow id="f" sourceRef="s" targetRef="e"><conditionExpression xsi:type="tFormalExpression">${days &gt;}</conditionExpression></sequenceFlow><endEvent id="e" />'));
     expect(badCondition.text('en')).toMatch(/^SequenceFlow f: the expression \$\{days >\} cannot be read/);

@@ -4,7 +4,7 @@ import { buildProcess } from './build.js';
 import type { ProcessModel } from './model.js';
 import { moddleExtensionsFor } from './moddle.js';
 import { checkNoCode, type CompileLimits, type Element, localName } from './noCode.js';
-import { BpmnInvalid, refuse } from './refusal.js';
+import { BpmnInvalid, elementRef, refuse } from './refusal.js';
 
 export { BpmnInvalid } from './refusal.js';
 export { MAX_EXPRESSION_TEXT, handlerName as serviceName } from './noCode.js';
@@ -43,6 +43,25 @@ function harmless(w: Warning, textRefs: Map<unknown, string>): boolean {
   return !!unknownType && unknownType.includes(':') && !unknownType.startsWith('bpmn:') && !/listener|script|connector/i.test(unknownType);
 }
 
+/** a parser warning as a refusal: the element it is about (the one holding a reference, or the XML element) and why */
+function refuseWarning(w: Warning): never {
+  const text = w.message.replace(/\s+/g, ' ').trim();
+  const holder = w.element as { $type?: string; id?: unknown } | undefined;
+  const element = holder?.$type && typeof holder.id === 'string' ? elementRef(holder as { $type: string; id: string }) : null;
+  const unresolved = /^unresolved reference <([^>]*)>/.exec(text)?.[1];
+  if (unresolved !== undefined) {
+    const property = (w.property ?? '').replace(/^\w+:/, '');
+    return refuse(element, `${property} 引用的元素「${unresolved}」不存在`, `${property} refers to "${unresolved}", which the model does not have`);
+  }
+  const tag = /^unparsable content <([^>]+)>/.exec(text)?.[1];
+  const nested = /nested error: (.*)$/.exec(text)?.[1] ?? text;
+  const duplicate = /duplicate ID <([^>]+)>/.exec(nested)?.[1];
+  if (tag && duplicate) return refuse({ id: duplicate, type: tag.replace(/^\w+:/, '') }, '元素 id 重复', 'the element id appears twice');
+  const unknown = /unknown type <([^>]+)>/.exec(nested)?.[1];
+  if (tag && unknown) return refuse(null, `不认识的元素 <${tag}>`, `the element <${tag}> is not BPMN this server reads`);
+  return refuse(element, `模型有误: ${text}`, `the model is not valid BPMN: ${text}`);
+}
+
 async function parse(xml: string): Promise<{ parsed: Parsed; root: Element; textRefs: Map<unknown, string> }> {
   let parsed: Parsed;
   try {
@@ -52,8 +71,8 @@ async function parse(xml: string): Promise<{ parsed: Parsed; root: Element; text
     return refuse(null, `XML 无法解析: ${why}`, `the XML cannot be read: ${why}`);
   }
   const textRefs = new Map<unknown, string>();
-  const problems = parsed.warnings.filter((w) => !harmless(w, textRefs)).map((w) => w.message.replace(/\s+/g, ' ').trim());
-  if (problems.length) refuse(null, `模型有误: ${problems.join('; ')}`, `the model is not valid BPMN: ${problems.join('; ')}`);
+  const problem = parsed.warnings.find((w) => !harmless(w, textRefs));
+  if (problem) refuseWarning(problem);
   const root = parsed.rootElement as Element;
   if (root.$type !== 'bpmn:Definitions') refuse(null, '根元素不是 bpmn:definitions', 'the root element is not bpmn:definitions');
   return { parsed, root, textRefs };
