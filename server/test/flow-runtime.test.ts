@@ -211,6 +211,14 @@ describe('timers and services', () => {
     expect(done.variables.notified).toEqual({ at: 'now' });
   });
 
+  it('a repeating timer that does not move is refused when it is armed, naming the element', async () => {
+    const i = await instance(model(`<startEvent id="s"/><sequenceFlow id="f1" sourceRef="s" targetRef="u"/><userTask id="u"/>
+      <boundaryEvent id="again" attachedToRef="u" cancelActivity="false"><timerEventDefinition><timeCycle>\${every}</timeCycle></timerEventDefinition></boundaryEvent>
+      <sequenceFlow id="f2" sourceRef="again" targetRef="e2"/><endEvent id="e2"/><sequenceFlow id="f3" sourceRef="u" targetRef="e"/><endEvent id="e"/>`));
+    await expect(i.start({ every: 'R/PT0S' })).rejects.toThrow(/BoundaryEvent again: "R\/PT0S" repeats without time passing/);
+    expect((await i.start({ every: 'R2/PT1H' })).dueAt).not.toBeNull();
+  });
+
   it('a failing service fails the step, and the saved state stays as it was', async () => {
     let failing = true;
     const flaky: Record<string, ServiceHandler> = {

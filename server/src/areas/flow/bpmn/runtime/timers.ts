@@ -43,6 +43,8 @@ export function parseCycle(now: Date, text: string): Cycle {
   const every = parts[parts.length - 1]!;
   const start = parts.length === 3 ? parseDate(parts[1]!) : now;
   const first = addDuration(start, every);
+  // a cycle that does not move would fire at every tick of the scheduler, forever
+  if (first.getTime() <= start.getTime()) throw new TimerTextError(`"${text}" repeats without time passing: a repeating interval is longer than zero`);
   return { first, repeat: times === null ? null : Math.max(0, times - 1), every };
 }
 
