@@ -113,6 +113,25 @@ describe('a transaction has a deadline', () => {
     expect(await outcome(bounded)).toBe('25P04');
   });
 
+  it('survives its own bound being reached while this thread is too busy to act on it first', async () => {
+    // the database's side of the bound (idle_in_transaction_session_timeout) then fires before this process's:
+    // PostgreSQL ends the session, and PGlite must not be given it at all (its backend stops and never answers)
+    const busy = inTenant(h.server.ctx.db, { tenantId: '541742' }, async (tx) => {
+      await allowLongTransaction(tx, DEADLINE_MS);
+      const until = Date.now() + DEADLINE_MS * 2;
+      while (Date.now() < until) {
+        // this thread is busy: no timer of its own runs
+      }
+      return never();
+    });
+    expect(await outcome(busy)).toBe('25P04');
+    expect(await inTenant(h.server.ctx.db, { tenantId: '541742' }, async (tx) => {
+      await tx.execute(sql`select 1`);
+      return 'ok';
+    })).toBe('ok');
+    expect(await platformAdminList()).toBe(200);
+  });
+
   it('leaves transactions that finish in time alone, and background work its own bound', async () => {
     expect(await inTenant(h.server.ctx.db, { tenantId: '541742' }, async (tx) => {
       await tx.execute(sql`select 1`);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
       throw e;
     }
     const db = drizzlePglite({ client: client as never, schema }) as unknown as Db;
+    withoutIdleTimeout.add(db);
     return {
       db,
       kind: 'pglite',
@@ -160,6 +162,15 @@ export interface TenantScope {
   deadlineMs?: number;
 }
 
+/**
+ * Databases whose session must never be given `idle_in_transaction_session_timeout`: PGlite honours it by
+ * stopping its single backend, and the next statement then waits forever (tested in transaction-deadline).
+ * There the deadline alone frees the connection; on PostgreSQL the server also ends an idle session itself.
+ */
+const withoutIdleTimeout = new WeakSet<object>();
+/** whether the current transaction's server may be given an idle timeout (set by inTenant for its code) */
+const idleTimeoutAllowed = new AsyncLocalStorage<boolean>();
+
 let defaultTimeoutMs = 0;
 /** The time limit of every request transaction's statements (PostgreSQL cancels them with 57014). */
 export function setStatementTimeout(ms: number): void {
@@ -191,10 +202,12 @@ export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Pr
   const deadlineMs = deadlineOf(scope);
   const role = scope.allTenants ? 'console_platform' : 'console_app';
   const timeout = `${scope.timeoutMs ?? defaultTimeoutMs}ms`;
-  const run = () => db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true), set_config('statement_timeout', ${timeout}, true), set_config('idle_in_transaction_session_timeout', ${`${deadlineMs}ms`}, true)`);
+  const idleAllowed = !withoutIdleTimeout.has(db);
+  const idle = `${idleAllowed ? deadlineMs : 0}ms`;
+  const run = () => idleTimeoutAllowed.run(idleAllowed, () => db.transaction(async (tx) => {
+    await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true), set_config('statement_timeout', ${timeout}, true), set_config('idle_in_transaction_session_timeout', ${idle}, true)`);
     return fn(tx);
-  });
+  }));
   if (deadlineMs === 0) return run();
   const deadline = new TransactionDeadline(deadlineMs);
   try {
@@ -214,6 +227,7 @@ export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Pr
  */
 export async function allowLongTransaction(tx: Executor, ms: number): Promise<void> {
   currentDeadline()?.extend(ms);
+  if (idleTimeoutAllowed.getStore() === false) return;
   await tx.execute(sql`select set_config('idle_in_transaction_session_timeout', ${`${ms}ms`}, true)`);
 }
 
@@ -223,7 +237,8 @@ export async function allowLongTransaction(tx: Executor, ms: number): Promise<vo
  */
 export async function allowLongStatements(tx: Executor, ms: number): Promise<void> {
   currentDeadline()?.extend(ms);
-  await tx.execute(sql`select set_config('statement_timeout', ${`${ms}ms`}, true), set_config('idle_in_transaction_session_timeout', ${`${ms}ms`}, true)`);
+  const idle = idleTimeoutAllowed.getStore() === false ? '0ms' : `${ms}ms`;
+  await tx.execute(sql`select set_config('statement_timeout', ${`${ms}ms`}, true), set_config('idle_in_transaction_session_timeout', ${idle}, true)`);
 }
 
 export { schema };
