@@ -17,7 +17,7 @@ import { BENCH_TENANT, FILTER_WORD, RANGE } from './seed.js';
 import { notice } from '@console/server/src/areas/desk/tables.js';
 
 export const LIST_PATH = '/api/blade-desk/notice/list';
-const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
+export const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
 
 export interface Case {
   name: string;

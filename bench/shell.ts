@@ -13,19 +13,17 @@
  *    and warm (reload of an open page), and reports the median and the worst run;
  * 4. writes the section between the `shell` markers of RESULTS.md.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { initialJs, kb, launchChromium, median, root, signedInState, startBuiltServer, stopServer, VIEWPORT } from './browser.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = dirname(here);
 const { values: opt } = parseArgs({
   options: {
     runs: { type: 'string', default: '10' },
@@ -38,69 +36,6 @@ if (!Number.isInteger(RUNS) || RUNS < 1 || RUNS > 100) throw new Error(`--runs m
 const TARGET_KB = 350;
 const TARGET_MS = 1500;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
-}
-
-async function startServer(dataDir: string): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(root, 'server/dist/main.js')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', WEB_DIR: join(root, 'web/dist'), DATABASE_URL: '', REDIS_URL: '' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 450; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${baseUrl}/version.json`)).ok) return { child, baseUrl };
-    } catch { /* not up yet */ }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error('server did not start');
-}
-
-/** JavaScript files a page fetches until the network is idle, with their raw and gzip sizes. */
-async function initialJs(page: Page, load: () => Promise<void>): Promise<{ files: Array<{ name: string; raw: number; gzip: number }> }> {
-  const urls = new Set<string>();
-  const onResponse = (r: { url(): string; request(): { resourceType(): string } }) => {
-    if (r.request().resourceType() === 'script') urls.add(r.url());
-  };
-  page.on('response', onResponse);
-  await load();
-  await page.waitForLoadState('networkidle');
-  page.off('response', onResponse);
-  const files = [];
-  for (const url of urls) {
-    const name = new URL(url).pathname;
-    const body = readFileSync(join(root, 'web/dist', name));
-    files.push({ name, raw: body.length, gzip: gzipSync(body, { level: 6 }).length });
-  }
-  return { files: files.sort((a, b) => b.gzip - a.gzip) };
-}
-
-async function signedInState(browser: Browser, baseUrl: string): Promise<string> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const page = await context.newPage();
-  await page.goto(`${baseUrl}/login`);
-  await page.getByTestId('login-tenant').fill('000000');
-  await page.getByTestId('login-username').fill('admin');
-  await page.getByTestId('login-password').fill('admin');
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('side-menu').waitFor();
-  const file = join(tmpdir(), `console-bench-state-${process.pid}.json`);
-  await context.storageState({ path: file });
-  await context.close();
-  return file;
-}
-
 /** ms from the start of navigation until the sidebar is visible (measured in the page's own clock). */
 async function sidebarVisibleMs(page: Page, go: () => Promise<unknown>): Promise<number> {
   await go();
@@ -108,35 +43,25 @@ async function sidebarVisibleMs(page: Page, go: () => Promise<unknown>): Promise
   return page.evaluate(() => performance.now());
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const kb = (n: number) => (n / 1024).toFixed(1);
-
 async function main() {
   if (!opt['skip-build']) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
   const dataDir = await mkdtemp(join(tmpdir(), 'console-bench-shell-'));
-  const { child, baseUrl } = await startServer(dataDir);
+  const { child, baseUrl } = await startBuiltServer(dataDir);
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-    });
-    const loginCtx = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    browser = await launchChromium();
+    const loginCtx = await browser.newContext({ viewport: VIEWPORT });
     const loginPage = await loginCtx.newPage();
     const login = await initialJs(loginPage, async () => { await loginPage.goto(`${baseUrl}/login`); });
     await loginCtx.close();
 
     const state = await signedInState(browser, baseUrl);
-    const firstCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: state });
+    const firstCtx = await browser.newContext({ viewport: VIEWPORT, storageState: state });
     const firstPage = await firstCtx.newPage();
     const first = await initialJs(firstPage, async () => { await firstPage.goto(`${baseUrl}/wel/index`); });
     await firstCtx.close();
     // a menu page opened directly: the generic list page, its definitions and the notice screen's own code
-    const listCtx = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: state });
+    const listCtx = await browser.newContext({ viewport: VIEWPORT, storageState: state });
     const listPage = await listCtx.newPage();
     const list = await initialJs(listPage, async () => { await listPage.goto(`${baseUrl}/desk/notice`); });
     await listCtx.close();
@@ -144,7 +69,7 @@ async function main() {
     const cold: number[] = [];
     const warm: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState: state });
+      const ctx = await browser.newContext({ viewport: VIEWPORT, storageState: state });
       const page = await ctx.newPage();
       cold.push(await sidebarVisibleMs(page, () => page.goto(`${baseUrl}/wel/index`)));
       await page.waitForLoadState('networkidle');
@@ -198,8 +123,7 @@ ${rows(list)}
     console.log(section);
   } finally {
     await browser?.close();
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    await stopServer(child);
     await rm(dataDir, { recursive: true, force: true });
   }
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 
 export const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
@@ -62,4 +62,13 @@ export function useBrowser(options: { timezoneId?: string } = {}): BrowserHarnes
     rmSync(profile, { recursive: true, force: true });
   });
   return h;
+}
+
+/** A second Chromium, for other users signed in beside the one of the test file's page (its own storage). */
+export function launchSecondBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+  });
 }

@@ -1,4 +1,4 @@
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 
 /** Waits for a condition in the page, failing with a readable message. */
 export async function waitFor(page: Page, what: string, fn: () => Promise<boolean>, ms = 15_000): Promise<void> {
@@ -58,7 +58,12 @@ export function tableRows(page: Page) {
 }
 
 export async function openMenu(page: Page, ...codes: string[]): Promise<void> {
-  for (const code of codes) await page.getByTestId(`menu-${code}`).click();
+  for (const [i, code] of codes.entries()) {
+    const item = page.getByTestId(`menu-${code}`);
+    // a group already open (the current page's branch opens by itself) would close on a click
+    const open = i < codes.length - 1 && await item.evaluate((el) => el.closest('.ant-menu-submenu-title')?.getAttribute('aria-expanded') === 'true');
+    if (!open) await item.click();
+  }
 }
 
 /**
@@ -98,4 +103,35 @@ export async function submitResourceForm(page: Page, message = '新增成功'): 
   await page.getByTestId('resource-form-submit').click();
   await toast(page, message);
   await page.locator('.ant-modal').waitFor({ state: 'hidden' });
+}
+
+/**
+ * Clicks a row's action button (by test id), inline or under the row's 更多 menu (a row with more than three
+ * buttons shows the first ones and 更多).
+ */
+export async function clickRowAction(row: Locator, id: string): Promise<void> {
+  const inline = row.getByTestId(id);
+  const more = row.getByTestId('resource-row-more');
+  // the row (and its buttons) may still be on its way
+  await inline.or(more).first().waitFor();
+  if ((await inline.count()) > 0) return inline.first().click();
+  await more.click();
+  await row.page().locator('.resource-row-more-menu').filter({ visible: true }).getByTestId(id).click();
+}
+
+/** The test ids of a row's action buttons, inline and under its 更多 menu (opened, read and closed again). */
+export async function rowActionIds(row: Locator): Promise<string[]> {
+  const page = row.page();
+  const idsIn = (scope: Locator) => scope.locator('[data-testid^="resource-row-"], [data-testid*="-row-"]')
+    .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid') ?? ''));
+  const ids = (await idsIn(row)).filter((id) => id !== 'resource-row-more');
+  const more = row.getByTestId('resource-row-more');
+  if ((await more.count()) === 0) return ids;
+  await more.click();
+  const menu = page.locator('.resource-row-more-menu').filter({ visible: true });
+  await menu.waitFor();
+  ids.push(...await idsIn(menu));
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'hidden' });
+  return ids;
 }

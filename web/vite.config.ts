@@ -29,9 +29,32 @@ function antdButtonIsBright(): Plugin {
   };
 }
 
-const ANTD_RESULT_INDEX = /[\\/]antd[\\/]es[\\/]result[\\/]index\.js$/;
-const ANTD_RESULT_IMAGES = new Set(['./noFound', './serverError', './unauthorized']);
-const LAZY_IMAGE = '\0antd-result-lazy-image:';
+/**
+ * A component module that a library imports at load time but renders rarely becomes a lazy component: its code
+ * loads when it is first rendered (with its props and ref), and nothing shows while it loads. `quiet`: a failed
+ * load shows nothing either (else the error goes to the nearest error boundary).
+ */
+function lazyComponents(name: string, importer: RegExp, sources: ReadonlySet<string>, quiet: boolean): Plugin {
+  const prefix = `\0${name}:`;
+  return {
+    name,
+    enforce: 'pre',
+    async resolveId(source, from) {
+      if (!from || !sources.has(source) || !importer.test(from)) return null;
+      const real = await this.resolve(source, from, { skipSelf: true });
+      return real && `${prefix}${real.id}`;
+    },
+    load(id) {
+      if (!id.startsWith(prefix)) return null;
+      const real = JSON.stringify(id.slice(prefix.length));
+      return [
+        `import { createElement, forwardRef, lazy, Suspense } from 'react';`,
+        `const Real = lazy(() => import(${real})${quiet ? '.catch(() => ({ default: () => null }))' : ''});`,
+        `export default forwardRef(function LazyComponent(props, ref) { return createElement(Suspense, { fallback: null }, createElement(Real, { ...props, ref })); });`,
+      ].join('\n');
+    },
+  };
+}
 
 /**
  * antd's Result imports its three large illustrations (403, 404, 500: ~10 KB gzip with them) at load time,
@@ -39,23 +62,33 @@ const LAZY_IMAGE = '\0antd-result-lazy-image:';
  * a lazy component instead: its code loads when a Result shows it (the /403, /404, /500 pages, a page that
  * crashed), into `.ant-result-image`, whose size is fixed by the Result's style. A failed load shows no image.
  */
-function antdResultLazyImages(): Plugin {
+const antdResultLazyImages = () =>
+  lazyComponents('antd-result-lazy-image', /[\\/]antd[\\/]es[\\/]result[\\/]index\.js$/, new Set(['./noFound', './serverError', './unauthorized']), true);
+
+/**
+ * ProField (under every ProTable's search form and ProForm) imports the component of every value type at load
+ * time. The console's definitions use text, select, date and date-range fields; the colour picker (with its
+ * sketch palette and two colour libraries), image, cascader, rate, slider and segmented fields were ~130 KB
+ * (~40 KB gzip) of the list page's first chunk. They load when a field of that type is first rendered.
+ */
+const proFieldLazyRareTypes = () =>
+  lazyComponents('pro-field-lazy-rare-types', /[\\/]@ant-design[\\/]pro-field[\\/]es[\\/]index\.js$/,
+    new Set(['./components/ColorPicker', './components/Image', './components/Cascader', './components/Rate', './components/Slider', './components/Segmented']), false);
+
+const PRO_PROVIDER_INTL = /[\\/]@ant-design[\\/]pro-provider[\\/]es[\\/]intl\.js$/;
+const PRO_LOCALES_KEPT = new Set(['./locale/zh_CN', './locale/en_US']);
+
+/**
+ * ProComponents' intl module imports all its 33 locale tables (~35 KB on the list page). The console speaks zh
+ * and en (resource/proIntl.ts picks zhCNIntl or enUSIntl); any other table resolves to the en_US one.
+ */
+function proProviderTwoLocales(): Plugin {
   return {
-    name: 'antd-result-lazy-images',
+    name: 'pro-provider-two-locales',
     enforce: 'pre',
-    async resolveId(source, importer) {
-      if (!importer || !ANTD_RESULT_IMAGES.has(source) || !ANTD_RESULT_INDEX.test(importer)) return null;
-      const real = await this.resolve(source, importer, { skipSelf: true });
-      return real && `${LAZY_IMAGE}${real.id}`;
-    },
-    load(id) {
-      if (!id.startsWith(LAZY_IMAGE)) return null;
-      const real = JSON.stringify(id.slice(LAZY_IMAGE.length));
-      return [
-        `import { createElement, lazy, Suspense } from 'react';`,
-        `const Image = lazy(() => import(${real}).catch(() => ({ default: () => null })));`,
-        `export default function LazyResultImage() { return createElement(Suspense, { fallback: null }, createElement(Image)); }`,
-      ].join('\n');
+    resolveId(source, importer) {
+      if (!importer || !PRO_PROVIDER_INTL.test(importer) || !source.startsWith('./locale/') || PRO_LOCALES_KEPT.has(source)) return null;
+      return this.resolve('./locale/en_US', importer, { skipSelf: true });
     },
   };
 }
@@ -71,7 +104,7 @@ export default defineConfig(({ mode }) => {
     '/files': { target: apiTarget },
   };
   return {
-    plugins: [react(), antdButtonIsBright(), antdResultLazyImages()],
+    plugins: [react(), antdButtonIsBright(), antdResultLazyImages(), proFieldLazyRareTypes(), proProviderTwoLocales()],
     resolve: {
       alias: [
         // antd's resize observers: the browser's own ResizeObserver instead of the polyfill's copy of it

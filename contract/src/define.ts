@@ -34,3 +34,8 @@ export function crudPaths(def: Pick<ResourceDef, 'path' | 'routes'>): Record<Cru
   const name = (call: CrudCall) => `${def.path}/${def.routes?.[call] ?? call}`;
   return { list: name('list'), detail: name('detail'), submit: name('submit'), remove: name('remove') };
 }
+
+/** The preview of a remove (`RemoveImpact`), next to the remove call and under its permission. */
+export function removeImpactPath(def: Pick<ResourceDef, 'path' | 'routes'>): string {
+  return `${crudPaths(def).remove}-impact`;
+}

@@ -37,6 +37,8 @@ export interface TreeNode {
   title: string;
   key: string;
   value: string;
+  /** a tree that keeps them (departments, regions): the ids from the root to the parent, comma-joined, as BladeX answers */
+  ancestors?: string;
   hasChildren?: boolean;
   children?: TreeNode[];
 }

@@ -1,4 +1,5 @@
 import type { I18nText } from './i18n.js';
+import { TEXT_FORMAT_MESSAGES } from './textFormat.js';
 
 /**
  * Messages the server sends back in `msg` (and that the console shows itself): the generic ones, used by the
@@ -81,12 +82,26 @@ export const coreMessages = {
   treeTooLarge: { zh: '数据过多, 无法一次展示整棵树, 请使用懒加载', en: 'Too many records to show the whole tree at once; load it level by level' },
   importBundleSheet: { zh: 'ZIP 文件中须恰有一个 .xlsx 或 .csv 表格 (找到 {count} 个)', en: 'The .zip must hold exactly one .xlsx or .csv sheet (it holds {count})' },
   importBundleFileTooLarge: { zh: 'ZIP 中的文件 {name} 超过 {max}', en: 'The file {name} in the .zip is larger than {max}' },
+  // a remove and what uses the removed rows (docs/decisions.md, "No delete orphans anything")
+  removeInUse: { zh: '{uses}, 不能删除', en: '{uses}; it cannot be deleted' },
+  removeUsedNamed: { zh: '{what}{names}等 {count} 条记录仍在使用{target}', en: '{count} record(s) of {what} still use {target}, such as {names}' },
+  removeUsedCounted: { zh: '{what}的 {count} 条记录仍在使用{target}', en: '{count} record(s) of {what} still use {target}' },
+  removeUsedByOthers: { zh: '{used} (其中 {others} 条属于其他租户)', en: '{used} ({others} of them in other tenants)' },
+  removeTargetOne: { zh: '「{name}」', en: '"{name}"' },
+  removeTargetMany: { zh: '「{name}」等 {count} 条记录', en: '"{name}" and {more} other record(s)' },
+  removeCascades: { zh: '{what} {count} 条将一并删除', en: '{count} record(s) of {what} will be deleted with it' },
+  removeDetaches: { zh: '{what} {count} 条将被释放', en: '{count} record(s) of {what} will be released' },
+  removeKeeps: { zh: '{what} {count} 条记录保留, 显示为已删除', en: '{count} record(s) of {what} keep naming it, shown as deleted' },
+  removeWithOthers: { zh: '{effects}。确定删除?', en: '{effects}. Delete?' },
   recordNotEditable: { zh: '该记录创建后不能修改', en: 'This record cannot be changed once written' },
   // devices in the field
   cloudCallFailed: { zh: '{vendor}接口调用失败: {reason}', en: '{vendor} refused the call: {reason}' },
-  badIp: { zh: '{field}不是有效的 IPv4 或 IPv6 地址', en: '{field} is not an IPv4 or IPv6 address' },
-  badUrl: { zh: '{field}须是 http:// 或 https:// 开头的网址', en: '{field} must be a link starting with http:// or https://' },
-  badMac: { zh: '{field}须是 12 位十六进制的 MAC 地址 (如 AA:BB:CC:DD:EE:FF)', en: '{field} must be a MAC address of 12 hex digits (such as AA:BB:CC:DD:EE:FF)' },
+  badIp: TEXT_FORMAT_MESSAGES.ip,
+  badUrl: TEXT_FORMAT_MESSAGES.url,
+  badMac: TEXT_FORMAT_MESSAGES.mac,
+  badMobile: TEXT_FORMAT_MESSAGES.mobile,
+  badPhone: TEXT_FORMAT_MESSAGES.phone,
+  badEmail: TEXT_FORMAT_MESSAGES.email,
   rolesUnknown: { zh: '角色不存在或不属于本租户: {ids}', en: 'Roles that do not exist or belong to another tenant: {ids}' },
   tenantUnknownId: { zh: '租户 {tenantId} 不存在', en: 'No tenant {tenantId}' },
   passwordChangeRequired: { zh: '请先修改初始密码 (个人信息 › 修改密码)', en: 'Change your initial password first (Personal info › Change password)' },
@@ -103,5 +118,9 @@ export const coreMessages = {
   importUnknownValue: { zh: '{field}的取值「{value}」不存在', en: '{field}: no such value "{value}"' },
   importWriteFailed: { zh: '导入失败, 未写入任何数据: {detail}', en: 'The import failed and wrote nothing: {detail}' },
   importTooManyErrors: { zh: '错误过多, 仅列出前 {max} 条', en: 'Too many errors; only the first {max} are listed' },
+  logTitleSubmit: { zh: '{title}: 保存', en: '{title}: save' },
+  logTitleRemove: { zh: '{title}: 删除', en: '{title}: delete' },
+  logTitleRemoveImpact: { zh: '{title}: 删除预览', en: '{title}: delete preview' },
+  logTitleImport: { zh: '{title}: 导入', en: '{title}: import' },
   exportTooManyRows: { zh: '导出最多 {max} 行, 请增加查询条件后重试', en: 'An export holds at most {max} rows; add conditions and try again' },
 } as const satisfies Record<string, I18nText>;

@@ -1,43 +1,19 @@
 import { z } from 'zod';
 import { dictNameKey, isRequired } from './define.js';
 import { idInput, idListInput } from './ids.js';
-import type { FieldDef, Fields, PermissionCodes, ResourceDef, TextFormat } from './resourceDef.js';
+import type { FieldDef, Fields, PermissionCodes, ResourceDef } from './resourceDef.js';
+import { hasTextFormat } from './textFormat.js';
 
 // zod-free helpers in their own module: the console's first page uses them (and the notice definition)
 // without this module's schemas, which bring zod along (web/vite.config.ts, bench/RESULTS.md)
-export { crudPaths, defineResource, dictKeyOf, dictNameKey, isRequired, prefixedDictKey } from './define.js';
+export { crudPaths, defineResource, dictKeyOf, dictNameKey, isRequired, prefixedDictKey, removeImpactPath } from './define.js';
 // the definition's types, and the id inputs action.ts needs too: apart, so that no import runs in a circle
 export * from './resourceDef.js';
 export { idInput, idListInput, isIdText, MAX_ID } from './ids.js';
+export { hasTextFormat, TEXT_FORMAT_MESSAGES } from './textFormat.js';
 
 /** What a `secret` field answers in place of its value. */
 export const SECRET_MASK = '******';
-
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const MAC = /^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$/;
-
-/** Whether a text has the shape of its format (the browser's and Node's URL parser judge IPv6 and links). */
-export function hasTextFormat(v: string, format: TextFormat): boolean {
-  switch (format) {
-    case 'ip':
-      if (IPV4.test(v)) return true;
-      if (!v.includes(':') || /[^0-9A-Fa-f:.]/.test(v)) return false;
-      try {
-        return new URL(`http://[${v}]/`).hostname.length > 2;
-      } catch {
-        return false;
-      }
-    case 'url':
-      try {
-        const u = new URL(v);
-        return (u.protocol === 'http:' || u.protocol === 'https:') && !/[\s<>"'`]/.test(v);
-      } catch {
-        return false;
-      }
-    case 'mac':
-      return MAC.test(v);
-  }
-}
 
 /** Columns every resource has, managed by the engine. */
 export const SYSTEM_FIELDS = {
@@ -201,6 +177,8 @@ export function recordSchema(def: ResourceDef): z.ZodObject {
     for (const alias of f.aliases ?? []) shape[alias] = shape[name];
   }
   if (def.tree) shape.hasChildren = z.boolean().optional();
+  // a tree that keeps its ancestors answers them in every record, as BladeX's departments do
+  if (def.tree?.ancestorsColumn) shape[def.tree.ancestorsColumn] = z.string().optional();
   return z.object(shape);
 }
 
@@ -217,4 +195,16 @@ export function answeredFields(def: ResourceDef): string[] {
 /** The label field of a resource: what names one of its rows (tree titles, `<ref>Name`, duplicate messages). */
 export function nameFieldOf(def: ResourceDef): string {
   return def.tree?.labelField ?? def.nameField ?? Object.keys(def.fields).find((k) => isRequired(def.fields[k]!) && def.fields[k]!.type === 'string') ?? 'id';
+}
+
+/** A number of bytes for people: 900 B, 12.5 KB, 3.02 MB. */
+export function sizeText(bytes: number): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let i = 0;
+  while (value >= 1024 && i < units.length - 1) {
+    value /= 1024;
+    i++;
+  }
+  return `${i === 0 ? value : Number(value.toFixed(value < 10 ? 2 : 1))} ${units[i]}`;
 }

@@ -30,7 +30,12 @@ export interface FieldDef {
   max?: number;
   /** min value for numbers */
   min?: number;
-  /** a text of a known shape, checked on input (`string` fields): an IP address, an http(s) link, a MAC address */
+  /** a number of bytes (a file's size): shown as B / KB / MB / GB */
+  bytes?: true;
+  /**
+   * a text of a known shape, checked on input by the server and in every form (`string` fields): an IP address, an
+   * http(s) link, a MAC address, a mobile number, a phone number (mobile, landline or 400), an email address
+   */
   format?: TextFormat;
   /**
    * kept in capitals (an SN): the value is upper-cased on input, and a prefix search (`_likeright`) compares in
@@ -71,12 +76,24 @@ export interface FieldDef {
   unique?: boolean;
   /** column width hint for the table */
   width?: number;
+  /**
+   * a decisive column (a state, a count the operator came to see): at laptop widths it keeps its width and stays
+   * in view without scrolling sideways, while the other columns shrink to their headers first (docs/resource-engine.md)
+   */
+  key?: true;
   /** placeholder / help in the form */
   help?: I18nText;
   /** value used for a new record when the form leaves it empty */
   defaultValue?: string | number;
   /** `ref` / `ids`: the code of the resource whose rows the value names; answered with `<field>Name` */
   ref?: string;
+  /**
+   * `ref` / `ids`: what removing the row it names does to this record (docs/decisions.md, "No delete orphans
+   * anything"): `refuse` (the default) refuses the remove while a live record names it; `cascade` removes this
+   * record with it; `detach` lets go of it (the field cleared, or the id taken out of an `ids` list); `keep`: a
+   * record of history (an OTA task's firmware) keeps naming it, shown as deleted
+   */
+  onRemove?: RemovePolicy;
   /** accepted on submit, never answered (a password); not a column of the table */
   writeOnly?: boolean;
   /** set when the record is created; an update that changes it is refused */
@@ -91,7 +108,22 @@ export interface FieldDef {
 
 export type Fields = Record<string, FieldDef>;
 
-export type TextFormat = 'ip' | 'url' | 'mac';
+/** What removing a referenced row does to a record that names it (`FieldDef.onRemove`). */
+export type RemovePolicy = 'refuse' | 'cascade' | 'detach' | 'keep';
+
+/**
+ * The answer of `<remove>-impact?ids=`: what a remove of those rows would do, before it is asked. `refused`: a
+ * live record still uses one of them (the remove answers 409 with `message`); else `uses` lists what goes
+ * with them (cascade) or lets go of them (detach). `message` says it in the caller's language.
+ */
+export interface RemoveImpact {
+  refused: boolean;
+  message: string;
+  uses: Array<{ resource: string; policy: RemovePolicy; count: number; names: string[] }>;
+}
+
+/** the rules of each: contract/src/textFormat.ts */
+export type TextFormat = 'ip' | 'url' | 'mac' | 'mobile' | 'phone' | 'email';
 
 /** Where a resource's screen sits in the menu tree (menus.md); the seed and the console's routes derive from it. */
 export interface MenuPlacement {
@@ -130,7 +162,13 @@ export interface ButtonDef {
    * a generic row button shown only on rows whose `field` holds one of `values` (a draft can be published, a
    * published version withdrawn); the server refuses the others all the same
    */
-  shownWhen?: { field: string; values: ReadonlyArray<string | number> };
+  shownWhen?: RowCondition;
+}
+
+/** A condition on a row: its `field` holds one of `values`. */
+export interface RowCondition {
+  field: string;
+  values: ReadonlyArray<string | number>;
 }
 
 /** A tree resource: rows name their parent; the engine keeps ancestors and answers the tree calls. */
@@ -171,6 +209,11 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   defaultSort?: { field: string; order: 'asc' | 'desc' };
   /** which of the standard buttons the screen has (default all four) */
   buttons?: { add?: boolean; edit?: boolean; delete?: boolean; view?: boolean };
+  /**
+   * the standard row buttons offered only on rows in these states (a decided request is no longer edited); the
+   * server refuses the others all the same, with the reason
+   */
+  rowButtons?: { edit?: RowCondition; delete?: RowCondition };
   /** the field that names a record in messages (e.g. duplicates); defaults to the first required string */
   nameField?: string;
   /** the screen's place in the menu; absent for resources without a screen of their own */

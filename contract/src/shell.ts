@@ -1,4 +1,5 @@
 /** Wire types of the shell's own calls (profile, agreements, uploads, registration, dashboard). */
+import { MOBILE } from './textFormat.js';
 
 /** `GET /api/blade-system/user/info`: the signed-in user's profile (never the password). */
 export interface UserProfile {
@@ -104,8 +105,6 @@ export const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Spec 5 "Phone helper": what is wrong with a mobile number, or null. The form and the server both ask it. */
 export type PhoneProblem = 'empty' | 'length' | 'format';
-
-const MOBILE = /^1\d{10}$/;
 
 export function phoneProblem(value: string | null | undefined): PhoneProblem | null {
   const phone = (value ?? '').trim();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { confirm, signIn, tableRows, toast, waitFor } from '../flows.js';
+import { confirm, signIn, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 const b = useBrowser();
 
@@ -42,7 +42,7 @@ describe('clients screen', () => {
 
   it('resets a secret: a new one is shown once', async () => {
     const row = tableRows(b.page).filter({ hasText: 'e2e_app' });
-    await row.getByTestId('client-row-reset-secret').click();
+    await clickRowAction(row, 'client-row-reset-secret');
     await confirm(b.page);
     await shownSecret();
     await closeSecret();

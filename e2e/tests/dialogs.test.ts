@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
+import { openMenu, signIn, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 // The browser runs in New York while the server shows its times in Asia/Shanghai (TZ_DISPLAY default).
 const BROWSER_ZONE = 'America/New_York';
@@ -225,14 +225,14 @@ describe('times in the server\'s display zone', () => {
   });
 
   it('an edit dialog focuses its first field once the record is in, and closes unasked while unchanged', async () => {
-    await tableRows(b.page).first().getByTestId('resource-row-edit').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-edit');
     await waitFor(b.page, 'the record loaded', async () => (await b.page.locator('#resource_title').inputValue()) === '时区检查');
     await waitFor(b.page, 'the first field focused', async () => (await focus(b.page)).id === 'resource_title');
     await b.page.keyboard.press('Escape');
     await formDialog(b.page).waitFor({ state: 'hidden' });
     expect(await discardConfirm(b.page).count()).toBe(0);
 
-    await tableRows(b.page).first().getByTestId('resource-row-edit').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-edit');
     await waitFor(b.page, 'the record loaded', async () => (await b.page.locator('#resource_title').inputValue()) === '时区检查');
     await waitFor(b.page, 'the first field focused', async () => (await focus(b.page)).id === 'resource_title');
     await b.page.keyboard.type('（改）');

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { openMenu, signIn, toast, waitFor } from '../flows.js';
+import { openMenu, signIn, toast, waitFor, clickRowAction } from '../flows.js';
 
 const b = useBrowser();
 
@@ -37,7 +37,7 @@ async function mainFlow(code: string, name: string, shot: string) {
   await parents().locator('#search_code').fill(code);
   await parents().getByTestId('resource-search-submit').click();
   await waitFor(b.page, `one parent ${code}`, async () => (await rowsOf(parents()).count()) === 1 && (await rowsOf(parents()).first().innerText()).includes(code));
-  await rowsOf(parents()).first().getByTestId('dict-row-items').click();
+  await clickRowAction(rowsOf(parents()).first(), 'dict-row-items');
   await children().waitFor();
 
   // an item takes the dictionary's code

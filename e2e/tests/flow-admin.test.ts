@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken, md5 } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { confirm, signIn, signOutLocally, tableRows, toast, waitFor } from '../flows.js';
+import { confirm, signIn, signOutLocally, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 /**
  * The workflow's administration screens in the browser, in the demo tenant: a model drawn in the bpmn.io modeler
@@ -86,7 +86,7 @@ beforeAll(async () => {
 describe('models', () => {
   it('draws a user task with its assignee in the modeler and saves the diagram', async () => {
     await openPage('/flow/model');
-    await tableRows(b.page).filter({ hasText: MODEL.modelKey }).getByTestId('model-row-design').click();
+    await clickRowAction(tableRows(b.page).filter({ hasText: MODEL.modelKey }), 'model-row-design');
     await waitFor(b.page, 'the modeler', async () => (await b.page.getByTestId('modeler').getAttribute('data-state')) === 'ready');
     // nothing selected: the process, keyed by the model
     await expect(b.page.getByTestId('modeler-panel').getAttribute('data-kind')).resolves.toBe('process');
@@ -101,18 +101,28 @@ describe('models', () => {
     await waitFor(b.page, 'the user task in the panel', async () => (await b.page.getByTestId('modeler-panel').getAttribute('data-kind')) === 'userTask');
     await b.page.getByTestId('modeler-prop-name').fill('部门审批');
     await b.page.getByTestId('modeler-prop-name').press('Enter');
-    await b.page.getByTestId('modeler-prop-assignee').fill('${taskUser}');
-    await b.page.getByTestId('modeler-prop-candidateGroups').fill('hr');
-    await b.page.getByTestId('modeler-prop-candidateGroups').blur();
+    // the designer's own labels speak the console's language
+    await expect(b.page.locator('.djs-palette [data-action="create.start-event"]').getAttribute('aria-label')).resolves.toBe('创建开始事件');
+    // an expression typed as the assignee; a user and a role picked from the tenant's as candidates
+    await b.page.getByTestId('modeler-prop-assignee').locator('input').fill('${taskUser}');
+    await b.page.getByTestId('modeler-prop-assignee').locator('input').press('Tab');
+    await b.page.getByTestId('modeler-prop-candidateUsers').locator('input').fill('admin');
+    await b.page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '(admin)' }).first().click();
+    await b.page.keyboard.press('Escape');
+    await b.page.getByTestId('modeler-prop-candidateGroups').locator('input').fill('hr');
+    await b.page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '(hr)' }).first().click();
+    await b.page.keyboard.press('Escape');
+    const groupTags = b.page.getByTestId('modeler-prop-candidateGroups').locator('.ant-select-selection-item');
     const taskId = await b.page.getByTestId('modeler-panel').getAttribute('data-element-id');
     await expect(shape(taskId!).textContent()).resolves.toContain('部门审批');
     expect(await b.page.getByTestId('modeler').getAttribute('data-dirty')).toBe('true');
 
     // undo takes the last edit back, redo brings it again
     await b.page.getByTestId('modeler-undo').click();
-    await expect(b.page.getByTestId('modeler-prop-candidateGroups').inputValue()).resolves.toBe('');
+    await waitFor(b.page, 'the role undone', async () => (await groupTags.count()) === 0);
     await b.page.getByTestId('modeler-redo').click();
-    await expect(b.page.getByTestId('modeler-prop-candidateGroups').inputValue()).resolves.toBe('hr');
+    await waitFor(b.page, 'the role again', async () => (await groupTags.count()) === 1);
+    await expect(groupTags.first().textContent()).resolves.toContain('hr');
 
     await b.page.getByTestId('modeler-save').click();
     await toast(b.page, '模型已保存');
@@ -121,6 +131,8 @@ describe('models', () => {
     const saved = await call<{ xml: string; version: number }>(`/api/blade-flow/model/detail?id=${models.records[0]!.id}`);
     expect(saved.xml).toContain('flowable:assignee="${taskUser}"');
     expect(saved.xml).toContain('flowable:candidateGroups="hr"');
+    const admins = await call<{ records: Array<{ id: string; account: string }> }>('/api/blade-system/user/list?account=admin');
+    expect(saved.xml).toContain(`flowable:candidateUsers="${admins.records.find((u) => u.account === 'admin')!.id}"`);
     expect(saved.xml).toContain('name="部门审批"');
     expect(saved.version).toBe(2);
     // the list behind shows the new version
@@ -177,7 +189,7 @@ describe('models', () => {
   });
 
   it('deploys the model and shows the version made', async () => {
-    await tableRows(b.page).filter({ hasText: MODEL.modelKey }).getByTestId('model-row-deploy').click();
+    await clickRowAction(tableRows(b.page).filter({ hasText: MODEL.modelKey }), 'model-row-deploy');
     await b.page.getByTestId('flow-deploy-submit').click();
     const deployed = b.page.getByTestId('flow-deployed');
     await deployed.waitFor();
@@ -213,20 +225,20 @@ describe('deployments', () => {
 
   it('shows a definition\'s diagram, suspends, activates and deletes its deployment', async () => {
     const row = () => tableRows(b.page).filter({ hasText: 'E2eUpload' });
-    await row().getByTestId('manager-row-chart').click();
+    await clickRowAction(row(), 'manager-row-chart');
     await waitFor(b.page, 'the diagram', async () => (await b.page.getByTestId('flow-chart-canvas').getAttribute('data-state')) === 'ready');
     expect(await chartElement('approve').count()).toBe(1);
     await b.page.locator('.ant-modal-close').click();
 
-    await row().getByTestId('manager-row-state').click();
+    await clickRowAction(row(), 'manager-row-state');
     await confirm(b.page);
     await toast(b.page, '流程已挂起');
     await waitFor(b.page, 'the row suspended', async () => (await row().getByTestId('manager-row-state').getAttribute('data-state')) === 'active');
-    await row().getByTestId('manager-row-state').click();
+    await clickRowAction(row(), 'manager-row-state');
     await confirm(b.page);
     await toast(b.page, '流程已激活');
 
-    await row().getByTestId('manager-row-delete').click();
+    await clickRowAction(row(), 'manager-row-delete');
     await confirm(b.page);
     await toast(b.page, '部署已删除');
     await row().waitFor({ state: 'detached' });
@@ -268,7 +280,7 @@ describe('running instances', () => {
 
   it('refuses to delete the deployment while the instance runs, with the server\'s reason', async () => {
     await openPage('/flow/manager');
-    await b.page.locator(`[data-row-key="${definitionId}"]`).getByTestId('manager-row-delete').click();
+    await clickRowAction(b.page.locator(`[data-row-key="${definitionId}"]`), 'manager-row-delete');
     await confirm(b.page);
     await toast(b.page, /「请假流程」仍有 \d+ 个运行中的流程实例/);
     expect(await b.page.locator(`[data-row-key="${definitionId}"]`).count()).toBe(1);
@@ -276,7 +288,7 @@ describe('running instances', () => {
 
   it('shows where the instance stands on its diagram, with the step\'s details on hover and the history below', async () => {
     await openPage('/flow/follow');
-    await b.page.locator(`[data-row-key="${instanceId}"]`).getByTestId('follow-row-chart').click();
+    await clickRowAction(b.page.locator(`[data-row-key="${instanceId}"]`), 'follow-row-chart');
     await waitFor(b.page, 'the diagram', async () => (await b.page.getByTestId('flow-chart-canvas').getAttribute('data-state')) === 'ready');
     await b.page.getByTestId('flow-chart-legend').waitFor();
     const classes = async (id: string) => (await chartElement(id).getAttribute('class')) ?? '';
@@ -301,7 +313,7 @@ describe('running instances', () => {
   });
 
   it('deletes the instance with a reason', async () => {
-    await b.page.locator(`[data-row-key="${instanceId}"]`).getByTestId('follow-row-delete').click();
+    await clickRowAction(b.page.locator(`[data-row-key="${instanceId}"]`), 'follow-row-delete');
     await b.page.getByTestId('follow-delete-submit').click();
     await b.page.getByTestId('follow-delete').locator('.ant-form-item-explain-error', { hasText: '请输入删除原因' }).waitFor();
     await b.page.getByTestId('follow-delete-reason').fill('E2E 重复提交');

@@ -3,7 +3,7 @@ import type { Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { confirm, openMenu, signIn, toast, waitFor } from '../flows.js';
+import { confirm, openMenu, signIn, toast, waitFor, clickRowAction } from '../flows.js';
 
 /** The generic list page at real sizes, its wording in both languages and its keyboard use (on 参数管理). */
 
@@ -95,7 +95,7 @@ describe('the list page at real sizes', () => {
     await pager().locator('.ant-pagination-item-2').click();
     await waitFor(b.page, 'page 2 with one row', async () => (await activePage()) === '2' && (await tableRows(b.page).count()) === 1);
     const before = listCalls.length;
-    await tableRows(b.page).first().getByTestId('resource-row-delete').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-delete');
     await confirm(b.page);
     await toast(b.page, '删除成功');
     await waitFor(b.page, 'page 1 with ten rows', async () => (await activePage()) === '1' && (await tableRows(b.page).count()) === 10);
@@ -188,7 +188,7 @@ describe('wording and keyboard of the list page', () => {
   it('titles the delete confirmation 确认删除, not 提示', async () => {
     await search('lp-row-001');
     await waitFor(b.page, 'one row', async () => (await tableRows(b.page).count()) === 1);
-    await tableRows(b.page).first().getByTestId('resource-row-delete').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-delete');
     const dialog = b.page.locator('.ant-modal-confirm');
     await dialog.waitFor();
     expect(await dialog.locator('.ant-modal-confirm-title').innerText()).toBe('确认删除');
@@ -298,7 +298,7 @@ describe('wording and keyboard of the list page', () => {
     await list().getByTestId('resource-settings').click();
     await settings.waitFor({ state: 'hidden' });
 
-    await tableRows(b.page).first().getByTestId('resource-row-delete').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-delete');
     const dialog = b.page.locator('.ant-modal-confirm');
     await dialog.waitFor();
     expect(await dialog.locator('.ant-modal-confirm-title').innerText()).toBe('Confirm deletion');

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { confirm, openMenu, signIn, signOutLocally, tableRows, toast, waitFor } from '../flows.js';
+import { confirm, openMenu, signIn, signOutLocally, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 /** The header's bell: unread counts from the server, mark one, mark a tab all read, kept per user across reloads. */
 
@@ -167,7 +167,7 @@ describe('notice bell', () => {
     await b.page.locator('#search_title').fill(titles.instruction);
     await b.page.getByTestId('resource-search-submit').click();
     await waitFor(b.page, 'one row', async () => (await tableRows(b.page).count()) === 1 && (await tableRows(b.page).first().innerText()).includes(titles.instruction));
-    await tableRows(b.page).first().getByTestId('resource-row-delete').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-delete');
     await confirm(b.page);
     await toast(b.page, '删除成功');
     await waitFor(b.page, 'nothing unread', async () => (await badge(b.page)) === 0);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.js';
-import { confirm, openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
+import { confirm, openMenu, signIn, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 const b = useBrowser();
 
@@ -47,7 +47,7 @@ describe('notices in a tenant', () => {
   });
 
   it('shows the notice with its formatted content in the detail view and on the home page', async () => {
-    await tableRows(b.page).first().getByTestId('resource-row-view').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-view');
     const detail = b.page.getByTestId('resource-detail');
     await waitFor(b.page, 'bold content', async () => (await detail.locator('b, strong').first().innerText()) === '请勿断电');
     await b.page.keyboard.press('Escape');
@@ -65,7 +65,7 @@ describe('notices in a tenant', () => {
     await waitFor(b.page, 'no rows', async () => (await tableRows(b.page).count()) === 0);
     await b.page.getByTestId('resource-search-reset').click();
     await waitFor(b.page, 'one row', async () => (await tableRows(b.page).count()) === 1);
-    await tableRows(b.page).first().getByTestId('resource-row-delete').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-delete');
     await confirm(b.page);
     await toast(b.page, '删除成功');
     await waitFor(b.page, 'empty', async () => (await tableRows(b.page).count()) === 0);

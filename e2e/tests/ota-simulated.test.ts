@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFleet, type Fleet, type FleetSession } from '../../server/src/areas/device/gateway/fleet.js';
 import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { pickOption, signIn, submitResourceForm, tableRows, waitFor } from '../flows.js';
+import { pickOption, signIn, submitResourceForm, tableRows, waitFor, clickRowAction } from '../flows.js';
 
 /**
  * Issue 11's browser proof: firmware uploaded, an OTA task started on a batch of simulated locks from the console,
@@ -19,6 +19,7 @@ const BATCH = 'E2E-SIM-B1';
 const VERSION = '5.0.0';
 let admin = '';
 let fleet: Fleet | undefined;
+
 let sns: string[] = [];
 
 async function call<T>(path: string, json?: unknown): Promise<T> {
@@ -36,18 +37,17 @@ async function multipart<T>(path: string, form: FormData): Promise<T> {
   return body.data;
 }
 
-beforeAll(async () => {
-  admin = (await apiToken(b.baseUrl, '000000', 'admin', 'admin'))!;
-  const type = await call<{ id: string }>('/api/ymy-product/type/submit', { typeName: 'E2E 模拟门锁', typeCode: 'E2E-SIM-LOCK' });
-  const model = await call<{ id: string }>('/api/ymy-product/model/submit', { typeId: type.id, modelName: 'E2E SIM1', modelCode: 'E2E-SIM1' });
-  const product = await call<{ id: string }>('/api/ymy-product/product/submit', {
-    productName: PRODUCT, productCode: 'E2E-SIM-P1', typeId: type.id, modelId: model.id, cloudVendor: 1, cloudProductId: 'E2ESIMPROD',
-  });
-  const factory = await call<{ id: string }>(`${IPC}/add-factory`, { factoryName: 'E2E 模拟工厂', factoryCode: 'E2E-SIM-F1' });
-  const batch = await call<{ id: string }>(`${IPC}/add-batch`, { batchNo: BATCH, factoryId: factory.id, productId: product.id, cloudVendor: 1, quantity: 3, snPrefix: 'simx' });
-  const devices = await call<{ records: Array<{ sn: string }> }>(`${IPC}/get-device-list?batchId=${batch.id}&size=10`);
+let productId = '';
+let factoryId = '';
+const fleets: Fleet[] = [];
 
-  // the IoT cloud's credentials of the three locks, imported as the cloud hands them out, then allocated to the batch
+/**
+ * A batch of three locks of the product, their IoT credentials imported as the cloud hands them out and allocated,
+ * connected as simulated locks; `random` decides their OTA fate (below the fleet's failRate: the install fails).
+ */
+async function simulatedBatch(batchNo: string, snPrefix: string, options: { failRate?: number; random: () => number }): Promise<{ fleet: Fleet; sns: string[] }> {
+  const batch = await call<{ id: string }>(`${IPC}/add-batch`, { batchNo, factoryId, productId, cloudVendor: 1, quantity: 3, snPrefix });
+  const devices = await call<{ records: Array<{ sn: string }> }>(`${IPC}/get-device-list?batchId=${batch.id}&size=10`);
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet('certs');
   sheet.addRow(['cloudVendor', 'cloudProductId', 'deviceName', 'deviceSecret']);
@@ -62,6 +62,24 @@ beforeAll(async () => {
   }
   expect(status).toBe('done');
   expect(await call(`${IPC}/allocate-cert`, { batchId: batch.id })).toMatchObject({ allocated: 3 });
+  const sessions = await call<{ sessions: FleetSession[] }>('/api/omc-device/simulator/sessions', { batchNo });
+  expect(sessions.sessions).toHaveLength(3);
+  const made = createFleet({ sessions: sessions.sessions, speed: 10, connectSpreadMs: 0, version: '4.0.0', ...options });
+  fleets.push(made);
+  await made.start();
+  expect(made.counters.connected).toBe(3);
+  return { fleet: made, sns: sessions.sessions.map((x) => x.sn) };
+}
+
+beforeAll(async () => {
+  admin = (await apiToken(b.baseUrl, '000000', 'admin', 'admin'))!;
+  const type = await call<{ id: string }>('/api/ymy-product/type/submit', { typeName: 'E2E 模拟门锁', typeCode: 'E2E-SIM-LOCK' });
+  const model = await call<{ id: string }>('/api/ymy-product/model/submit', { typeId: type.id, modelName: 'E2E SIM1', modelCode: 'E2E-SIM1' });
+  const product = await call<{ id: string }>('/api/ymy-product/product/submit', {
+    productName: PRODUCT, productCode: 'E2E-SIM-P1', typeId: type.id, modelId: model.id, cloudVendor: 1, cloudProductId: 'E2ESIMPROD',
+  });
+  productId = product.id;
+  factoryId = (await call<{ id: string }>(`${IPC}/add-factory`, { factoryName: 'E2E 模拟工厂', factoryCode: 'E2E-SIM-F1' })).id;
 
   // the firmware, uploaded with its record and published
   const fw = new FormData();
@@ -73,17 +91,12 @@ beforeAll(async () => {
   await call(`/api/ymy-firmware/firmware/publish?id=${firmware.id}`, {});
 
   // the simulated locks connect
-  const sessions = await call<{ sessions: FleetSession[] }>('/api/omc-device/simulator/sessions', { batchNo: BATCH });
-  expect(sessions.sessions).toHaveLength(3);
-  sns = sessions.sessions.map((x) => x.sn);
-  fleet = createFleet({ sessions: sessions.sessions, speed: 10, connectSpreadMs: 0, version: '4.0.0', random: () => 0.5 });
-  await fleet.start();
-  expect(fleet.counters.connected).toBe(3);
+  ({ fleet, sns } = await simulatedBatch(BATCH, 'simx', { random: () => 0.5 }));
   await signIn(b.page, b.baseUrl);
 });
 
 afterAll(async () => {
-  await fleet?.stop();
+  for (const f of fleets) await f.stop();
 });
 
 describe('an OTA task on simulated locks', () => {
@@ -99,7 +112,7 @@ describe('an OTA task on simulated locks', () => {
 
     const row = tableRows(b.page).filter({ hasText: 'E2E 模拟升级' });
     await row.waitFor();
-    await row.getByTestId('ota-row-progress').click();
+    await clickRowAction(row, 'ota-row-progress');
     const view = b.page.getByTestId('ota-task-view');
     await view.waitFor();
     const count = async (state: string) => Number((await view.getByTestId(`ota-count-${state}`).locator('.ant-statistic-content-value').innerText()).replace(/\D/g, ''));
@@ -120,5 +133,61 @@ describe('an OTA task on simulated locks', () => {
     await b.page.keyboard.press('Escape');
     await b.page.reload();
     await waitFor(b.page, 'the task listed as finished', async () => (await tableRows(b.page).filter({ hasText: 'E2E 模拟升级' }).innerText()).includes('已完成'), 10_000);
+  });
+
+  it('retries the failed devices from the console: the upgrade is sent again and succeeds; the progress exports named after the task', async () => {
+    // these locks fail their install until told otherwise (the task's own retry fails too)
+    let failing = true;
+    const second = await simulatedBatch('E2E-SIM-B2', 'simy', { failRate: 0.5, random: () => (failing ? 0.2 : 0.9) });
+    await b.page.goto(`${b.baseUrl}/device/ota`);
+    await b.page.getByTestId('resource-page').waitFor();
+    await b.page.getByTestId('resource-add').click();
+    await b.page.locator('#resource_taskName').fill('E2E 重试升级');
+    await pickOption(b.page, 'firmwareId', `${PRODUCT} · ${VERSION}`);
+    await b.page.locator('.ant-modal label.ant-radio-button-wrapper', { hasText: '指定批次' }).click();
+    await pickOption(b.page, 'batchId', 'E2E-SIM-B2');
+    await submitResourceForm(b.page);
+
+    const row = () => tableRows(b.page).filter({ hasText: 'E2E 重试升级' });
+    await row().waitFor();
+    // no retry offered while nothing failed; the list is reloaded until the task ends with three failures
+    await waitFor(b.page, 'the task ended with three failed devices', async () => {
+      await b.page.getByTestId('resource-search-submit').click();
+      const text = await row().innerText();
+      return text.includes('已完成') && (await row().getByTestId('ota-row-retry').count()) === 1;
+    }, 45_000);
+    expect(second.fleet.counters.otaFailed).toBe(6); // each lock: its first attempt and the task's one retry
+    expect(second.fleet.counters.otaSucceeded).toBe(0);
+
+    failing = false;
+    await row().getByTestId('ota-row-retry').click();
+    await expect.poll(() => b.page.locator('.ant-modal-confirm').innerText()).toContain('3 台失败或超时设备');
+    await b.page.getByTestId('confirm-ok').click();
+    await b.page.locator('.ant-message', { hasText: '已重新排队 3 台设备' }).waitFor();
+
+    await row().getByTestId('ota-row-progress').click();
+    const view = b.page.getByTestId('ota-task-view');
+    await view.waitFor();
+    const count = async (state: string) => Number((await view.getByTestId(`ota-count-${state}`).locator('.ant-statistic-content-value').innerText()).replace(/\D/g, ''));
+    await waitFor(b.page, 'three devices succeeded on the new attempt', async () => (await count('succeeded')) === 3, 45_000);
+    expect(second.fleet.counters.otaSucceeded).toBe(3);
+    await waitFor(b.page, 'the task finished again', async () => (await view.innerText()).includes('任务已结束'), 15_000);
+    await waitFor(b.page, 'the devices listed at their third attempt', async () => {
+      const rows = await view.locator('tbody tr.ant-table-row').allInnerTexts();
+      return rows.length === 3 && rows.every((r) => r.includes('成功'));
+    }, 10_000);
+
+    // the task's devices as .xlsx, named after the task
+    const [download] = await Promise.all([b.page.waitForEvent('download'), view.getByTestId('resource-export').click()]);
+    expect(download.suggestedFilename()).toMatch(/^升级进度-E2E 重试升级-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.readFile((await download.path())!);
+    const rows: unknown[][] = [];
+    book.worksheets[0]!.eachRow((r) => rows.push((r.values as unknown[]).slice(1)));
+    expect(rows.slice(1).map((r) => r[1]).sort()).toEqual([...second.sns].sort());
+    expect(rows.slice(1).every((r) => r.includes('成功') && r.includes(3))).toBe(true);
+    await b.page.keyboard.press('Escape');
+    // nothing failed now: no retry offered
+    await expect.poll(() => row().getByTestId('ota-row-retry').count()).toBe(0);
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useBrowser } from '../browser.js';
-import { confirm, openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
+import { confirm, openMenu, signIn, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 const b = useBrowser();
 
@@ -72,7 +72,7 @@ describe('parameters screen', () => {
   it('edits a parameter in the same form', async () => {
     await search('上传大小');
     await waitFor(b.page, 'one row', async () => (await tableRows(b.page).count()) === 1);
-    await tableRows(b.page).first().getByTestId('resource-row-edit').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-edit');
     await waitFor(b.page, 'form loaded', async () => (await b.page.locator('#resource_paramKey').inputValue()) === 'e2e.upload.max');
     await b.page.locator('#resource_paramValue').fill('20MB');
     await b.page.getByTestId('resource-form-submit').click();
@@ -81,7 +81,7 @@ describe('parameters screen', () => {
   });
 
   it('shows a record in the detail view', async () => {
-    await tableRows(b.page).first().getByTestId('resource-row-view').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-view');
     const detail = b.page.getByTestId('resource-detail');
     await detail.waitFor();
     await waitFor(b.page, 'detail content', async () => (await detail.innerText()).includes('e2e.upload.max'));
@@ -90,7 +90,7 @@ describe('parameters screen', () => {
   });
 
   it('deletes a row after confirmation', async () => {
-    await tableRows(b.page).first().getByTestId('resource-row-delete').click();
+    await clickRowAction(tableRows(b.page).first(), 'resource-row-delete');
     await b.page.getByText('确定将选择数据删除?').waitFor();
     await confirm(b.page);
     await toast(b.page, '删除成功');

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { openMenu, pickOption, signIn, submitResourceForm, tableRows, toast, waitFor } from '../flows.js';
+import { openMenu, pickOption, signIn, submitResourceForm, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -39,7 +39,7 @@ describe('production', () => {
     await b.page.locator('#resource_contact').fill('王工');
     await submitResourceForm(b.page);
     const row = tableRows(b.page).filter({ hasText: 'E2E 深圳一厂' });
-    await row.getByTestId('resource-row-within-station').click();
+    await clickRowAction(row, 'resource-row-within-station');
     const drawer = b.page.getByTestId('within-station');
     await drawer.getByTestId('resource-add').click();
     await b.page.locator('#resource_stationName').fill('烧录工位 1');
@@ -71,7 +71,7 @@ describe('production', () => {
     await waitFor(b.page, 'the SN range', async () => (await row.innerText()).includes('E2E00000001'));
     expect(await row.innerText()).toContain('E2E00000025');
 
-    await row.getByTestId('resource-row-within-factory_device').click();
+    await clickRowAction(row, 'resource-row-within-factory_device');
     const drawer = b.page.getByTestId('within-factory_device');
     await waitFor(b.page, 'the batch\'s devices', async () => (await drawer.locator('tbody tr.ant-table-row').count()) === 10);
     expect(await drawer.locator('tbody tr.ant-table-row').first().innerText()).toContain('E2E00000001');
@@ -122,7 +122,7 @@ describe('production', () => {
     await b.page.goto(`${b.baseUrl}/product/info`);
     await b.page.getByTestId('resource-page').waitFor();
     const row = tableRows(b.page).filter({ hasText: 'E2E-P1' });
-    await row.getByTestId('resource-row-edit').click();
+    await clickRowAction(row, 'resource-row-edit');
     const upload = b.page.locator('.ant-modal').getByTestId('resource-upload');
     // a text file named .png is refused by its content, on the server
     await upload.locator('input[type=file]').setInputFiles({ name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('not an image at all') });

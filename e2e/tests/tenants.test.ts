@@ -3,7 +3,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken, md5 } from '../api.js';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { confirm, signIn, toast, waitFor } from '../flows.js';
+import { confirm, signIn, toast, waitFor, clickRowAction } from '../flows.js';
 
 const b = useBrowser();
 const SYS = '/api/blade-system';
@@ -14,6 +14,7 @@ const NEW_PASSWORD = 'E2e-pass-2026';
 
 /** Set by the tests in order: the tenant made in (b), the second browser of its admin in (c). */
 let tenantId = '';
+let adminPassword = '';
 let adminToken = '';
 let tenantBrowser: Browser | undefined;
 let tenantContext: BrowserContext | undefined;
@@ -68,10 +69,10 @@ async function checkTreeNode(page: Page, inputSelector: string, title: string): 
 
 async function grantTree(token: string) {
   type Node = { id: string; title: string; category?: number; children?: Node[] };
-  const res = await api<Node[]>(b.baseUrl, token, `${SYS}/menu/grant-tree`);
+  const res = await api<{ menu: Node[] }>(b.baseUrl, token, `${SYS}/menu/grant-tree`);
   const all: Node[] = [];
   const walk = (list: Node[]) => list.forEach((n) => { all.push(n); walk(n.children ?? []); });
-  walk(res.data);
+  walk(res.data.menu);
   return all;
 }
 
@@ -141,7 +142,7 @@ describe('tenant packages, tenants and their administrators', () => {
     expect(titles).toContain('通知公告');
     expect(titles).toContain('部门管理');
     expect(titles).not.toContain('用户管理');
-    await row.getByTestId('resource-row-edit').click();
+    await clickRowAction(row, 'resource-row-edit');
     await dialog.waitFor();
     await waitFor(page, 'the edit form loaded', async () => (await page.locator('#resource_packageName').inputValue()) === PACKAGE);
     await dialog.locator('.ant-select-selection-item').first().waitFor();
@@ -169,6 +170,22 @@ describe('tenant packages, tenants and their administrators', () => {
     tenantId = (await created.getAttribute('data-tenant-id')) ?? '';
     expect(tenantId).toMatch(/^\d{6}$/);
     await dialog.waitFor({ state: 'hidden' });
+    // no password typed: the server made one, shown this once
+    const issued = page.getByTestId('tenant-admin-password');
+    await issued.waitFor();
+    await expect(issued.innerText()).resolves.toContain(tenantId);
+    adminPassword = (await page.getByTestId('tenant-admin-password-value').innerText()).trim();
+    expect(adminPassword).toMatch(/^\S{14}$/);
+    await shot(page, 'b-tenant-admin-password');
+    await page.getByTestId('tenant-admin-password-close').click();
+    await issued.waitFor({ state: 'hidden' });
+    // an edit offers no password field: it was set once
+    await clickRowAction(rows(page).filter({ hasText: TENANT }), 'resource-row-edit');
+    await dialog.waitFor();
+    await page.locator('#resource_tenantName').waitFor();
+    expect(await page.locator('#resource_adminPassword').count()).toBe(0);
+    await shown(page, 'resource-form-cancel').click();
+    await dialog.waitFor({ state: 'hidden' });
     const row = rows(page).filter({ hasText: TENANT });
     await row.waitFor();
     await expect(row.innerText()).resolves.toContain(tenantId);
@@ -177,7 +194,7 @@ describe('tenant packages, tenants and their administrators', () => {
     await shot(page, 'b-tenant-created');
   });
 
-  it('(c) signs the new tenant\'s admin in with the initial password (a fresh browser); the sidebar holds only the package\'s menus', async () => {
+  it('(c) signs the new tenant\'s admin in with the password shown once (a fresh browser); the sidebar holds only the package\'s menus', async () => {
     tenantBrowser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       headless: true,
@@ -189,7 +206,7 @@ describe('tenant packages, tenants and their administrators', () => {
     await page.goto(`${b.baseUrl}/login`);
     await page.getByTestId('login-tenant').fill(tenantId);
     await page.getByTestId('login-username').fill('admin');
-    await page.getByTestId('login-password').fill('123456');
+    await page.getByTestId('login-password').fill(adminPassword);
     await page.getByTestId('login-submit').click();
     await page.waitForURL((u) => u.pathname !== '/login', { timeout: 15_000 });
     // the initial password must be changed before anything is saved: the console may ask for it in a
@@ -199,7 +216,7 @@ describe('tenant packages, tenants and their administrators', () => {
     const info = await api<{ passwordReset?: boolean }>(b.baseUrl, token, `${SYS}/user/info`);
     expect(info.data.passwordReset).toBe(true);
     const changed = await api<boolean>(b.baseUrl, token, `${SYS}/user/update-password`, {
-      method: 'POST', json: { oldPassword: md5('123456'), newPassword: md5(NEW_PASSWORD), newPassword1: md5(NEW_PASSWORD) },
+      method: 'POST', json: { oldPassword: md5(adminPassword), newPassword: md5(NEW_PASSWORD), newPassword1: md5(NEW_PASSWORD) },
     });
     expect(changed.code).toBe(200);
     await page.goto(`${b.baseUrl}/wel/index`);
@@ -223,7 +240,7 @@ describe('tenant packages, tenants and their administrators', () => {
     await shown(page, 'resource-reload').click();
     const row = rows(page).filter({ hasText: TENANT });
     await row.waitFor();
-    await row.getByTestId('tenant-row-package').click();
+    await clickRowAction(row, 'tenant-row-package');
     const dialog = dialogOf(page, 'tenant-package-form');
     await dialog.waitFor();
     await waitFor(page, 'the current package shown', async () => (await dialog.getByTestId('tenant-package-current').innerText()).includes(PACKAGE));
@@ -297,7 +314,7 @@ describe('tenant packages, tenants and their administrators', () => {
   it('deletes the tenant made here after confirmation', async () => {
     const page = b.page;
     const row = rows(page).filter({ hasText: TENANT });
-    await row.getByTestId('resource-row-delete').click();
+    await clickRowAction(row, 'resource-row-delete');
     await confirm(page);
     await toast(page, '删除成功');
     await row.waitFor({ state: 'detached' });
@@ -311,7 +328,7 @@ describe('top menus and the menu tree', () => {
     type Top = { id: string; name: string };
     const tops = (await api<{ records: Top[] }>(b.baseUrl, adminToken, `${SYS}/topmenu/list?size=50`)).data.records;
     const top = tops.find((t) => t.name === '工作台') ?? tops[0]!;
-    const before = (await api<string[]>(b.baseUrl, adminToken, `${SYS}/menu/top-tree-keys?topMenuIds=${top.id}`)).data;
+    const before = (await api<{ menu: string[] }>(b.baseUrl, adminToken, `${SYS}/menu/top-tree-keys?topMenuIds=${top.id}`)).data.menu;
     try {
       await shown(page, 'topmenu-setting').click();
       await toast(page, '请选择至少一条数据');
@@ -332,7 +349,7 @@ describe('top menus and the menu tree', () => {
       await page.getByTestId('topmenu-grant-submit').click();
       await toast(page, '配置成功');
       await tree.waitFor({ state: 'hidden' });
-      const after = (await api<string[]>(b.baseUrl, adminToken, `${SYS}/menu/top-tree-keys?topMenuIds=${top.id}`)).data;
+      const after = (await api<{ menu: string[] }>(b.baseUrl, adminToken, `${SYS}/menu/top-tree-keys?topMenuIds=${top.id}`)).data.menu;
       const menus = await grantTree(adminToken);
       const deptId = menus.find((m) => m.title === '部门管理' && m.category === 1)!.id;
       expect(after).toContain(deptId);
@@ -348,7 +365,7 @@ describe('top menus and the menu tree', () => {
     const system = rows(page).filter({ has: page.locator('td', { hasText: /^系统管理$/ }) });
     await system.first().waitFor();
     await shot(page, 'g-menu-list');
-    await system.first().getByTestId('resource-row-add-child').click();
+    await clickRowAction(system.first(), 'resource-row-add-child');
     const dialog = dialogOf(page, 'resource-form');
     await dialog.waitFor();
     for (const field of ['category', 'action', 'isOpen', 'parentId']) await dialog.locator(`#resource_${field}`).waitFor({ state: 'attached' });

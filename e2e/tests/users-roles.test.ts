@@ -1,9 +1,9 @@
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken, md5 } from '../api.js';
-import { ARTIFACTS, useBrowser } from '../browser.js';
-import { confirm, openMenu, signIn, tableRows, toast, waitFor } from '../flows.js';
+import { ARTIFACTS, launchSecondBrowser, useBrowser } from '../browser.js';
+import { confirm, openMenu, signIn, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 const b = useBrowser();
 const SYS = '/api/blade-system';
@@ -50,11 +50,7 @@ async function goMenu(page: Page, parent: string, leaf: string): Promise<void> {
 
 beforeAll(async () => {
   admin = (await apiToken(b.baseUrl, '000000', 'admin', 'admin'))!;
-  other = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-  });
+  other = await launchSecondBrowser();
   await signIn(b.page, b.baseUrl);
 });
 
@@ -88,7 +84,7 @@ describe('users screen', () => {
     await pickTree(b.page, 'resource_roleId', 'E2E审计员');
     await b.page.keyboard.press('Escape');
     await b.page.locator('#resource_phone').fill('1380013800');
-    await b.page.getByText('手机号码长度不是11位').waitFor();
+    await b.page.getByText('手机号码须是 11 位手机号码 (1 开头)').waitFor();
     await b.page.locator('#resource_phone').fill('13800138000');
     await shot(b.page, 'user-form');
     await b.page.getByTestId('resource-form-submit').click();
@@ -111,7 +107,7 @@ describe('users screen', () => {
     await b.page.locator('#search_account').fill('e2e_hz01');
     await b.page.getByTestId('resource-search-submit').click();
     await waitFor(b.page, 'one row', async () => (await tableRows(b.page).count()) === 1);
-    await tableRows(b.page).first().getByTestId('user-row-platform').click();
+    await clickRowAction(tableRows(b.page).first(), 'user-row-platform');
     await b.page.getByTestId('user-platform-form').waitFor();
     // the form fills in from platform-detail: type after that
     await waitFor(b.page, 'the platform detail loaded', () => b.page.getByTestId('user-platform-submit').isEnabled());
@@ -199,7 +195,7 @@ describe('roles screen', () => {
     await b.page.getByTestId('role-grant-submit').click();
     await toast(b.page, '权限设置成功');
     await b.page.getByTestId('role-grant-dialog').waitFor({ state: 'hidden' });
-    expect(await call<string[]>(`${SYS}/menu/role-tree-keys?roleIds=${role.id}`)).toEqual([desk]);
+    expect((await call<{ menu: string[] }>(`${SYS}/menu/role-tree-keys?roleIds=${role.id}`)).menu).toEqual([desk]);
 
     await user.reload();
     await user.getByTestId('side-menu').waitFor();
@@ -256,6 +252,42 @@ describe('data scopes screen', () => {
     await toast(b.page, '新增成功');
     await waitFor(b.page, 'the new scope listed', async () => (await scopes.locator('tbody tr.ant-table-row', { hasText: 'E2E本人通知' }).count()) === 1);
     await shot(b.page, 'data-scope');
+  });
+});
+
+describe('API scopes screen', () => {
+  it('warns before a scope locks the signed-in user out, and saves it only once confirmed', async () => {
+    await goMenu(b.page, 'authority', 'api_scope');
+    await b.page.waitForURL('**/authority/apiscope');
+    const scopes = b.page.locator('[data-testid="resource-page"][data-resource="api_scope"]');
+    await scopes.waitFor();
+    await scopes.getByTestId('resource-add').click();
+    await b.page.getByTestId('resource-form').waitFor();
+    await pickTree(b.page, 'resource_menuId', '通知公告');
+    await b.page.locator('#resource_scopeName').fill('E2E接口权限详情');
+    await b.page.locator('#resource_resourceCode').fill('e2e_api_scope_detail');
+    await b.page.locator('#resource_scopePath').fill('/api/blade-system/api-scope/detail');
+    await b.page.locator('#resource_scopeType').click();
+    await b.page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: 'GET' }).click();
+    await b.page.getByTestId('resource-form-submit').click();
+    const warning = b.page.locator('.ant-modal-confirm').filter({ hasText: '保存后您将无法调用' });
+    await warning.waitFor();
+    await expect(warning.innerText()).resolves.toContain('GET /api/blade-system/api-scope/detail');
+    await shot(b.page, 'api-scope-lockout');
+    // 取消: nothing saved, the form keeps what was typed
+    await warning.getByTestId('confirm-cancel').click();
+    await warning.waitFor({ state: 'hidden' });
+    await expect(b.page.locator('#resource_scopeName').inputValue()).resolves.toBe('E2E接口权限详情');
+    expect((await call<{ total: number }>(`${SYS}/api-scope/list?resourceCode=e2e_api_scope_detail`)).total).toBe(0);
+    // 确定: saved
+    await b.page.getByTestId('resource-form-submit').click();
+    await warning.waitFor();
+    await warning.getByTestId('confirm-ok').click();
+    await toast(b.page, '新增成功');
+    const saved = await call<{ total: number; records: Rec[] }>(`${SYS}/api-scope/list?resourceCode=e2e_api_scope_detail`);
+    expect(saved.total).toBe(1);
+    // the lock is lifted for the suites that follow
+    await call(`${SYS}/api-scope/remove?ids=${String(saved.records[0]!.id)}`, {});
   });
 });
 

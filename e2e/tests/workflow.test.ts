@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken, md5 } from '../api.js';
 import { ARTIFACTS, useBrowser } from '../browser.js';
-import { signIn, signOutLocally, toast, waitFor } from '../flows.js';
+import { signIn, signOutLocally, toast, waitFor, clickRowAction } from '../flows.js';
 
 /**
  * The workflow in the browser, in the demo tenant: the leave model deployed again through 流程管理 (a new version), a
@@ -118,7 +118,7 @@ describe('the leave workflow', () => {
     const row = tableRows(b.page).filter({ hasText: '请假流程' });
     // the category's dictionary item names the business form: wait for it to be in
     await waitFor(b.page, 'the leave process listed with its category', async () => ((await row.innerText()).match(/请假流程/g)?.length ?? 0) >= 2);
-    await row.getByTestId('work-row-start').click();
+    await clickRowAction(row, 'work-row-start');
     await b.page.waitForURL(`**/work/process/leave/form/${leave.id}`);
     await b.page.getByTestId('leave-form-page').waitFor();
     await waitFor(b.page, 'the tab named 请假申请', async () => (await b.page.locator('[data-testid="tab"][data-active="true"]').innerText()).includes('请假申请'));
@@ -159,7 +159,7 @@ describe('the leave workflow', () => {
     const row = tableRows(b.page).filter({ hasText: businessId });
     await row.waitFor();
     expect(await row.innerText()).toContain('审批人审批');
-    await row.getByTestId('work-row-handle').click();
+    await clickRowAction(row, 'work-row-handle');
     await b.page.waitForURL(`**/work/process/leave/handle/*/*/${businessId}`);
     await waitFor(b.page, 'the tab named 请假审批', async () => (await b.page.locator('[data-testid="tab"][data-active="true"]').innerText()).includes('请假审批'));
     const summary = b.page.getByTestId('leave-summary');
@@ -182,7 +182,7 @@ describe('the leave workflow', () => {
     const row = tableRows(b.page).filter({ hasText: businessId });
     await row.waitFor();
     expect(await row.innerText()).toContain('同意, 注意交接');
-    await row.getByTestId('work-row-chart').click();
+    await clickRowAction(row, 'work-row-chart');
     const chart = b.page.getByTestId('flow-chart');
     await waitFor(b.page, 'the diagram drawn', async () => (await chart.getByTestId('flow-chart-canvas').getAttribute('data-state')) === 'ready');
     const classOf = (id: string) => chart.locator(`g.djs-element[data-element-id="${id}"]`).first().getAttribute('class');
@@ -194,7 +194,7 @@ describe('the leave workflow', () => {
     await b.page.keyboard.press('Escape');
     await chart.waitFor({ state: 'hidden' });
 
-    await row.getByTestId('work-row-detail').click();
+    await clickRowAction(row, 'work-row-detail');
     await b.page.waitForURL(`**/work/process/leave/detail/*/${businessId}`);
     await waitFor(b.page, 'the tab named 请假详情', async () => (await b.page.locator('[data-testid="tab"][data-active="true"]').innerText()).includes('请假详情'));
     await waitFor(b.page, 'the request completed', async () => (await b.page.getByTestId('leave-summary-status').innerText()) === '已完成');
@@ -231,7 +231,7 @@ describe('the leave workflow', () => {
     const row = tableRows(b.page).filter({ hasText: started.businessId });
     await row.waitFor();
     expect(await row.innerText()).toContain('调整申请');
-    await row.getByTestId('work-row-handle').click();
+    await clickRowAction(row, 'work-row-handle');
     await b.page.waitForURL(`**/work/process/leave/handle/*/${started.processInstanceId}/${started.businessId}`);
     // the applicant's own step: 重新提交 / 撤销, with the approver's comment on the request
     await waitFor(b.page, 'the adjust step', async () => (await b.page.getByTestId('leave-decision').getAttribute('data-step')) === 'adjust');
@@ -259,7 +259,7 @@ describe('the leave workflow', () => {
     await b.page.goto(`${b.baseUrl}/work/start`);
     const row = tableRows(b.page).filter({ hasText: 'E2E 通用审批' });
     await waitFor(b.page, 'the process listed with its category', async () => ((await row.innerText()).match(/通用审批/g)?.length ?? 0) >= 2);
-    await row.getByTestId('work-row-start').click();
+    await clickRowAction(row, 'work-row-start');
     await b.page.getByTestId('work-start-submit').waitFor();
     await b.page.locator('#work-start_businessKey').fill('E2E-GEN-1');
     await b.page.getByTestId('work-start-add-variable').click();
@@ -275,7 +275,7 @@ describe('the leave workflow', () => {
     await signIn(b.page, b.baseUrl, TENANT, APPROVER.account, APPROVER.password);
     await b.page.goto(`${b.baseUrl}/work/todo`);
     const task = tableRows(b.page).filter({ hasText: 'E2E-GEN-1' });
-    await task.getByTestId('work-row-handle').click();
+    await clickRowAction(task, 'work-row-handle');
     await b.page.getByTestId('work-complete-submit').waitFor();
     await b.page.locator('.ant-modal label.ant-radio-button-wrapper', { hasText: '驳回' }).click();
     await b.page.locator('#work-complete_comment').fill('不符合规定');

@@ -29,6 +29,7 @@ const routeCodes = (tree: MenuRoute[]): string[] => tree.flatMap((m) => [m.code,
 describe('tenant packages and tenants', () => {
   let packageId: string;
   let tenantCode: string;
+  let initialPassword: string;
 
   it('validates a package with the spec\'s messages and refuses tenants\' administrators', async () => {
     const empty = await h.call('POST', `${SYS}/tenant-package/submit`, { token: admin, body: {} });
@@ -52,6 +53,18 @@ describe('tenant packages and tenants', () => {
     const created = await h.call<Rec>('POST', `${SYS}/tenant/submit`, { token: admin, body: { tenantName: '华南锁业', linkman: '张三', packageId, accountNumber: 3 } });
     expect(created.status).toBe(200);
     tenantCode = String(created.body.data.tenantId);
+    // no password given: a random one, answered by this create alone
+    initialPassword = String(created.body.data.adminPassword);
+    expect(initialPassword).toMatch(/^(?=.*[A-Z])(?=.*[a-z])(?=.*\d)(?=.*[@#%+=?])[A-HJ-NP-Za-km-z2-9@#%+=?]{14}$/);
+    expect((await h.call<Rec>('GET', `${SYS}/tenant/detail`, { token: admin, query: { id: created.body.data.id } })).body.data).not.toHaveProperty('adminPassword');
+    expect((await h.call<Page<Rec>>('GET', `${SYS}/tenant/list`, { token: admin, query: { tenantName: '华南' } })).body.data.records[0]).not.toHaveProperty('adminPassword');
+    // set once, at creation: an edit cannot change it, and a password that is not an MD5 is refused on its field
+    const changed = await h.call<Record<string, string>>('POST', `${SYS}/tenant/submit`, { token: admin, body: { id: created.body.data.id, adminPassword: md5('x') } });
+    expect(changed.status).toBe(400);
+    expect(changed.body.data).toHaveProperty('adminPassword');
+    const plain = await h.call<Record<string, string>>('POST', `${SYS}/tenant/submit`, { token: admin, body: { tenantName: '明文密码', linkman: '张三', adminPassword: 'secret' } });
+    expect(plain.status).toBe(400);
+    expect(plain.body.data).toEqual({ adminPassword: '密码格式错误 (应为 MD5)' });
     expect(tenantCode).toMatch(/^\d{6}$/);
     expect(created.body.data.packageIdName).toBe('基础版');
     const listed = await h.call<Page<Rec>>('GET', `${SYS}/tenant/list`, { token: admin, query: { tenantName: '华南' } });
@@ -60,8 +73,9 @@ describe('tenant packages and tenants', () => {
     expect(detail.body.data?.packageName).toBe('基础版');
   });
 
-  it('signs the new tenant\'s admin in with the initial password, showing only the package\'s menus', async () => {
-    const token = await h.login(tenantCode, 'admin', '123456');
+  it('signs the new tenant\'s admin in with the password shown at creation, showing only the package\'s menus', async () => {
+    await expect(h.login(tenantCode, 'admin', '123456')).rejects.toThrow(/failed/);
+    const token = await h.login(tenantCode, 'admin', initialPassword);
     const routes = await h.call<MenuRoute[]>('GET', `${SYS}/menu/routes`, { token: token.access_token });
     expect(routeCodes(routes.body.data).sort()).toEqual(['dept', 'desk', 'notice', 'system']);
     const info = await h.call<Rec>('GET', `${SYS}/user/info`, { token: token.access_token });
@@ -74,13 +88,13 @@ describe('tenant packages and tenants', () => {
   });
 
   it('makes the new admin change the initial password before saving anything else', async () => {
-    const token = (await h.login(tenantCode, 'admin', '123456')).access_token;
+    const token = (await h.login(tenantCode, 'admin', initialPassword)).access_token;
     const info = await h.call<Rec>('GET', `${SYS}/user/info`, { token });
     expect(info.body.data.passwordReset).toBe(true);
     const refused = await h.call('POST', `${SYS}/dept/submit`, { token, body: { deptName: 'x', fullName: 'x', deptCategory: 2, sort: 1 } });
     expect(refused.status).toBe(403);
     expect(refused.body.msg).toBe('请先修改初始密码 (个人信息 › 修改密码)');
-    const changed = await h.call('POST', '/api/blade-user/update-password', { token, body: { oldPassword: md5('123456'), newPassword: md5('Lock@2026'), newPassword1: md5('Lock@2026') } });
+    const changed = await h.call('POST', '/api/blade-user/update-password', { token, body: { oldPassword: md5(initialPassword), newPassword: md5('Lock@2026'), newPassword1: md5('Lock@2026') } });
     expect(changed.status).toBe(200);
     expect((await h.call<Rec>('GET', `${SYS}/user/info`, { token })).body.data.passwordReset).toBe(false);
     expect((await h.call('POST', `${SYS}/dept/submit`, { token, body: { deptName: '研发', fullName: '研发', deptCategory: 2, sort: 1 } })).status).toBe(200);
@@ -290,7 +304,7 @@ describe('data scopes and API scopes, applied by the server', () => {
       token: admin, body: { menuId: noticeMenu, scopeName: '全部通知', resourceCode: 'notice_all_keys', scopeColumn: 'create_user', scopeType: 1 },
     });
     const apiScope = await h.call<Rec>('POST', `${SYS}/api-scope/submit`, {
-      token: admin, body: { menuId: noticeMenu, scopeName: '通知详情', resourceCode: 'notice_detail_keys', scopePath: '/api/blade-desk/notice/detail', scopeType: 2 },
+      token: admin, query: { confirm: 'apiScopeLockout' }, body: { menuId: noticeMenu, scopeName: '通知详情', resourceCode: 'notice_detail_keys', scopePath: '/api/blade-desk/notice/detail', scopeType: 2 },
     });
     const gone = await h.call<Rec>('POST', `${SYS}/data-scope/submit`, {
       token: admin, body: { menuId: noticeMenu, scopeName: '将删除', resourceCode: 'notice_gone_keys', scopeColumn: 'create_user', scopeType: 2 },
@@ -317,7 +331,7 @@ describe('data scopes and API scopes, applied by the server', () => {
   it('lets only roles granted an API scope call the API it names', async () => {
     const [noticeMenu] = await menuIds(['notice']);
     const scope = await h.call<Rec>('POST', `${SYS}/api-scope/submit`, {
-      token: admin, body: { menuId: noticeMenu, scopeName: '通知列表', resourceCode: 'notice_list_api', scopePath: '/api/blade-desk/notice/list', scopeType: 2 },
+      token: admin, query: { confirm: 'apiScopeLockout' }, body: { menuId: noticeMenu, scopeName: '通知列表', resourceCode: 'notice_list_api', scopePath: '/api/blade-desk/notice/list', scopeType: 2 },
     });
     expect(scope.status).toBe(200);
     await h.createUser('000000', 'reader2', 'pw', ['user']);
@@ -329,5 +343,40 @@ describe('data scopes and API scopes, applied by the server', () => {
     expect((await h.call('POST', `${SYS}/role/grant`, { token: admin, body: { roleIds: userRole, menuIds: menus.join(','), apiScopeIds: scope.body.data.id } })).status).toBe(200);
     expect((await h.call('GET', '/api/blade-desk/notice/list', { token })).status).toBe(200);
     expect((await h.call('POST', `${SYS}/api-scope/remove`, { token: admin, query: { ids: scope.body.data.id } })).status).toBe(200);
+  });
+
+  it('warns before an API scope locks the caller or the super administrator out, and saves it once confirmed', async () => {
+    const [noticeMenu] = await menuIds(['notice']);
+    const body = { menuId: noticeMenu, scopeName: '通知详情锁', resourceCode: 'notice_detail_lock', scopePath: '/api/blade-desk/notice/lis*', scopeType: 2 };
+    const count = async () => (await h.call<Page<Rec>>('GET', `${SYS}/api-scope/list`, { token: admin, query: { resourceCode: 'notice_detail_lock' } })).body.data.total;
+
+    const warned = await h.call<Record<string, string>>('POST', `${SYS}/api-scope/submit`, { token: admin, body });
+    expect(warned.status).toBe(409);
+    expect(warned.body.data).toEqual({ confirm: 'apiScopeLockout' });
+    expect(warned.body.msg).toBe('该接口权限尚未授予您, 保存后您将无法调用 1 个接口 (如 GET /api/blade-desk/notice/list); 请先确认, 或保存后立即在角色的权限设置中授予');
+    const en = await h.call('POST', `${SYS}/api-scope/submit`, { token: admin, body, lang: 'en' });
+    expect(en.body.msg).toContain('you can no longer make 1 calls (such as GET /api/blade-desk/notice/list)');
+    expect(await count()).toBe(0);
+    // another warning's word is not this one's
+    expect((await h.call('POST', `${SYS}/api-scope/submit`, { token: admin, body, query: { confirm: 'somethingElse' } })).status).toBe(409);
+    expect(await count()).toBe(0);
+
+    const saved = await h.call<Rec>('POST', `${SYS}/api-scope/submit`, { token: admin, body, query: { confirm: 'apiScopeLockout' } });
+    expect(saved.status).toBe(200);
+    expect((await h.call('GET', '/api/blade-desk/notice/list', { token: admin })).status).toBe(403);
+
+    // granted to the administrator role, a change of it closes nothing to them: no warning
+    const roles = await h.call<Rec[]>('GET', `${SYS}/role/list`, { token: admin });
+    const adminRole = roles.body.data.find((r) => r.roleAlias === 'administrator')!.id;
+    const keys = (await h.call<{ menu: string[]; dataScope: string[]; apiScope: string[] }>('GET', `${SYS}/menu/role-tree-keys`, { token: admin, query: { roleIds: adminRole } })).body.data;
+    expect((await h.call('POST', `${SYS}/role/grant`, {
+      token: admin, body: { roleIds: adminRole, menuIds: keys.menu.join(','), dataScopeIds: keys.dataScope.join(','), apiScopeIds: [...keys.apiScope, saved.body.data.id].join(',') },
+    })).status).toBe(200);
+    expect((await h.call('POST', `${SYS}/api-scope/submit`, { token: admin, body: { ...body, id: saved.body.data.id, scopeName: '通知详情' } })).status).toBe(200);
+    // a second scope naming calls the first one (granted) already names closes nothing either
+    expect((await h.call('POST', `${SYS}/api-scope/submit`, { token: admin, body: { ...body, resourceCode: 'notice_detail_lock2', scopePath: '/api/blade-desk/notice/list' } })).status).toBe(200);
+    // a path no call answers closes nothing
+    expect((await h.call('POST', `${SYS}/api-scope/submit`, { token: admin, body: { ...body, resourceCode: 'nowhere_lock', scopePath: '/api/nowhere/*' } })).status).toBe(200);
+    expect((await h.call('GET', '/api/blade-desk/notice/list', { token: admin })).status).not.toBe(403);
   });
 });

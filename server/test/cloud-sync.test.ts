@@ -88,4 +88,21 @@ describe('sync-product-info', () => {
     const demo = (await h.login('541742', 'admin', 'admin')).access_token;
     expect((await h.call('POST', '/sc/ymy-ipc/back/sync-product-info', { token: demo, body: { cloudVendor: 1 } })).status).toBe(403);
   });
+
+  it('is offered (the product_cloud_sync button) only by a server holding a cloud\'s keys; 上传云端 only with a firmware cloud', async () => {
+    type Node = { code: string; children?: Node[] };
+    const codes = (nodes: Node[]): string[] => nodes.flatMap((n) => [n.code, ...codes(n.children ?? [])]);
+    const buttonsOf = async (server: typeof h) => {
+      const token = (await server.login('000000', 'admin', 'admin')).access_token;
+      return codes((await server.call<Node[]>('GET', '/api/blade-system/menu/buttons', { token })).body.data);
+    };
+    const configured = await buttonsOf(h);
+    expect(configured).toContain('product_cloud_sync');
+    expect(configured).toContain('product_info_edit');
+    // firmware stays on this server (FIRMWARE_CLOUD=own): nothing to upload
+    expect(configured).not.toContain('firmware_cloud');
+    const unconfigured = await buttonsOf(bare);
+    expect(unconfigured).not.toContain('product_cloud_sync');
+    expect(unconfigured).toContain('product_info_edit');
+  });
 });

@@ -130,7 +130,7 @@ describe.each(BROKERS)('devices in the field on $name', ({ env }) => {
     };
     const count = async () => (await h.call<{ total: number }>('GET', '/tc/omc-device/control/list', { token: admin })).body.data.total;
     const before = await count();
-    const bad = await upload(`设备 SN,操作,原因\n${c},禁用,批量停用\nNOSUCH0001,禁用,批量停用\n${d},fly,批量停用\n`);
+    const bad = await upload(`设备 SN,管控操作,原因\n${c},禁用,批量停用\nNOSUCH0001,禁用,批量停用\n${d},fly,批量停用\n`);
     expect(bad).toMatchObject({ status: 'failed', failed: 2 });
     expect(bad.errors.map((e) => e.row)).toEqual([3, 4]);
     expect(await count()).toBe(before);
@@ -171,8 +171,19 @@ describe.each(BROKERS)('devices in the field on $name', ({ env }) => {
 
     const sync = await h.call<{ sent: number; offline: number }>('POST', '/tc/omc-device/control/sync-status', { token: admin, query: { ids: disable.body.data.id } });
     expect(sync.body.data).toEqual({ sent: 1, offline: 0 });
-    await until(async () => String((await stateOf(disable.body.data.id)).result).includes('"enabled":false'), 10_000, 'status answered');
+    await until(async () => String((await stateOf(disable.body.data.id)).result).includes('门锁状态'), 10_000, 'status answered');
     expect((await stateOf(disable.body.data.id)).state).toBe('applied');
+    // the device's answer reads as labelled values in the reader's language, never as JSON
+    const zh = String((await stateOf(disable.body.data.id)).result);
+    expect(zh).toContain('启用: 否');
+    expect(zh).toContain('已绑定: 是');
+    expect(zh).toMatch(/门锁状态: 已上锁; 电量: \d+%/);
+    expect(zh).not.toMatch(/[{}"]/);
+    const en = (await h.call<{ records: Row[] }>('GET', '/tc/omc-device/control/list', { token: admin, lang: 'en', query: { deviceSn_equal: a } })).body.data.records;
+    const answered = String(en.find((r) => r.id === disable.body.data.id)!.result);
+    expect(answered).toContain('Enabled: No');
+    expect(answered).toContain('Lock state: Locked');
+    expect(answered).not.toMatch(/[{}"\u4e00-\u9fff]/);
     const info = await h.call<{ controls: Array<{ action: string; state: string }> }>('GET', '/tc/omc-device/device/info', { token: admin, query: { deviceSn: a } });
     expect(info.body.data.controls[0]).toMatchObject({ action: 'disable', state: 'applied' });
   });

@@ -46,6 +46,18 @@ describe('device notices', () => {
     expect((await save([{ noticeType: 'fire', enabled: 1, channels: 'push' }])).status).toBe(400);
     expect((await save([{ noticeType: 'tamper', enabled: 1, channels: 'pigeon' }])).status).toBe(400);
     expect((await save([])).status).toBe(400);
+    // an enabled notice without a channel reaches no one: refused naming the notice, and nothing of the save is kept
+    const silent = await h.call('POST', `${TC}/device/notice/config/save`, {
+      token: admin, lang: 'en', body: { productId: fleet.productId, items: [{ noticeType: 'doorbell', enabled: 1, channels: 'push', template: 'kept?' }, { noticeType: 'low_battery', enabled: 1, channels: [] }] },
+    });
+    expect(silent.status).toBe(400);
+    expect(silent.body.msg).toBe('The notice "Low battery" is enabled: choose at least one channel');
+    const zh = await save([{ noticeType: 'low_battery', enabled: true, channels: ' , ' }]);
+    expect((zh.body as { msg: string }).msg).toBe('通知「低电量」已启用, 请至少选择一个通知渠道');
+    const after = await h.call<{ records: Row[] }>('GET', `${TC}/device/notice/config/list`, { token: admin, query: { productId_equal: fleet.productId, size: 50 } });
+    expect(after.body.data.records.find((r) => r.noticeType === 'doorbell')).toMatchObject({ enabled: 0 });
+    // off without a channel is fine
+    expect((await save([{ noticeType: 'low_battery', enabled: 0, channels: '' }])).status).toBe(200);
     expect((await save([{ noticeType: 'tamper', enabled: 1, channels: 'push' }], '1')).status).toBe(404);
     await grantCodes(h.server, ['device_notice', 'device_notice_sync', 'device_info'], ['admin']);
     expect((await save([{ noticeType: 'tamper', enabled: 1, channels: 'push' }], fleet.productId, tenantAdmin)).status).toBe(403);

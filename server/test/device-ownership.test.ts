@@ -150,7 +150,7 @@ describe('a device delivered to tenant A', () => {
     // B does not see A's command: nothing is sent
     expect(sync.body.data ?? { sent: 0 }).toMatchObject({ sent: 0 });
 
-    const job = await importControls(tokenB, `设备 SN,操作,原因\n${mine},禁用,批量停用\n`);
+    const job = await importControls(tokenB, `设备 SN,管控操作,原因\n${mine},禁用,批量停用\n`);
     expect(job).toMatchObject({ status: 'failed', failed: 1 });
     expect(job.errors.map((e) => e.row)).toEqual([2]);
     expect(job.errors[0]!.message).toContain(mine);

@@ -380,6 +380,11 @@ describe('no console answer carries a lock\'s emergency secret', () => {
 
     const file = await h.server.app.inject({ method: 'GET', url: `${IPC}/export-device-list`, query: { batchId: fleet.batchId }, headers: { authorization: BASIC, 'blade-auth': `bearer ${admin}` } });
     expect(file.statusCode).toBe(200);
+    // the batch's devices are named after the batch
+    const nameOf = (res: { headers: Record<string, unknown> }) => decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(String(res.headers['content-disposition']))![1]!);
+    expect(nameOf(file)).toMatch(new RegExp(`^批次设备-${fleet.batchNo}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
+    const en = await h.server.app.inject({ method: 'GET', url: `${IPC}/export-device-list`, query: { batchId: fleet.batchId }, headers: { authorization: BASIC, 'blade-auth': `bearer ${admin}`, 'accept-language': 'en' } });
+    expect(nameOf(en)).toMatch(new RegExp(`^Batch devices-${fleet.batchNo}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
     const book = new ExcelJS.Workbook();
     await book.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     const cells: string[] = [];

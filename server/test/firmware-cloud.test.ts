@@ -213,6 +213,12 @@ describe('Tencent IoT Explorer (FIRMWARE_CLOUD=tencent)', () => {
     expect(calls.filter((c) => c.action === 'UploadFirmware')).toHaveLength(uploads);
   });
 
+  it('offers 上传云端 (the firmware_cloud button)', async () => {
+    type Node = { code: string; children?: Node[] };
+    const codes = (nodes: Node[]): string[] => nodes.flatMap((n) => [n.code, ...codes(n.children ?? [])]);
+    expect(codes((await h.call<Node[]>('GET', '/api/blade-system/menu/buttons', { token: admin })).body.data)).toContain('firmware_cloud');
+  });
+
   it('passes the IPC operations to the cloud, naming a product here by its cloud product id', async () => {
     const list = await h.call<{ TotalCount: number; Firmwares: Row[] }>('POST', `${IPC}/ListFirmwares`, { token: admin, body: { PageNum: 1, PageSize: 10, ProductID: fleet.productId } });
     expect(list.status, list.body.msg).toBe(200);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type BpmnFile, FLOW, type Page, type Row, T, uploadBpmn, WORK_CODES } from './flow-conformance-kit.js';
+import { type BpmnFile, FLOW, flowCalls, type Row, T, uploadBpmn, WORK_CODES } from './flow-conformance-kit.js';
 import { useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
 
@@ -17,14 +17,7 @@ const h = useServer();
 const tokens: Record<string, string> = {};
 const ids: Record<string, string> = {};
 
-const list = async (who: string, path: string, query: Record<string, string | number> = {}) => {
-  const res = await h.call<Page>('GET', `${FLOW}/${path}`, { token: tokens[who], query: { size: 50, ...query } });
-  expect(res.status, res.body.msg).toBe(200);
-  return res.body.data.records;
-};
-const post = (who: string, path: string, body: Record<string, unknown>, lang: 'zh' | 'en' = 'zh') =>
-  h.call<unknown>('POST', path.startsWith('/') ? path : `${FLOW}/${path}`, { token: tokens[who], body, lang });
-const get = (who: string, path: string, query: Record<string, string>) => h.call<unknown>('GET', path.startsWith('/') ? path : `${FLOW}/${path}`, { token: tokens[who], query });
+const { list, post, get } = flowCalls(h, tokens);
 
 const upload = (who: string, files: BpmnFile[], fields: Record<string, string> = {}, lang: 'zh' | 'en' = 'en') => uploadBpmn(h, tokens[who]!, files, fields, lang);
 

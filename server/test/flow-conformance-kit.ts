@@ -49,6 +49,19 @@ export function uploadBpmn(h: Harness, token: string, files: BpmnFile[], fields:
   });
 }
 
+/** the work API calls of a test, as one of its users (by the name its tokens are kept under) */
+export function flowCalls(h: Harness, tokens: Record<string, string>) {
+  const list = async (who: string, path: string, query: Record<string, string | number> = {}) => {
+    const res = await h.call<Page>('GET', `${FLOW}/${path}`, { token: tokens[who], query: { size: 50, ...query } });
+    expect(res.status, res.body.msg).toBe(200);
+    return res.body.data.records;
+  };
+  const post = (who: string, path: string, body: Record<string, unknown>, lang: 'zh' | 'en' = 'zh') =>
+    h.call<unknown>('POST', path.startsWith('/') ? path : `${FLOW}/${path}`, { token: tokens[who], body, lang });
+  const get = (who: string, path: string, query: Record<string, string>) => h.call<unknown>('GET', path.startsWith('/') ? path : `${FLOW}/${path}`, { token: tokens[who], query });
+  return { list, post, get };
+}
+
 export function useConformance() {
   const h: Harness = useServer();
   const tokens: Record<string, string> = {};

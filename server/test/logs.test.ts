@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { LOG_RETENTION_PARAM, purgeLogs } from '../src/areas/monitor/retention.js';
-import { useServer } from './harness.js';
+import { keepOldEventsAsMessages } from '../src/areas/monitor/reading.js';
+import { md5, useServer } from './harness.js';
 import { param } from '../src/areas/system/tables.js';
 
 const h = useServer();
@@ -127,6 +128,60 @@ describe('the usual log', () => {
     await h.server.ctx.logs.flush();
     const page = await list('usual', { logId_equal: 'logout', createBy_equal: 'logreader' }, demo);
     expect(page.body.data.records[0]).toMatchObject({ logId: 'logout', logLevel: 'info', createBy: 'logreader' });
+  });
+});
+
+describe('one language at a time', () => {
+  const noKeys = (records: Log[]) => JSON.stringify(records.map((r) => [r.logData, r.logIdName, r.logLevelName]));
+
+  it('shows a refused sign-in in the reader\'s language, its event and level named, never a message key', async () => {
+    expect((await h.login(DEMO, 'logreader', 'not-the-password').catch(() => null))?.access_token).toBeUndefined();
+    await h.server.ctx.logs.flush();
+    const query = { logId_equal: 'login', createBy_equal: 'logreader', logLevel_equal: 'warn' };
+    const zh = (await h.call<Page<Log>>('GET', '/api/blade-log/usual/list', { token: demo, query, lang: 'zh' })).body.data.records;
+    expect(zh[0]).toMatchObject({ logData: '登录失败: 用户名或密码错误', logIdName: '登录', logLevelName: '警告' });
+    const en = (await h.call<Page<Log>>('GET', '/api/blade-log/usual/list', { token: demo, query, lang: 'en' })).body.data.records;
+    expect(en[0]).toMatchObject({ id: zh[0]!.id, logData: 'Sign-in failed: Wrong user name or password', logIdName: 'Sign-in', logLevelName: 'Warning' });
+    expect(noKeys(zh)).not.toMatch(/badCredentials|[A-Za-z]{4,}/);
+    expect(noKeys(en)).not.toMatch(/badCredentials|[\u4e00-\u9fff]/);
+    const detail = await h.call<Log>('GET', '/api/blade-log/usual/detail', { token: demo, query: { id: en[0]!.id }, lang: 'en' });
+    expect(detail.body.data.logData).toBe('Sign-in failed: Wrong user name or password');
+    // BladeX's readers of the table find the Chinese text
+    const [stored] = await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.select({ logData: schema.logUsual.logData }).from(schema.logUsual).where(eq(schema.logUsual.id, zh[0]!.id)));
+    expect(stored!.logData).toBe('登录失败: 用户名或密码错误');
+  });
+
+  it('titles an API log row by its call in the reader\'s language (the engine\'s save, delete; a route\'s own title)', async () => {
+    await h.call('POST', '/api/blade-desk/notice/submit', { token: demo, body: { title: 'titled', category: 1, releaseTime: '2026-01-01 00:00:00' } });
+    await h.call('POST', '/api/blade-desk/notice/remove', { token: demo, query: { ids: '1' } });
+    await h.call('POST', '/api/blade-system/user/update-password', { token: demoUser, query: { oldPassword: md5('wrong'), newPassword: md5('x1'), newPassword1: md5('x1') } });
+    await h.server.ctx.logs.flush();
+    const titles = async (lang: 'zh' | 'en') => {
+      const uris = ['/api/blade-desk/notice/submit', '/api/blade-desk/notice/remove', '/api/blade-system/user/update-password'];
+      const pages = await Promise.all(uris.map((requestUri) => h.call<Page<Log>>('GET', '/api/blade-log/api/list', { token: demo, query: { requestUri, size: 1 }, lang })));
+      return new Map(pages.map((p, i) => [uris[i], p.body.data.records[0]?.title]));
+    };
+    const zh = await titles('zh');
+    const en = await titles('en');
+    expect(zh.get('/api/blade-desk/notice/submit')).toBe('通知公告: 保存');
+    expect(en.get('/api/blade-desk/notice/submit')).toBe('Notices: save');
+    expect(zh.get('/api/blade-desk/notice/remove')).toBe('通知公告: 删除');
+    expect(en.get('/api/blade-desk/notice/remove')).toBe('Notices: delete');
+    expect(zh.get('/api/blade-system/user/update-password')).toBe('修改密码');
+    expect(en.get('/api/blade-system/user/update-password')).toBe('Change own password');
+    expect(JSON.stringify([...zh.values()])).not.toMatch(/submit|remove|[A-Za-z]{5,}/);
+    expect(JSON.stringify([...en.values()])).not.toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('reads rows written before events were messages in the reader\'s language too', async () => {
+    const id = nextId();
+    await inTenant(h.server.ctx.db, { tenantId: DEMO }, (tx) => tx.insert(schema.logUsual).values({
+      id, tenantId: DEMO, logId: 'login', logLevel: 'warn', logData: 'sign-in failed: accountDisabled', createBy: 'old-row',
+    }));
+    await keepOldEventsAsMessages(h.server.ctx.db as never);
+    const read = async (lang: 'zh' | 'en') => (await h.call<Log>('GET', '/api/blade-log/usual/detail', { token: demo, query: { id }, lang })).body.data.logData;
+    expect(await read('zh')).toBe('登录失败: 账号已停用, 请联系管理员');
+    expect(await read('en')).toBe('Sign-in failed: The account is disabled; contact your administrator');
   });
 });
 

@@ -46,7 +46,7 @@ describe('multipart submit', () => {
     ]);
     expect(created.status).toBe(200);
     const image = String(created.body.data.image);
-    expect(image).toMatch(/^\/files\/000000\/.+\.png$/); // the content decides: a PNG named .jpg is a PNG
+    expect(image).toMatch(/^\/files\/000000\/.+\.png\/front\.jpg$/); // the content decides: a PNG named .jpg is a PNG (its name stays)
     const served = await h.server.app.inject({ method: 'GET', url: image });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
@@ -71,7 +71,7 @@ describe('multipart submit', () => {
       { name: 'file', filename: 'install', data: PDF },
     ]);
     expect(manual.status).toBe(200);
-    expect(String(manual.body.data.file)).toMatch(/\.pdf$/);
+    expect(String(manual.body.data.file)).toMatch(/\.pdf\/install$/); // stored as the PDF it is, shown under the name it was uploaded with
 
     const before = await attachments();
     const picture = await send(productModelResource.path, [

@@ -96,8 +96,8 @@ describe('departments: a tree resource', () => {
     expect(refused.body.msg).toBe('「华东大区」下还有子节点, 请先删除子节点');
     await h.createUser('000000', 'pudong', 'pw', ['user'], { deptId: grandchild.id });
     const withUsers = await h.call('POST', `${DEPT}/remove`, { token: admin, query: { ids: grandchild.id } });
-    expect(withUsers.status).toBe(400);
-    expect(withUsers.body.msg).toMatch(/浦东组.*pudong/);
+    expect(withUsers.status).toBe(409);
+    expect(withUsers.body.msg).toBe('用户管理「pudong」等 1 条记录仍在使用「浦东组」, 不能删除');
     const leaf = (await submitDept({ deptName: '临时组', fullName: '临时组', parentId: child.id, deptCategory: 3, sort: 9 })).body.data;
     expect((await h.call('POST', `${DEPT}/remove`, { token: admin, query: { ids: leaf.id } })).status).toBe(200);
     expect((await detailDept(leaf.id)).status).toBe(404);

@@ -1,5 +1,6 @@
 import { PLATFORM_TENANT } from '@console/contract';
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant } from '../src/core/db/index.js';
 import type { DeviceIdentity, DownlinkKind, Gateway, Uplink } from '../src/areas/device/gateway/types.js';
@@ -8,7 +9,7 @@ import { GATEWAY, OTA } from '../src/areas/device/index.js';
 import { foldOtaReports, type OtaRunner } from '../src/areas/device/ota.js';
 import { move } from '../src/areas/device/otaMachine.js';
 import { deliverFleet, type Fleet, makeFleet, publishedFirmware } from './device-fixture.js';
-import { useServer } from './harness.js';
+import { BASIC, useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
 
 /**
@@ -122,7 +123,15 @@ describe('an OTA task through its devices', () => {
     await fold([resent]);
     const p = await progressOf(task.id);
     expect(p[a.sn]).toMatchObject({ state: 'succeeded', percent: 100 });
-    expect(p[b.sn]).toMatchObject({ state: 'failed', error_code: '-4' });
+    // a failure is retried while the task's retries last (1 here): queued again, its error kept until the next report
+    expect(p[b.sn]).toMatchObject({ attempt: 1, error_code: '-4' });
+    expect(p[b.sn]!.state).toBe('queued');
+    await tick();
+    expect((await progressOf(task.id))[b.sn]).toMatchObject({ state: 'notified', attempt: 2 });
+    expect(gw.sent.filter((s) => s.payload.taskId === task.id && s.device.deviceName === b.deviceName)).toHaveLength(2);
+    // the second failure is final: no retry left
+    await fold([report(b, 'report_progress', { state: 'failed', result_code: '-4', result_msg: 'MD5 mismatch' })]);
+    expect((await progressOf(task.id))[b.sn]).toMatchObject({ state: 'failed', attempt: 2, error_code: '-4' });
     expect(p[c.sn]).toMatchObject({ state: 'installing' });
     expect(p[d.sn]).toMatchObject({ state: 'notified', attempt: 1 });
 
@@ -210,6 +219,141 @@ describe('an OTA task through its devices', () => {
     expect(again.status).toBe(400);
     expect(again.body.msg).toContain('has ended');
     await h.call('POST', `${TASK}/cancel`, { token: admin, query: { id: first.id } });
+  });
+});
+
+describe('retries and the operator\'s retry', () => {
+  let own: Fleet;
+  let ownFirmware: string;
+  const task = async (body: Record<string, unknown> = {}) => {
+    const res = await h.call<Row>('POST', `${TASK}/submit`, { token: admin, body: { taskName: `重试-${++clock}`, firmwareId: ownFirmware, scope: 'all', rateLimit: 60_000, timeoutMinutes: 5, maxRetries: 0, ...body } });
+    expect(res.status, res.body.msg).toBe(200);
+    return res.body.data;
+  };
+  const retry = (id: string, token = admin, lang: 'zh' | 'en' = 'zh') => h.call<{ retried: number; superseded: number }>('POST', `${TASK}/retry`, { token, query: { id }, lang });
+  const sendsTo = (taskId: string, device: Fleet['devices'][number]) => gw.sent.filter((s) => s.payload.taskId === taskId && s.device.deviceName === device.deviceName).length;
+
+  beforeAll(async () => {
+    own = await makeFleet(h, admin, { count: 3, tag: 'rty', version: '1.0.0' });
+    ownFirmware = await publishedFirmware(h, admin, own.productId, '3.0.0');
+  });
+  const reportOf = (device: Fleet['devices'][number], params: Record<string, unknown>, token?: string): Uplink => {
+    const u = report(device, 'report_progress', params, token);
+    return { ...u, device: { ...u.device, productId: own.productId, cloudProductId: own.cloudProductId } };
+  };
+
+  it('retries a reported failure while the task\'s retries last, and a resent failure does not fail the new attempt', async () => {
+    const t = await task({ maxRetries: 1 });
+    await tick();
+    const [a] = own.devices as [Fleet['devices'][number]];
+    const failure = reportOf(a, { state: 'failed', result_code: '-2', result_msg: 'low battery' }, `fail-${++clock}`);
+    await fold([failure]);
+    expect((await progressOf(t.id))[a.sn]).toMatchObject({ state: 'queued', attempt: 1 });
+    await tick();
+    expect((await progressOf(t.id))[a.sn]).toMatchObject({ state: 'notified', attempt: 2 });
+    expect(sendsTo(t.id, a)).toBe(2);
+    await fold([failure]); // QoS 1 hands the first failure over again
+    expect((await progressOf(t.id))[a.sn]).toMatchObject({ state: 'notified', attempt: 2 });
+    const logs = await q<{ state: string; message: string | null }>(sql`select state, message from ymy_ota_log where task_id = ${t.id}::bigint and device_sn = ${a.sn} order by id`);
+    expect(logs.map((l) => `${l.state}:${l.message ?? ''}`)).toEqual(['notified:', 'failed:failed: low battery', 'queued:failed: retry', 'notified:']);
+    await h.call('POST', `${TASK}/cancel`, { token: admin, query: { id: t.id } });
+  });
+
+  it('queues the failed and timed-out devices of a finished task again, sends them the firmware, and logs who retried', async () => {
+    const t = await task();
+    await tick();
+    const [a, b, c] = own.devices as [Fleet['devices'][number], Fleet['devices'][number], Fleet['devices'][number]];
+    await fold([reportOf(a, { state: 'succeeded' }), reportOf(b, { state: 'failed', result_code: '-4', result_msg: 'MD5 mismatch' })]);
+    await h.server.ctx.db.execute(sql`update ymy_ota_progress set due_time = now() - interval '1 second' where task_id = ${t.id}::bigint and state = 'notified'`);
+    await tick();
+    expect((await h.call<Row>('GET', `${TASK}/detail`, { token: admin, query: { id: t.id } })).body.data).toMatchObject({ state: 'finished', succeeded: 1, failed: 2 });
+
+    // permissions first: a tenant may not, nor anyone without a token
+    await grantCodes(h.server, ['ota_progress', 'ota_task_retry'], ['admin']);
+    expect((await retry(t.id, tenantAdmin)).status).toBe(403);
+    expect((await h.call('POST', `${TASK}/retry`, { query: { id: t.id } })).status).toBe(401);
+    expect((await retry('1')).status).toBe(404);
+
+    const done = await retry(t.id);
+    expect(done.status, done.body.msg).toBe(200);
+    expect(done.body.data).toEqual({ retried: 2, superseded: 0 });
+    const queued = await progressOf(t.id);
+    expect(queued[a.sn]).toMatchObject({ state: 'succeeded' });
+    // queued again with the error cleared (the scheduler, woken by the retry, may have sent them already)
+    for (const d of [b, c]) {
+      expect(queued[d.sn]).toMatchObject({ error_code: null });
+      expect(['queued', 'notified']).toContain(queued[d.sn]!.state);
+    }
+    expect((await h.call<Row>('GET', `${TASK}/detail`, { token: admin, query: { id: t.id } })).body.data).toMatchObject({ state: 'running', succeeded: 1, failed: 0 });
+    const retried = await q<{ device_sn: string; message: string }>(sql`select device_sn, message from ymy_ota_log where task_id = ${t.id}::bigint and state = 'queued'`);
+    expect(retried.map((r) => r.message)).toEqual(['retried by admin: attempt 2', 'retried by admin: attempt 2']);
+
+    // the new attempt really goes out, and the device that failed first succeeds now
+    await tick();
+    expect(sendsTo(t.id, b)).toBe(2);
+    expect(sendsTo(t.id, a)).toBe(1);
+    await fold([reportOf(b, { state: 'downloading', percent: 50 }), reportOf(b, { state: 'succeeded' }), reportOf(c, { state: 'failed', result_code: '-1' })]);
+    const after = await progressOf(t.id);
+    expect(after[b.sn]).toMatchObject({ state: 'succeeded', attempt: 2 });
+    expect(after[c.sn]).toMatchObject({ state: 'failed', attempt: 2 });
+    expect((await h.call<Row>('GET', `${TASK}/detail`, { token: admin, query: { id: t.id } })).body.data).toMatchObject({ state: 'finished', succeeded: 2, failed: 1 });
+
+    // a device a newer task took is no longer this task's to retry
+    const newer = await task({ scope: 'selected', deviceSns: c.sn });
+    const superseded = await retry(t.id, admin, 'en');
+    expect(superseded.status).toBe(400);
+    expect(superseded.body.msg).toBe(`The 1 failed devices of the OTA task "${String(t.taskName)}" were taken by newer tasks; there is nothing to retry`);
+    await h.call('POST', `${TASK}/cancel`, { token: admin, query: { id: newer.id } });
+    const cancelled = await retry(newer.id, admin, 'en');
+    expect(cancelled.status).toBe(400);
+    expect(cancelled.body.msg).toContain('was cancelled');
+  });
+
+  it('refuses a task with nothing to retry, and one whose firmware was withdrawn, changing nothing', async () => {
+    const t = await task({ scope: 'selected', deviceSns: own.devices[0]!.sn });
+    await tick();
+    await fold([reportOf(own.devices[0]!, { state: 'succeeded' })]);
+    const nothing = await retry(t.id);
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.msg).toContain('没有失败或超时的设备');
+
+    const fw = await publishedFirmware(h, admin, own.productId, '3.0.1');
+    const w = await task({ firmwareId: fw, scope: 'selected', deviceSns: own.devices[1]!.sn });
+    await tick();
+    await fold([reportOf(own.devices[1]!, { state: 'failed' })]);
+    expect((await h.call('POST', '/api/ymy-firmware/firmware/withdraw', { token: admin, query: { id: fw } })).status).toBe(200);
+    const refused = await retry(w.id);
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain('3.0.1');
+    expect((await progressOf(w.id))[own.devices[1]!.sn]).toMatchObject({ state: 'failed' });
+  });
+
+  it('exports a task\'s devices as .xlsx named after the task, for its rows only', async () => {
+    const t = await task({ scope: 'selected', deviceSns: own.devices.map((d) => d.sn).join(',') });
+    await tick();
+    await fold([reportOf(own.devices[0]!, { state: 'failed', result_code: '-4', result_msg: 'MD5 mismatch' })]);
+    const res = await h.server.app.inject({ method: 'GET', url: `${PROGRESS}/export`, query: { taskId: t.id }, headers: { authorization: BASIC, 'blade-auth': `bearer ${admin}`, 'accept-language': 'en' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename\\*=UTF-8''${encodeURIComponent('OTA progress')}-${encodeURIComponent(String(t.taskName))}-\\d{4}-\\d{2}-\\d{2}\\.xlsx$`));
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const rows: unknown[][] = [];
+    book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows[0]).toEqual(['Task', 'Device SN', 'Product', 'From', 'To', 'State', 'Progress (%)', 'Attempt', 'Error code', 'Error', 'Version regressed', 'Last report']);
+    expect(rows.slice(1).map((r) => r[1]).sort()).toEqual(own.devices.map((d) => d.sn).sort());
+    const failed = rows.find((r) => r[1] === own.devices[0]!.sn)!;
+    expect(failed).toEqual(expect.arrayContaining([t.taskName, 'Failed', 'MD5 mismatch']));
+
+    // no task named: the title; a tenant without the code is refused; another tenant's task is not named
+    const plain = await h.server.app.inject({ method: 'GET', url: `${PROGRESS}/export`, query: { state_equal: 'failed' }, headers: { authorization: BASIC, 'blade-auth': `bearer ${admin}`, 'accept-language': 'en' } });
+    expect(plain.headers['content-disposition']).toContain(`UTF-8''OTA%20progress-`);
+    const tenantRes = await h.server.app.inject({ method: 'GET', url: `${PROGRESS}/export`, query: { taskId: t.id }, headers: { authorization: BASIC, 'blade-auth': `bearer ${tenantAdmin}` } });
+    expect(tenantRes.statusCode).toBe(403);
+    await grantCodes(h.server, ['ota_progress', 'ota_progress_export'], ['admin']);
+    const tenantSees = await h.server.app.inject({ method: 'GET', url: `${PROGRESS}/export`, query: { taskId: t.id }, headers: { authorization: BASIC, 'blade-auth': `bearer ${tenantAdmin}` } });
+    expect(tenantSees.statusCode).toBe(200);
+    expect(tenantSees.headers['content-disposition']).not.toContain(encodeURIComponent(String(t.taskName)));
+    await h.call('POST', `${TASK}/cancel`, { token: admin, query: { id: t.id } });
   });
 });
 

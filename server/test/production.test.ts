@@ -62,7 +62,7 @@ describe('factories and stations', () => {
     const b = await addBatch({ factoryId: busy.id });
     expect(b.status, b.body.msg).toBe(200);
     const refused = await h.call('POST', `${IPC}/del-factory`, { token: admin, query: { ids: busy.id }, lang: 'en' });
-    expect(refused.status).toBe(400);
+    expect(refused.status).toBe(409);
     expect(refused.body.msg).toContain(String(b.body.data.batchNo));
     expect((await get<Row>('factory-detail', { id: busy.id })).status).toBe(200);
 

@@ -89,7 +89,7 @@ describe('file upload', () => {
   it('stores an avatar, registers it for the tenant and serves it by its unguessable link', async () => {
     const res = await upload(PNG, 'me.png', { token: demoToken, kind: 'avatar' });
     expect(res.body.code).toBe(200);
-    expect(res.body.data.link).toMatch(/^\/files\/541742\/\d{8}\/[0-9a-f]{32}\.png$/);
+    expect(res.body.data.link).toMatch(/^\/files\/541742\/\d{8}\/[0-9a-f]{32}\.png\/me\.png$/);
     const served = await h.server.app.inject({ method: 'GET', url: res.body.data.link });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-type']).toBe('image/png');
@@ -104,7 +104,7 @@ describe('file upload', () => {
 
   it('decides the type by content: a jpeg named .png is stored as jpg; a text file named .png is refused as an avatar', async () => {
     const jpeg = await upload(JPEG, 'photo.png', { token: demoToken, kind: 'avatar' });
-    expect(jpeg.body.data.link).toMatch(/\.jpg$/);
+    expect(jpeg.body.data.link).toMatch(/[0-9a-f]{32}\.jpg\/photo\.png$/);
     const fake = await upload(Buffer.from('<svg onload=alert(1)>'), 'x.png', { token: demoToken, kind: 'avatar' });
     expect(fake.status).toBe(400);
     expect(fake.body.msg).toBe('头像只能是 jpg 或 png 格式');
@@ -118,6 +118,28 @@ describe('file upload', () => {
     expect(res.body.msg).toBe('文件不能超过 500 KB');
     const after = await h.server.ctx.db.select({ n: sql<number>`count(*)::int` }).from(attach);
     expect(after[0]!.n).toBe(before[0]!.n);
+  });
+
+  it('keeps the name a file was uploaded with in its link and its download (RFC 5987 for a Chinese name)', async () => {
+    const name = "产品说明书 (v2)'s.pdf";
+    const res = await upload(Buffer.from('%PDF-1.4 manual'), name, { token: demoToken });
+    expect(res.status, res.body.msg).toBe(200);
+    const link = res.body.data.link;
+    expect(decodeURIComponent(link.slice(link.lastIndexOf('/') + 1))).toBe(name);
+    expect(link).not.toMatch(/[\s'()]/);
+    const served = await h.server.app.inject({ method: 'GET', url: link });
+    expect(served.statusCode).toBe(200);
+    const disposition = String(served.headers['content-disposition']);
+    expect(disposition).toMatch(/filename="[\x20-\x7e]+\.pdf"/);
+    expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)/.exec(disposition)![1]!)).toBe(name);
+    // the link without its name still serves the file; another name on the key changes nothing
+    const key = link.split('/').slice(0, 5).join('/');
+    expect((await h.server.app.inject({ method: 'GET', url: key })).statusCode).toBe(200);
+    expect((await h.server.app.inject({ method: 'GET', url: `${key}/other.pdf` })).headers['content-disposition']).toBe(disposition);
+    // a very long name is cut before its extension
+    const long = await upload(Buffer.from('%PDF-1.4 x'), `${'很长的名字'.repeat(60)}.pdf`, { token: demoToken });
+    expect(long.body.data.link.length).toBeLessThan(400);
+    expect(long.body.data.link).toMatch(/\.pdf$/);
   });
 
   it('serves unrecognised files as downloads that cannot run script', async () => {

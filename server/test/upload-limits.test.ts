@@ -85,7 +85,7 @@ describe('tenant storage quota', () => {
     const before = await filesOnDisk(h);
     const res = await upload(h, await tokenOf(DEMO), png(100 * KB));
     expect(res.status).toBe(200);
-    expect(res.body.data!.link).toMatch(/^\/files\/541742\/\d{8}\/[0-9a-f]{32}\.png$/);
+    expect(res.body.data!.link).toMatch(/^\/files\/541742\/\d{8}\/[0-9a-f]{32}\.png\/[^/]+$/);
     expect((await filesOnDisk(h)).length).toBe(before.length + 1);
     const served = await h.server.app.inject({ method: 'GET', url: res.body.data!.link });
     expect(served.statusCode).toBe(200);

@@ -1,5 +1,5 @@
 import { areasMenus, areasMessages, areasResources } from '../area.js';
-import { format, type Lang } from '../i18n.js';
+import { format, type I18nText, type Lang, t } from '../i18n.js';
 import type { MenuDirectory } from '../menus.js';
 import { coreMessages } from '../messages.js';
 import auth from './auth/index.js';
@@ -48,6 +48,22 @@ export type MessageKey = keyof typeof messages;
 
 export function msg(key: MessageKey, lang: Lang, params?: Record<string, string | number>): string {
   return format(messages[key][lang], params);
+}
+
+/**
+ * A message kept to be shown later in the reader's language (a log's event): its key and parameters, a parameter
+ * possibly a message itself (the reason a sign-in failed).
+ */
+export interface MessageRef {
+  key: MessageKey;
+  params?: Record<string, string | number | I18nText | MessageRef>;
+}
+
+/** A kept message in `lang`; a key this build no longer knows is shown as it is. */
+export function msgOf(ref: MessageRef, lang: Lang): string {
+  if (!Object.hasOwn(messages, ref.key)) return ref.key;
+  const params = Object.fromEntries(Object.entries(ref.params ?? {}).map(([k, v]) => [k, typeof v !== 'object' ? v : 'key' in v ? msgOf(v, lang) : t(v, lang)]));
+  return msg(ref.key, lang, params);
 }
 
 /** The directories of the menu tree (menus.md), each declared by its area. */

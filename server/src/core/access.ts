@@ -100,6 +100,10 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
     if (isApiPath(route.url) && !route.config?.access) {
       throw new Error(`route ${route.method} ${route.url} does not declare its access`);
     }
+    const access = route.config?.access;
+    if (isApiPath(route.url) && access && 'permission' in access) {
+      for (const method of [route.method].flat()) ctx.permissions.noteSignedInRoute(method, route.url);
+    }
   });
 
   app.addHook('preHandler', async (req) => {

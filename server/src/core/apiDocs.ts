@@ -10,7 +10,7 @@ import { z } from 'zod';
  */
 const RECURSIVE: ReadonlyArray<[z.ZodType, string]> = [
   [TREE_NODE, 'TreeNode'],
-  [(menuResource.actions.grantTree.output as z.ZodArray<z.ZodType>).element, 'GrantNode'],
+  [(menuResource.actions.grantTree.output.shape.menu as z.ZodArray<z.ZodType>).element, 'GrantNode'],
 ];
 for (const [schema, id] of RECURSIVE) if (!z.globalRegistry.has(schema)) z.globalRegistry.add(schema, { id });
 

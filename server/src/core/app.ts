@@ -149,6 +149,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     return reply.code(Code.SERVER_ERROR).send(failure(Code.SERVER_ERROR, detail));
   };
 
+  app.addHook('onRoute', (route) => {
+    const title = route.config?.title;
+    if (title) ctx.logs.titleRoute(route.method, route.url, title);
+  });
+
   app.addHook('onResponse', async (req, reply) => {
     // a refused burst (429) must cost nothing: it is not written row by row
     if (WRITE_METHODS.has(req.method) && isApiPath(req.url) && req.routeOptions.config?.access && reply.statusCode !== 429) {

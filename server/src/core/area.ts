@@ -2,9 +2,12 @@ import type { ResourceDef } from '@console/contract';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
-import type { Tx } from './db/index.js';
+import type { Executor, Tx } from './db/index.js';
 import { mountResource, type ResourceHooks } from './resource/engine.js';
-import type { ServiceKey } from './services.js';
+import type { Dependent } from './resource/registry.js';
+import type { Config } from './config.js';
+import { type ServiceKey, serviceKey } from './services.js';
+import { TENANT_SETUP } from './tenants.js';
 
 /** A resource of an area: its definition (contract), its table, and its hooks. */
 export interface ResourceBinding {
@@ -62,7 +65,14 @@ export interface AreaManifest {
   services?: readonly AreaService[];
   resources?: readonly ResourceBinding[];
   routes?: (app: FastifyInstance, ctx: AppContext) => Promise<void> | void;
+  /**
+   * what uses other resources' rows from tables that are not resources (a device's field state uses its batch):
+   * a remove of those rows counts them, refusing or releasing as each says (docs/decisions.md)
+   */
+  dependents?: (ctx: AppContext) => readonly Dependent[];
   dataSteps?: readonly DataStep[];
+  /** what a tenant created later gets of the area (what its data steps gave the seeded tenants), in the creating transaction */
+  tenantSetup?: (tx: Executor, tenantId: string) => Promise<void>;
   /**
    * starts the area's background work once the app is ready (registry order); when it throws, it has stopped
    * what it started, and the areas started before it are stopped
@@ -70,15 +80,30 @@ export interface AreaManifest {
   start?: (ctx: AppContext, log: AreaLog) => Promise<AreaWork | void> | AreaWork | void;
   /** how its background work runs, for the server's start-up line (`device gateway off`) */
   status?: (ctx: AppContext) => string;
+  /**
+   * button codes of what this server is not set up for (a cloud without keys): left out of the callers' buttons
+   * (`menu/buttons`), so the console does not offer them; their calls still refuse, naming the setting to make
+   */
+  idleButtons?: (config: Config) => readonly string[];
 }
+
+/** the button codes the areas' `idleButtons` name for this server's settings */
+export const IDLE_BUTTONS = serviceKey<ReadonlySet<string>>('core.idleButtons');
 
 export function defineArea(area: AreaManifest): AreaManifest {
   return area;
 }
 
-/** Every area's services, created in order and provided on the context; answers them for closing. */
+/** Every area's services, created in order and provided on the context (with their tenant setups); answers them for closing. */
 export function provideServices(ctx: AppContext, areas: readonly AreaManifest[], log: AreaLog): Array<() => Promise<void>> {
   const closers: Array<() => Promise<void>> = [];
+  const setups = areas.flatMap((a) => (a.tenantSetup ? [a.tenantSetup] : []));
+  ctx.services.provide(IDLE_BUTTONS, new Set(areas.flatMap((a) => a.idleButtons?.(ctx.config) ?? [])));
+  ctx.services.provide(TENANT_SETUP, {
+    async run(tx, tenantId) {
+      for (const setup of setups) await setup(tx, tenantId);
+    },
+  });
   for (const area of areas) {
     for (const s of area.services ?? []) {
       const service = ctx.services.provide(s.key, s.create(ctx, log));
@@ -96,6 +121,7 @@ export async function mountAreas(app: FastifyInstance, ctx: AppContext, areas: r
   }
   for (const b of extra) mountResource(app, ctx, b.def, b.table, b.hooks?.(ctx));
   ctx.resources.checkReferences();
+  for (const area of areas) for (const d of area.dependents?.(ctx) ?? []) ctx.resources.addDependent(d);
 }
 
 /** Starts every area's background work in order; a failure stops what started before it and is thrown. */

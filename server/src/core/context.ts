@@ -1,5 +1,5 @@
 import type { FileStorage } from './storage/index.js';
-import type { Lang } from '@console/contract';
+import type { I18nText, Lang } from '@console/contract';
 import type { Config } from './config.js';
 import type { Permissions } from './auth/permissions.js';
 import type { UserDirectory } from './auth/directory.js';
@@ -80,8 +80,8 @@ declare module 'fastify' {
     access?: Access;
     /** labels of the accepted fields, for validation messages */
     fieldLabels?: FieldLabels;
-    /** title written to the API log for writes */
-    title?: string;
+    /** title written to the API log for writes (in Chinese; each reader sees it in their language) */
+    title?: I18nText;
     /** failures carry OAuth's `error` / `error_description` beside the envelope (the token endpoint) */
     oauthErrors?: boolean;
   }

@@ -48,6 +48,13 @@ export const notFound = () => new AppError(Code.NOT_FOUND, 'notFound');
 export const conflict = (params: Record<string, string | number>, data?: Record<string, string>) =>
   new AppError(Code.CONFLICT, 'duplicate', params, data);
 
+/**
+ * A write that needs the caller's word first (it would lock someone out): 409 with `data.confirm` naming the
+ * warning; the same call sent with `?confirm=<code>` goes through (`SaveContext.confirmed`).
+ */
+export const confirmFirst = (confirm: string, key: MessageKey, params?: Params) =>
+  new AppError(Code.CONFLICT, key, params, { confirm });
+
 /** Validation failure: every bad field with its message; `msg` lists them all. */
 export class FieldErrors extends AppError {
   constructor(fields: Record<string, string>, lang: Lang) {

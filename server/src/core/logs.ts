@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { PLATFORM_TENANT } from '@console/contract';
+import { type I18nText, type Lang, type MessageKey, type MessageRef, msg, msgOf, PLATFORM_TENANT, t } from '@console/contract';
 import type { FastifyRequest } from 'fastify';
 import { type Db, inTenant, schema } from './db/index.js';
 import { nextId } from './ids.js';
@@ -33,6 +33,11 @@ function requestColumns(req: FastifyRequest) {
     methodClass: req.routeOptions.url ?? null,
     createBy: req.user?.account ?? (req.appUser ? `app:${req.appUser.phone}` : null),
   };
+}
+
+/** The API log's title of an engine call on a resource (`logTitleSubmit`: "用户管理: 保存"). */
+export function logTitle(key: MessageKey, subject: I18nText): I18nText {
+  return { zh: msg(key, 'zh', { title: subject.zh }), en: msg(key, 'en', { title: subject.en }) };
 }
 
 export interface WebErrorInput {
@@ -114,7 +119,21 @@ export class Logs {
     return this.writing;
   }
 
-  api(req: FastifyRequest, status: number, title: string | undefined): void {
+  /** the API log's titles by route (`GET /api/…`), so a row is titled in its reader's language */
+  private readonly routeTitles = new Map<string, I18nText>();
+
+  /** a route's title, for the API log (the app registers every route that has one) */
+  titleRoute(methods: string | string[], url: string, title: I18nText): void {
+    for (const method of Array.isArray(methods) ? methods : [methods]) this.routeTitles.set(`${method} ${url}`, title);
+  }
+
+  /** the title of an API log row's route in `lang`; undefined for a route this build does not have */
+  routeTitle(method: string, route: string, lang: Lang): string | undefined {
+    const title = this.routeTitles.get(`${method} ${route}`);
+    return title && t(title, lang);
+  }
+
+  api(req: FastifyRequest, status: number, title: I18nText | undefined): void {
     this.safely(() => this.apiRow(req, status, title));
   }
 
@@ -122,8 +141,9 @@ export class Logs {
     this.safely(() => this.errorRow(req, err));
   }
 
-  usual(req: FastifyRequest, tenantId: string, level: string, logId: string, data: string, account?: string): void {
-    this.safely(() => this.usualRow(req, tenantId, level, logId, data, account));
+  /** an event: its message is kept (shown in the reader's language) and written out in Chinese for BladeX's readers */
+  usual(req: FastifyRequest, tenantId: string, level: string, logId: string, message: MessageRef, account?: string): void {
+    this.safely(() => this.usualRow(req, tenantId, level, logId, message, account));
   }
 
   /** A log write must never fail the request it records. */
@@ -135,11 +155,11 @@ export class Logs {
     }
   }
 
-  private apiRow(req: FastifyRequest, status: number, title: string | undefined): void {
+  private apiRow(req: FastifyRequest, status: number, title: I18nText | undefined): void {
     const row = {
       ...requestColumns(req),
       type: status < 400 ? '1' : '2',
-      title: title ?? null,
+      title: title ? t(title, 'zh').slice(0, 255) : null,
       status,
       params: paramsOf(req),
       time: Math.round(performance.now() - req.startTime),
@@ -180,14 +200,15 @@ export class Logs {
     return rows.length;
   }
 
-  private usualRow(req: FastifyRequest, tenantId: string, level: string, logId: string, data: string, account?: string): void {
+  private usualRow(req: FastifyRequest, tenantId: string, level: string, logId: string, message: MessageRef, account?: string): void {
     const row = {
       ...requestColumns(req),
       tenantId,
       createBy: account ?? req.user?.account ?? null,
       logLevel: level,
       logId,
-      logData: data.slice(0, 4000),
+      logData: msgOf(message, 'zh').slice(0, 4000),
+      message,
       params: null,
     };
     this.track(schema.logUsual, row);

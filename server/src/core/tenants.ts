@@ -1,6 +1,16 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from './db/index.js';
+import type { Db, Executor } from './db/index.js';
 import { schema } from './db/index.js';
+import { serviceKey } from './services.js';
+
+/**
+ * What the areas give a tenant when it is created (the areas' `tenantSetup`, in registry order), inside the
+ * transaction that creates it, as the platform: the sample workflow, for one.
+ */
+export interface TenantSetup {
+  run(tx: Executor, tenantId: string): Promise<void>;
+}
+export const TENANT_SETUP = serviceKey<TenantSetup>('core.tenantSetup');
 
 export type TenantProblem = 'tenantMissing' | 'tenantDisabled' | 'tenantExpired';
 

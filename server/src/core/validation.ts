@@ -1,9 +1,13 @@
 import { isMd5Hex } from './auth/passwords.js';
-import { type FieldDef, type I18nText, type Lang, isRequired, msg, t } from '@console/contract';
+import { type FieldDef, type I18nText, type Lang, type MessageKey, type TextFormat, isRequired, msg, t } from '@console/contract';
 import { z } from 'zod';
 
 /** Labels (and required messages) of the fields a route accepts, for readable validation messages. */
 export type FieldLabels = Record<string, Pick<FieldDef, 'label' | 'required'> | I18nText>;
+
+const FORMAT_MESSAGE: Record<TextFormat, MessageKey> = {
+  ip: 'badIp', url: 'badUrl', mac: 'badMac', mobile: 'badMobile', phone: 'badPhone', email: 'badEmail',
+};
 
 function labelOf(labels: FieldLabels | undefined, field: string, lang: Lang): string {
   const entry = labels && Object.hasOwn(labels, field) ? labels[field] : undefined;
@@ -72,8 +76,8 @@ function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLab
       if ((issue.params as { kind?: string } | undefined)?.kind === 'required') return requiredMessage(labels, field, lang);
       if ((issue.params as { kind?: string } | undefined)?.kind === 'idsRequired') return msg('idsRequired', lang);
       if ((issue.params as { kind?: string } | undefined)?.kind === 'format') {
-        const format = (issue.params as { format?: string }).format;
-        return msg(format === 'ip' ? 'badIp' : format === 'url' ? 'badUrl' : 'badMac', lang, { field: label });
+        const format = (issue.params as { format: TextFormat }).format;
+        return msg(FORMAT_MESSAGE[format], lang, { field: label });
       }
       if ((issue.params as { kind?: string } | undefined)?.kind === 'idsMax') {
         return msg('tooManyItems', lang, { field: label, max: String((issue.params as { max?: number }).max ?? '') });

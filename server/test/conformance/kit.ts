@@ -2,6 +2,7 @@ import {
   crudPaths, dictKeyOf, dictNameKey, type FieldDef, filterableFields, isRequired, type Lang, msg, nameFieldOf, type Page, permissionCodes, prefixedDictKey,
   type ResourceDef, SECRET_MASK, sortableFields, SYSTEM_FIELDS, t,
 } from '@console/contract';
+import { textFormatMessage } from '@console/contract/textFormat';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant } from '../../src/core/db/index.js';
@@ -218,6 +219,8 @@ class KitRun implements Kit {
     if (f.format === 'ip') return n % 2 ? `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` : `fd00::${(n & 0xffff).toString(16)}`;
     if (f.format === 'url') return `https://kit-${name.toLowerCase()}-${tag}.example.com/`;
     if (f.format === 'mac') return `02:00:${[24, 16, 8, 0].map((b) => ((n >> b) & 255).toString(16).padStart(2, '0')).join(':')}`.toUpperCase();
+    if (f.format === 'mobile' || f.format === 'phone') return `139${String(n % 100_000_000).padStart(8, '0')}`;
+    if (f.format === 'email') return `kit-${name.toLowerCase()}-${tag}@example.com`;
     switch (f.type) {
       case 'string':
       case 'text':
@@ -607,15 +610,14 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
     // ---------------------------------------------------------------- formats
     const formatted = readOnly ? [] : fields.filter(([, f]) => f.format);
     if (formatted.length) {
-      group('format', 'fields of a known shape (ip, url, mac)', () => {
+      group('format', 'fields of a known shape (ip, url, mac, mobile, phone, email)', () => {
         for (const [name, f] of formatted) {
-          test(`a ${name} that is not ${f.format === 'url' ? 'an http(s) link' : `a ${f.format} address`} answers 400 naming the field and writes nothing`, async () => {
+          test(`a ${name} that is not of the ${f.format} format answers 400 naming the field and writes nothing`, async () => {
             const before = (await k.list({ size: 1 })).body.data.total;
             for (const bad of ['999.1.1.1', 'javascript:alert(1)', 'zz:zz']) {
               const res = await k.submit(await k.values({ overrides: { [name]: bad } }), actor, 'en');
               expect(res.status, `${name} = ${bad}`).toBe(400);
-              const key = f.format === 'ip' ? 'badIp' : f.format === 'url' ? 'badUrl' : 'badMac';
-              expect(res.body.data).toEqual({ [name]: msg(key, 'en', { field: t(f.label, 'en') }) });
+              expect(res.body.data).toEqual({ [name]: textFormatMessage(f.format!, t(f.label, 'en'), 'en') });
             }
             expect((await k.list({ size: 1 })).body.data.total).toBe(before);
           });

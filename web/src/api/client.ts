@@ -109,7 +109,9 @@ function fail(opts: RequestOptions, sentWith: string | null, message: string, co
     if (useSession.getState().token) noteSessionExpired(true, sentWith);
     clearLocalSession();
   }
-  if (!opts.silent && !stale) toastError(message);
+  // a warning to confirm (409 with `data.confirm`) is asked about by the form that sent it, not toasted
+  const warning = code === 409 && isPayload(data) && typeof data.confirm === 'string';
+  if (!opts.silent && !stale && !warning) toastError(message);
   throw new ApiError(message, code, data, reason);
 }
 
@@ -159,9 +161,15 @@ export async function requestBare<T>(path: string, opts: RequestOptions = {}): P
 /** Failures that name the fields at fault: validation (400) and duplicates (409), `data: { field: message }`. */
 const FIELD_ERROR_CODES: readonly number[] = [400, 409];
 
+/** The warning a refused write asks the user to confirm (409 with `data.confirm`), sent again with `?confirm=<it>`. */
+export function confirmationOf(err: unknown): string | null {
+  if (!(err instanceof ApiError) || err.code !== 409 || !isPayload(err.data)) return null;
+  return typeof err.data.confirm === 'string' ? err.data.confirm : null;
+}
+
 /** The per-field messages of a failure, or null when it names no field. */
 export function fieldErrorsOf(err: unknown): Record<string, string> | null {
-  if (!(err instanceof ApiError) || !FIELD_ERROR_CODES.includes(err.code) || !isPayload(err.data)) return null;
+  if (!(err instanceof ApiError) || !FIELD_ERROR_CODES.includes(err.code) || !isPayload(err.data) || confirmationOf(err)) return null;
   const out: Record<string, string> = {};
   for (const [field, message] of Object.entries(err.data)) {
     if (typeof message === 'string') out[field] = message;

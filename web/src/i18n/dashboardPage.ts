@@ -10,6 +10,11 @@ export const dashboardPageZh = {
   apiCalls: '每日接口调用与错误',
   calls: '接口调用',
   errors: '接口错误',
+  onlineLocks: '在线门锁',
+  otaSuccess: '升级成功率 (近 {{days}} 天)',
+  otaCounts: '成功 {{succeeded}} 台, 失败 {{failed}} 台',
+  noOta: '暂无已结束的升级',
+  pendingEmergency: '待审批应急开锁',
   loadFailed: '统计数据加载失败',
   retry: '重试',
 };
@@ -25,6 +30,11 @@ export const dashboardPageEn: typeof dashboardPageZh = {
   apiCalls: 'API calls and errors per day',
   calls: 'API calls',
   errors: 'Errors',
+  onlineLocks: 'Locks online',
+  otaSuccess: 'OTA success (last {{days}} days)',
+  otaCounts: '{{succeeded}} succeeded, {{failed}} failed',
+  noOta: 'No upgrade has ended',
+  pendingEmergency: 'Emergency requests pending',
   loadFailed: 'The figures could not be loaded',
   retry: 'Retry',
 };

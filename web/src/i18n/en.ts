@@ -73,8 +73,12 @@ export const en: Messages = {
     view: 'View',
     delete: 'Delete',
     actions: 'Actions',
+    more: 'More',
     pageTotal: '{{from}}-{{to}} of {{total}} items',
     pageTotalApprox: '{{from}}-{{to}} of about {{total}} items',
+    // a reference whose row is gone, shown with its id
+    refDeleted: 'deleted',
+    deleteRefusedTitle: 'Cannot be deleted',
     deleteConfirm: 'Are you sure to delete the selected data?',
     selectAtLeastOne: 'Please select at least one record',
     added: 'Added',

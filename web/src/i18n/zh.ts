@@ -72,8 +72,12 @@ export const zh = {
     view: '查看',
     delete: '删除',
     actions: '操作',
+    more: '更多',
     pageTotal: '第 {{from}}-{{to}} 条/总共 {{total}} 条',
     pageTotalApprox: '第 {{from}}-{{to}} 条/约 {{total}} 条',
+    // a reference whose row is gone, shown with its id
+    refDeleted: '已删除',
+    deleteRefusedTitle: '不能删除',
     deleteConfirm: '确定将选择数据删除?',
     selectAtLeastOne: '请选择至少一条数据',
     added: '新增成功',

@@ -65,7 +65,7 @@ export function DetailDrawer({ def, id, onClose, detailUrl }: DetailDrawerProps)
                 return {
                   key: name,
                   label: text(f.label, lang),
-                  children: richText ? <RichTextView html={value} /> : <FieldValue name={name} field={f} record={record} dicts={dicts} yesNo={yesNo} large />,
+                  children: richText ? <RichTextView html={value} /> : <FieldValue name={name} field={f} record={record} dicts={dicts} yesNo={yesNo} refDeleted={t('resource.refDeleted')} large />,
                 };
               })}
             />

@@ -12,6 +12,8 @@ export interface FieldValueProps {
   record: Readonly<Record<string, unknown>>;
   dicts: DictMap;
   yesNo: YesNo;
+  /** the word for a reference whose row is gone (resource.refDeleted) */
+  refDeleted?: string;
   /** a larger thumbnail (the detail drawer) */
   large?: boolean;
 }
@@ -22,7 +24,7 @@ export function isFileField(field: FieldDef): boolean {
 }
 
 /** A field's value for people: a file as a link, an image as a thumbnail, anything else as text (displayText). */
-export function FieldValue({ name, field, record, dicts, yesNo, large = false }: FieldValueProps) {
+export function FieldValue({ name, field, record, dicts, yesNo, refDeleted, large = false }: FieldValueProps) {
   const value = record[name];
   if (isFileField(field) && typeof value === 'string' && value !== '') {
     const link = safeLink(value);
@@ -35,5 +37,5 @@ export function FieldValue({ name, field, record, dicts, yesNo, large = false }:
     );
   }
   if (isFileField(field)) return <>{EMPTY_TEXT}</>;
-  return <>{displayText(field, value, dicts, { name, record, yesNo })}</>;
+  return <>{displayText(field, value, dicts, { name, record, yesNo, refDeleted })}</>;
 }

@@ -53,7 +53,8 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
 
   const items = formFields(def).map(([name, field]) => {
     const custom = override?.fields?.[name];
-    if (custom === false) return null;
+    // a write-only value set at creation alone (a new tenant's administrator password) has nothing to edit
+    if (custom === false || (field.writeOnly && field.immutable && target.mode === 'edit')) return null;
     const fieldCtx = { name, field, mode: target.mode, lang, dicts, def, record };
     return <Fragment key={name}>{custom ? custom(fieldCtx) : renderFormField(fieldCtx, t)}</Fragment>;
   });

@@ -1,3 +1,4 @@
+import { useAddedRow } from './list/useAddedRow';
 import type { ActionType } from '@ant-design/pro-components';
 import { ProProvider, ProTable } from '@ant-design/pro-components';
 import { t as text, type Fields, type ResourceDef } from '@console/contract';
@@ -9,11 +10,11 @@ import { addMessages } from '../i18n/lazy';
 import { listPageEn, listPageZh } from '../i18n/listPage';
 import { usePermissionCheck } from '../store/permissions';
 import { resourceApi } from './api';
-import { sizeColumns } from './columns';
+import { fitColumns } from './columns';
 import { useDefinitionLookup } from './definitionLookup';
-import { DetailDrawer } from './DetailDrawer';
 import { useDicts } from './dict';
 import { useFitBodyHeight } from './fitHeight';
+import { useTableWidth } from './fitWidth';
 import { useDynamicColumns } from './list/dynamicColumns';
 import { withFixedValues } from './list/fixedValues';
 import { ariaLabel, searchSettings, tableOptions, tableView, useKeyboardColumnSettings } from './list/listChrome';
@@ -22,14 +23,14 @@ import { loadImportExport, toolbarButtons, useImportExport } from './list/toolba
 import { useFormDialog } from './list/useFormDialog';
 import { useListColumns } from './list/useListColumns';
 import { useListRequest } from './list/useListRequest';
+import { DetailDrawer, OnceOpened, preloadOnDemandParts, ResourceFormModal, WithinDrawer } from './onDemand';
 import { useRemoveRows } from './list/useRemoveRows';
 import './listPage.css';
 import { allowedButtons } from './permissions';
 import { proIntl } from './proIntl';
-import { ResourceFormModal } from './ResourceFormModal';
 import type { ColumnsOverride, FormOverride, ResourceRecord, RowActionContext, ToolbarContext } from './types';
 import { useActionButtons } from './useActionButtons';
-import { WithinDrawer, type WithinTarget } from './WithinDrawer';
+import type { WithinTarget } from './WithinDrawer';
 
 addMessages('list', { zh: listPageZh, en: listPageEn });
 
@@ -60,6 +61,8 @@ export interface ResourcePageProps<F extends Fields> {
   fixed?: Record<string, string>;
   /** after a successful add or edit, with the server's answer (a create may answer a value shown once) */
   onSaved?: (answer: unknown, mode: 'create' | 'edit') => void;
+  /** the list's title when not the definition's (a dictionary's items name the dictionary) */
+  title?: string;
   /** the add button's and the add form's title when not 新增 (新建升级任务) */
   addLabel?: string;
   /**
@@ -139,9 +142,12 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
   // ProComponents' popups (column settings, density) in the console's words (i18n `list.pro`)
   const proContext = useContext(ProProvider);
   const proValue = useMemo(() => ({ ...proContext, intl: proIntl(lang) }), [proContext, lang]);
-  const sized = useMemo(() => sizeColumns(page.columns, true), [page.columns]);
+  const tableWidth = useTableWidth(rootRef);
+  // at a laptop's width the decisive columns keep theirs and stay in view; the others give way first
+  const sized = useMemo(() => fitColumns(page.columns, true, tableWidth), [page.columns, tableWidth]);
   const hasSearch = page.columns.some((c) => !c.hideInSearch && c.valueType !== 'option');
   const { form } = formDialog;
+  const added = useAddedRow(tree, list.setExpanded, rootRef);
 
   return (
     <div ref={rootRef} className="resource-page" data-testid="resource-page" data-resource={def.code}>
@@ -149,7 +155,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
         <ProTable<Rec, Query>
           rowKey="id"
           actionRef={page.actionRef}
-          headerTitle={text(def.title, lang)}
+          headerTitle={props.title ?? text(def.title, lang)}
           columns={sized.columns}
           params={page.params}
           request={list.request}
@@ -159,8 +165,13 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           tableLayout="fixed"
           // the body scrolls inside the window: the header and the pager stay in view
           scroll={fitWindow ? { x: sized.width, y: bodyHeight } : { x: sized.width }}
-          pagination={list.unpagedTree ? false : listPagination(t, lang, list.totalExact)}
+          pagination={list.unpagedTree ? false : listPagination(t, lang, list.totalExact, tableWidth)}
           {...(tree && !list.unpagedTree ? { dataSource: list.lazyRows, onDataSourceChange: list.setLazyRows } : {})}
+          rowClassName={added.rowClassName}
+          onLoad={() => {
+            added.onLoad();
+            preloadOnDemandParts();
+          }}
           expandable={tree ? { expandedRowKeys: list.expanded as Key[], onExpandedRowsChange: (keys) => list.setExpanded([...keys]), onExpand: list.onExpand } : undefined}
           rowSelection={{
             selectedRowKeys: page.selected.map((row) => row.id),
@@ -176,23 +187,30 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
           tableViewRender={tableView}
         />
         {form && (
-          <ResourceFormModal<Rec>
-            key={form.seq}
-            def={def}
-            target={form.target}
-            open={form.open}
-            dicts={page.dicts}
-            override={page.formOverride}
-            onClose={formDialog.closeForm}
-            afterClose={formDialog.forgetForm}
-            onSaved={(answer) => {
-              page.reload();
-              onSaved?.(answer, form.target.mode);
-            }}
-          />
+          <Suspense fallback={null}>
+            <ResourceFormModal<Rec>
+              key={form.seq}
+              def={def}
+              target={form.target}
+              open={form.open}
+              dicts={page.dicts}
+              override={page.formOverride}
+              onClose={formDialog.closeForm}
+              afterClose={formDialog.forgetForm}
+              onSaved={(answer) => {
+                if (form.target.mode === 'create') added.onCreated(answer);
+                page.reload();
+                onSaved?.(answer, form.target.mode);
+              }}
+            />
+          </Suspense>
         )}
-        <DetailDrawer def={def} id={page.detailId} onClose={page.closeDetail} />
-        {page.withinDefs.length > 0 && <WithinDrawer target={page.within} onClose={page.closeWithin} list={withinList} />}
+        <OnceOpened open={page.detailId !== null}>
+          <DetailDrawer def={def} id={page.detailId} onClose={page.closeDetail} />
+        </OnceOpened>
+        <OnceOpened open={page.within !== null}>
+          <WithinDrawer target={page.within} onClose={page.closeWithin} list={withinList} />
+        </OnceOpened>
         {page.io.importOpen && (
           <Suspense fallback={null}>
             <ImportDialog def={def} open={page.io.importOpen} onClose={() => page.io.setImportOpen(false)} onImported={page.reload} />

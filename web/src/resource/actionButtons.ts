@@ -1,4 +1,4 @@
-import { format, t as text, type ButtonDef, type Lang, type ResourceDef } from '@console/contract';
+import { format, t as text, type ButtonDef, type Lang, type ResourceDef, type RowCondition } from '@console/contract';
 import type { ActionDef } from '@console/contract/action';
 
 /**
@@ -113,7 +113,11 @@ export function doneMessage(button: ButtonDef, answer: unknown, lang: Lang): str
 
 /** Whether a row button belongs on this record (its `shownWhen`); buttons without one belong on every row. */
 export function shownOn(button: ButtonDef, record: Readonly<Record<string, unknown>>): boolean {
-  const when = button.shownWhen;
+  return rowMeets(button.shownWhen, record);
+}
+
+/** Whether a record meets a row condition (none: every record does). */
+export function rowMeets(when: RowCondition | undefined, record: Readonly<Record<string, unknown>>): boolean {
   if (!when) return true;
   const value = record[when.field];
   return value !== undefined && value !== null && when.values.some((v) => String(v) === String(value));

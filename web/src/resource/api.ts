@@ -1,4 +1,4 @@
-import { crudPaths, type Page, type ResourceDef } from '@console/contract';
+import { crudPaths, type Page, type RemoveImpact, removeImpactPath, type ResourceDef } from '@console/contract';
 import { request, type Query } from '../api/client';
 import type { ResourceRecord } from './types';
 
@@ -6,9 +6,14 @@ import type { ResourceRecord } from './types';
 export interface ResourceApi<Rec> {
   list: (query: Query) => Promise<Page<Rec>>;
   detail: (id: string) => Promise<Rec>;
-  /** no id creates, an id updates */
-  submit: (body: Record<string, unknown>) => Promise<unknown>;
+  /**
+   * no id creates, an id updates; `confirm` names the warnings the user accepted (a warning is not toasted: the
+   * form asks about it)
+   */
+  submit: (body: Record<string, unknown>, opts?: { confirm?: readonly string[] }) => Promise<unknown>;
   remove: (ids: readonly string[]) => Promise<unknown>;
+  /** what removing them would do (refused, or what goes with them), in the user's language; nothing changes */
+  removeImpact: (ids: readonly string[]) => Promise<RemoveImpact>;
   /** a tree with `unpagedList`: every matching row, nested in `children` */
   treeList: (query: Query) => Promise<Rec[]>;
   /** a tree: the roots, paged */
@@ -22,8 +27,11 @@ export function resourceApi<Rec extends ResourceRecord>(def: Pick<ResourceDef, '
   return {
     list: (query) => request<Page<Rec>>(listPath ?? paths.list, { query }),
     detail: (id) => request<Rec>(paths.detail, { query: { id } }),
-    submit: (body) => request<unknown>(paths.submit, { method: 'POST', json: body }),
+    submit: (body, opts = {}) => request<unknown>(paths.submit, {
+      method: 'POST', json: body, query: opts.confirm?.length ? { confirm: opts.confirm.join(',') } : undefined,
+    }),
     remove: (ids) => request<unknown>(paths.remove, { method: 'POST', query: { ids: ids.join(',') } }),
+    removeImpact: (ids) => request<RemoveImpact>(removeImpactPath(def), { query: { ids: ids.join(',') }, silent: true }),
     treeList: (query) => request<Rec[]>(paths.list, { query }),
     parentList: (query) => request<Page<Rec>>(`${def.path}/parent-list`, { query }),
     lazyList: (parentId, query = {}) => request<Rec[]>(`${def.path}/lazy-list`, { query: { ...query, parentId } }),

@@ -6,7 +6,7 @@ import { vi, describe, expect, it } from 'vitest';
 
 // the reference select loads through the API client (browser-only set-up): not needed to build columns
 vi.mock('./RefSelect', () => ({ RefSelect: () => null }));
-import { applyColumnsOverride, buildColumns, COLUMN_WIDTHS, rangeKey, sizeColumns, textWidth, withKeyboardSorting } from './columns';
+import { applyColumnsOverride, buildColumns, COLUMN_WIDTHS, fitColumns, rangeKey, sizeColumns, textWidth, withFit, withKeyboardSorting } from './columns';
 
 const labels = { rangeStart: 'start', rangeEnd: 'end', yes: 'yes', no: 'no' };
 const dicts = { notice: [{ id: '1', code: 'notice', dictKey: '1', dictValue: '发布通知', sort: 1, remark: '' }] };
@@ -116,5 +116,76 @@ describe('withKeyboardSorting', () => {
     props.onKeyDownCapture({ key: 'a', target: th, currentTarget: th, preventDefault: () => undefined });
     expect(clicked).toBe(1);
     expect(prevented).toBe(true);
+  });
+});
+
+describe('fitColumns', () => {
+  const col = (key: string, width: number, extra: Partial<ProColumns<unknown>> = {}): ProColumns<unknown> => ({ key, dataIndex: key, title: key, width, ...extra });
+  const keyed = (key: string, width: number) => ({ ...col(key, width), ...withFit({ keep: true, min: width }) });
+  const actions = col('option', 200, { valueType: 'option', fixed: 'right' });
+
+  it('leaves columns that fit as they are', () => {
+    const columns = [col('name', 160), keyed('state', 90), actions];
+    const fitted = fitColumns(columns, true, 1000);
+    expect(fitted.width).toBe(48 + 160 + 90 + 200);
+    expect(fitted.columns.map((c) => c.width)).toEqual([160, 90, 200]);
+  });
+
+  it('shrinks the columns that give way towards their headers, and keeps the kept ones and the actions', () => {
+    const columns = [col('name', 200), col('remark', 300), keyed('state', 90), actions];
+    const fitted = fitColumns(columns, false, 700);
+    expect(fitted.width).toBeLessThanOrEqual(700);
+    const width = (key: string) => fitted.columns.find((c) => c.key === key)?.width as number;
+    expect(width('state')).toBe(90);
+    expect(width('option')).toBe(200);
+    expect(width('remark')).toBeLessThan(300);
+    expect(width('name')).toBeLessThan(200);
+    // never below the header (text width + padding)
+    expect(width('name')).toBeGreaterThanOrEqual(textWidth('name') + 32);
+    expect(fitted.columns.map((c) => c.key)).toEqual(['name', 'remark', 'state', 'option']);
+  });
+
+  it('moves the kept columns up behind the first one when shrinking is not enough', () => {
+    const columns = [col('name', 160), col('a', 160), col('b', 160), keyed('state', 90), keyed('count', 80), col('hidden', 100, { hideInTable: true }), actions];
+    const fitted = fitColumns(columns, true, 500);
+    expect(fitted.columns.filter((c) => !c.hideInTable).map((c) => c.key)).toEqual(['name', 'state', 'count', 'a', 'b', 'option']);
+    expect(fitted.columns.find((c) => c.key === 'state')?.width).toBe(90);
+    // a search-only column keeps its place, and the search form its order (higher first)
+    expect(fitted.columns.map((c) => c.key).indexOf('hidden')).toBe(5);
+    const searchOrder = [...fitted.columns].sort((x, y) => (y.order ?? 0) - (x.order ?? 0)).map((c) => c.key);
+    expect(searchOrder).toEqual(['name', 'a', 'b', 'state', 'count', 'hidden', 'option']);
+  });
+
+  it('marks a definition\'s key fields as kept: they keep their width', () => {
+    const def = { ...paramResource, fields: { ...paramResource.fields, paramValue: { ...paramResource.fields.paramValue, key: true as const, width: 150 } } };
+    const built = sizeColumns(buildColumns<unknown>(def, { lang: 'zh', dicts: {} }, labels), false).columns.filter((c) => !c.hideInTable);
+    const fitted = fitColumns(built, false, 300);
+    expect(fitted.columns.find((c) => c.key === 'paramValue')?.width).toBe(150);
+    expect(fitted.columns.filter((c) => !c.hideInTable)[1]?.key).toBe('paramValue');
+  });
+
+  it('lets the kept columns give way towards their headers when even they do not fit, never the row actions', () => {
+    const keyedMin = (key: string, width: number, min: number) => ({ ...col(key, width), ...withFit({ keep: true, min }) });
+    const columns = [col('name', 160), keyedMin('roles', 160, 90), keyedMin('state', 100, 80), col('remark', 200), actions];
+    const fitted = fitColumns(columns, true, 560);
+    const width = (key: string) => fitted.columns.find((c) => c.key === key)?.width as number;
+    expect(width('option')).toBe(200);
+    expect(width('roles')).toBeLessThan(160);
+    expect(width('roles')).toBeGreaterThanOrEqual(90);
+    expect(width('state')).toBeGreaterThanOrEqual(80);
+    const shown = fitted.columns.filter((c) => !c.hideInTable);
+    // in view: the selection, the first column, the kept ones and the actions fit the window
+    expect(48 + width('name') + width('roles') + width('state') + width('option')).toBeLessThanOrEqual(560);
+    expect(shown.map((c) => c.key)).toEqual(['name', 'roles', 'state', 'remark', 'option']);
+  });
+
+  it('never sizes a column narrower than its header (a width set for the Chinese label)', () => {
+    const narrow = { ...col('succeeded', 70), ...withFit({ keep: false, min: textWidth('Succeeded') + 32 }) };
+    expect(sizeColumns([narrow], false).columns[0]!.width).toBe(textWidth('Succeeded') + 32);
+  });
+
+  it('does nothing before the table is measured', () => {
+    const columns = [col('name', 900), actions];
+    expect(fitColumns(columns, false, 0).width).toBe(1100);
   });
 });

@@ -59,6 +59,8 @@ export interface ColumnLabels {
   /** how a flag reads (resource.yes / resource.no) */
   yes: string;
   no: string;
+  /** a reference whose row is gone (resource.refDeleted) */
+  refDeleted?: string;
 }
 
 /** The key of the search-only column of a date-range field. */
@@ -122,6 +124,7 @@ function fieldColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels:
   const key = searchKey(name, f);
   const yesNo = { yes: labels.yes, no: labels.no };
   return {
+    ...withFit({ keep: f.key === true, min: headerWidth(title, sortable) }),
     title,
     dataIndex: name,
     key: name,
@@ -137,7 +140,7 @@ function fieldColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels:
       const row = record as Record<string, unknown>;
       if (isFileField(f)) return <FieldValue name={name} field={f} record={row} dicts={ctx.dicts} yesNo={yesNo} />;
       // dictionary codes and references show the server's `<field>Name`
-      return <CellText text={displayText(f, row[name], ctx.dicts, { name, record: row, yesNo })} />;
+      return <CellText text={displayText(f, row[name], ctx.dicts, { name, record: row, yesNo, refDeleted: labels.refDeleted })} />;
     },
   };
 }
@@ -172,6 +175,92 @@ function inTable<Rec>(column: ProColumns<Rec>): boolean {
   return !column.hideInTable;
 }
 
+/** How a column gives way when the table is narrower than its columns: `keep` holds its width and its place in view. */
+export interface ColumnFit {
+  keep: boolean;
+  /** the narrowest it gets: its header, whole */
+  min: number;
+}
+
+/** Where a column carries its fit (a symbol: a screen's patch, spread over the column, keeps it; antd ignores it). */
+const FIT = Symbol('columnFit');
+
+/** The property that gives a column its fit (spread it into the column). */
+export function withFit(fit: ColumnFit): { [FIT]: ColumnFit } {
+  return { [FIT]: fit };
+}
+
+function fitOf<Rec>(column: ProColumns<Rec>, width: number): ColumnFit {
+  const own = (column as { [FIT]?: ColumnFit })[FIT];
+  if (own) return own;
+  // the row actions keep their width (sized to their buttons); a screen's own column shrinks to its header
+  if (column.valueType === 'option' || column.fixed) return { keep: true, min: width };
+  return { keep: false, min: Math.min(width, typeof column.title === 'string' ? headerWidth(column.title, Boolean(column.sorter)) : COLUMN_WIDTHS.other) };
+}
+
+/**
+ * Fits sized columns into `available` px (the table's visible width): the columns that give way shrink towards
+ * their headers, in proportion to the room each has; if that is not enough, the kept columns (a definition's `key`
+ * fields) move up behind the first one, so they stay in view and only the others are reached by scrolling.
+ * Answers the columns and the table's scroll width.
+ */
+export function fitColumns<Rec>(columns: ProColumns<Rec>[], selectable: boolean, available: number): { columns: ProColumns<Rec>[]; width: number } {
+  const sized = sizeColumns(columns, selectable);
+  if (!(available > 0) || sized.width <= available) return sized;
+  const room = (c: ProColumns<Rec>) => {
+    if (!inTable(c)) return 0;
+    const fit = fitOf(c, c.width as number);
+    return fit.keep ? 0 : Math.max(0, (c.width as number) - fit.min);
+  };
+  const totalRoom = sized.columns.reduce((sum, c) => sum + room(c), 0);
+  const share = totalRoom > 0 ? Math.min(1, (sized.width - available) / totalRoom) : 0;
+  let width = sized.width;
+  const shrunk = sized.columns.map((c) => {
+    const give = Math.ceil(room(c) * share);
+    if (give <= 0) return c;
+    width -= give;
+    return { ...c, width: (c.width as number) - give };
+  });
+  if (width <= available) return { columns: shrunk, width };
+  // the kept columns up front; when even they do not fit, they too give way towards their headers (the row
+  // actions never do)
+  const kept = (c: ProColumns<Rec>) => fitOf(c, c.width as number).keep;
+  const keptRoom = (c: ProColumns<Rec>) => (inTable(c) && kept(c) && c.valueType !== 'option' && !c.fixed
+    ? Math.max(0, (c.width as number) - fitOf(c, c.width as number).min) : 0);
+  const first = shrunk.find((c) => inTable(c) && !c.fixed);
+  const visibleWidth = (COLUMN_WIDTHS.selection * (selectable ? 1 : 0)) + shrunk
+    .filter((c) => inTable(c) && (c === first || kept(c))).reduce((sum, c) => sum + (c.width as number), 0);
+  const over = visibleWidth - available;
+  const totalKeptRoom = shrunk.reduce((sum, c) => sum + keptRoom(c), 0);
+  const keptShare = over > 0 && totalKeptRoom > 0 ? Math.min(1, over / totalKeptRoom) : 0;
+  const fitted = keptShare > 0 ? shrunk.map((c) => {
+    const give = Math.ceil(keptRoom(c) * keptShare);
+    if (give <= 0) return c;
+    width -= give;
+    return { ...c, width: (c.width as number) - give };
+  }) : shrunk;
+  return { columns: keptFirst(fitted, kept), width };
+}
+
+/**
+ * The first table column (it names the row), then the kept ones, then the rest, each in its order; the row actions
+ * (fixed right) and the search-only columns stay where they are, and the search form keeps the definition's order
+ * (`order`: the form puts higher first).
+ */
+function keptFirst<Rec>(columns: ProColumns<Rec>[], kept: (c: ProColumns<Rec>) => boolean): ProColumns<Rec>[] {
+  const first = columns.find((c) => inTable(c) && !c.fixed);
+  const movable = (c: ProColumns<Rec>) => inTable(c) && !c.fixed && c !== first;
+  const moving = columns.filter(movable);
+  const sequence = [...moving.filter(kept), ...moving.filter((c) => !kept(c))];
+  // the search form follows the definition's order whatever the table's: each column keeps its weight
+  const weight = new Map(columns.map((c, i) => [c, c.order ?? columns.length - i]));
+  let next = 0;
+  return columns.map((c) => {
+    const placed = movable(c) ? sequence[next++]! : c;
+    return { ...placed, order: weight.get(placed) };
+  });
+}
+
 /**
  * Fills in the widths a screen's columns left out and returns the table's scroll width: the sum of
  * the column widths (the table still stretches to the page when that is narrower).
@@ -180,9 +269,11 @@ export function sizeColumns<Rec>(columns: ProColumns<Rec>[], selectable: boolean
   let width = selectable ? COLUMN_WIDTHS.selection : 0;
   const sized = columns.map((column) => {
     if (!inTable(column)) return column;
-    const w = typeof column.width === 'number' ? column.width : COLUMN_WIDTHS.other;
+    // never narrower than its header, whole (a width set for the Chinese label may not hold the English one)
+    const header = (column as { [FIT]?: ColumnFit })[FIT]?.min ?? 0;
+    const w = Math.max(typeof column.width === 'number' ? column.width : COLUMN_WIDTHS.other, header);
     width += w;
-    return column.width === undefined ? { ...column, width: w } : column;
+    return column.width === w ? column : { ...column, width: w };
   });
   return { columns: sized, width };
 }

@@ -1,4 +1,4 @@
-import { dictNameKey, type FieldDef } from '@console/contract';
+import { dictNameKey, type FieldDef, sizeText } from '@console/contract';
 import { dictLabel, type DictMap } from './dictValues';
 
 /** The wire format of datetimes (api.md section 1), in dayjs notation. */
@@ -21,6 +21,8 @@ export interface DisplayOptions {
   record?: Readonly<Record<string, unknown>>;
   /** how a boolean reads (else 1/0) */
   yesNo?: YesNo;
+  /** the word for a reference whose row is gone (its `<field>Name` answered null): shown with the id, never the bare id */
+  refDeleted?: string;
 }
 
 /** A flag as the wire has it (0/1; true/false and '0'/'1' accepted). */
@@ -40,7 +42,9 @@ export function displayText(field: FieldDef, value: unknown, dicts: DictMap, opt
   if ((field.dict || field.type === 'ref' || field.type === 'ids') && typeof named === 'string' && named !== '') return named;
   // a tree's root ('0' in the parent field) names no row
   if (field.type === 'ref' && String(value) === '0') return EMPTY_TEXT;
+  if ((field.type === 'ref' || field.type === 'ids') && named === null && opts.refDeleted) return `${opts.refDeleted} (${String(value)})`;
   if (field.dict) return dictLabel(field, dicts, value);
+  if (field.bytes && typeof value === 'number') return sizeText(value);
   if (field.type === 'json' && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
     return entries.length ? entries.map(([k, v]) => `${k}: ${v === null ? EMPTY_TEXT : String(v)}`).join('; ') : EMPTY_TEXT;

@@ -25,6 +25,14 @@ describe('displayText of the new field types', () => {
     expect(isOn(0)).toBe(false);
   });
 
+  it('shows a reference whose row is gone as deleted, with its id, never the bare id', () => {
+    const record = { owner: '7', ownerName: null, tags: '1,2', tagsName: null };
+    expect(displayText(f.owner, '7', {}, { name: 'owner', record, refDeleted: '已删除' })).toBe('已删除 (7)');
+    expect(displayText(f.tags, '1,2', {}, { name: 'tags', record, refDeleted: 'deleted' })).toBe('deleted (1,2)');
+    // a name the server did not answer at all (a custom page's record) is not a deletion
+    expect(displayText(f.owner, '7', {}, { name: 'owner', record: { owner: '7' }, refDeleted: '已删除' })).toBe('7');
+  });
+
   it('shows the server\'s <field>Name for references, id lists and dictionary codes', () => {
     const record = { owner: '7', ownerName: 'Alice', tags: '1,2', tagsName: 'a,b', kind: 1, kindName: 'Kind one' };
     expect(displayText(f.owner, '7', {}, { name: 'owner', record })).toBe('Alice');
@@ -130,5 +138,15 @@ describe('columns of the new field types', () => {
     expect(byKey('since')?.valueType).toBe('date');
     expect(transform('since')?.('2026-03-04')).toEqual({ since_equal: '2026-03-04' });
     expect(transform('since')?.(undefined)).toEqual({});
+  });
+});
+
+describe('sizes and uploaded names', () => {
+  it('shows a field of bytes as B / KB / MB and a file link by the name it was uploaded with', () => {
+    const size: FieldDef = { type: 'int', label: { zh: '文件大小', en: 'Size' }, bytes: true };
+    expect(displayText(size, 512, {})).toBe('512 B');
+    expect(displayText(size, 4096, {})).toBe('4 KB');
+    expect(displayText(size, 3_170_000, {})).toBe('3.02 MB');
+    expect(fileName('/files/000000/20260101/0123456789abcdef0123456789abcdef.pdf/%E4%BA%A7%E5%93%81%E8%AF%B4%E6%98%8E%E4%B9%A6.pdf')).toBe('产品说明书.pdf');
   });
 });

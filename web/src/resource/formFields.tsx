@@ -57,6 +57,9 @@ export function fieldItemProps(ctx: FormFieldContext, t: TFunction) {
 
 type ItemProps = ReturnType<typeof fieldItemProps>['common'];
 
+/** the phone keypad for numbers, the email keyboard for addresses */
+const INPUT_MODE: Record<string, 'tel' | 'email' | 'url' | undefined> = { mobile: 'tel', phone: 'tel', email: 'email', url: 'url' };
+
 /** Fields shown by their role rather than their type: passwords, credentials, dictionaries, a tree's parent. */
 function specialField(ctx: FormFieldContext, t: TFunction, common: ItemProps, placeholder: string | undefined): ReactNode | undefined {
   const { name, field: f, mode } = ctx;
@@ -132,7 +135,7 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
   switch (f.type) {
     case 'string':
     case 'id':
-      return <ProFormText {...common} placeholder={placeholder} fieldProps={{ maxLength: f.max }} />;
+      return <ProFormText {...common} placeholder={placeholder} fieldProps={{ maxLength: f.max, inputMode: INPUT_MODE[f.format ?? ''] }} />;
     case 'text':
       return (
         <ProFormTextArea

@@ -4,12 +4,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { App } from 'antd';
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { fieldErrorsOf } from '../api/client';
-import { confirmInDialog, focusFirstField, hasOpenPopup } from '../dialog/dialogFocus';
+import { confirmationOf, fieldErrorsOf } from '../api/client';
 import { testId } from '../testId';
+import { confirmInDialog, focusFirstField, hasOpenPopup } from '../dialog/dialogFocus';
+import { typeAheadInto } from '../dialog/typeAhead';
 import { detailQuery, resourceKeys, type ResourceApi } from './api';
 import { formValuesOf, submitValues } from './fieldsOf';
 import { formChanged } from './formDirty';
+import { confirmDiscard, useUnsavedChanges } from './unsavedChanges';
 import type { FormContext, FormOverride, FormTarget, ResourceRecord } from './types';
 
 export type Values = Record<string, unknown>;
@@ -57,9 +59,11 @@ export function useFirstFieldFocus(open: boolean, opened: boolean, loading: bool
     const body = bodyRef.current;
     if (body?.contains(document.activeElement) && document.activeElement !== body) {
       focused.current = true;
-      return;
+    } else {
+      focused.current = focusFirstField(body);
     }
-    focused.current = focusFirstField(body);
+    // what was typed while the form was on its way goes where the focus is now (or is let go once it is shown)
+    if (focused.current || opened) typeAheadInto(focused.current ? document.activeElement : null);
   }, [open, opened, loading]);
 }
 
@@ -75,6 +79,9 @@ export function useCloseGuard(formRef: FormRef, initialValues: RefObject<Values 
     return formChanged(initial, form.getFieldsValue(true) as Values);
   }, []);
 
+  // closing the page's tab (or leaving the console) while the dialog is open asks too
+  useUnsavedChanges(changed, open);
+
   const requestClose = useCallback(() => {
     if (!changed()) {
       onClose();
@@ -82,17 +89,8 @@ export function useCloseGuard(formRef: FormRef, initialValues: RefObject<Values 
     }
     if (asking.current) return;
     asking.current = true;
-    confirmInDialog(modal, {
-      title: t('common.tip'),
-      content: t('resource.discardConfirm'),
-      okText: t('common.ok'),
-      cancelText: t('common.cancel'),
-      okButtonProps: testId('confirm-ok'),
-      cancelButtonProps: testId('confirm-cancel'),
-      onOk: () => onClose(),
-      afterClose: () => {
-        asking.current = false;
-      },
+    confirmDiscard(modal, t, onClose, () => {
+      asking.current = false;
     });
   }, [changed, modal, onClose, t]);
 
@@ -112,18 +110,36 @@ export function useFormSubmit<Rec extends ResourceRecord>(
   done: { onSaved: (answer: unknown) => void; onClose: () => void },
 ) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
+  /** asks the user about a warning the server raised; true when they accept it */
+  const accepts = (text: string) => new Promise<boolean>((resolve) => {
+    confirmInDialog(modal, {
+      title: t('common.tip'), content: text, okText: t('common.ok'), cancelText: t('common.cancel'),
+      okButtonProps: testId('confirm-ok'), cancelButtonProps: testId('confirm-cancel'),
+      onOk: () => resolve(true), onCancel: () => resolve(false),
+    });
+  });
   return async (values: Values): Promise<boolean> => {
     const body = submitValues(def, override?.toSubmit ? override.toSubmit(values, ctx) : values, target.mode);
     if (target.mode === 'edit') body.id = target.id;
+    const confirmed: string[] = [];
     let answer: unknown;
-    try {
-      answer = await api.submit(body);
-    } catch (err) {
-      const errors = fieldErrorsOf(err);
-      if (errors) formRef.current?.setFields(Object.entries(errors).map(([name, error]) => ({ name, errors: [error] })));
-      return false;
+    for (;;) {
+      try {
+        answer = await api.submit(body, { confirm: confirmed });
+        break;
+      } catch (err) {
+        const warning = confirmationOf(err);
+        if (warning && !confirmed.includes(warning) && err instanceof Error) {
+          if (!(await accepts(err.message))) return false;
+          confirmed.push(warning);
+          continue;
+        }
+        const errors = fieldErrorsOf(err);
+        if (errors) formRef.current?.setFields(Object.entries(errors).map(([name, error]) => ({ name, errors: [error] })));
+        return false;
+      }
     }
     void message.success(t(target.mode === 'create' ? 'resource.added' : 'resource.updated'));
     void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });

@@ -1,6 +1,8 @@
 import { type FieldDef } from '@console/contract';
 import { noticeResource } from '@console/contract/areas/desk/index';
-import { paramResource } from '@console/contract/areas/system/index';
+import { factoryResource } from '@console/contract/areas/production/index';
+import { emergencyUnlockResource } from '@console/contract/areas/device/index';
+import { paramResource, userResource } from '@console/contract/areas/system/index';
 import { describe, expect, it } from 'vitest';
 import { differentFrom, fieldPrompt, fieldRules, labelInSentence, type RuleMessages, sameAs } from './rules';
 
@@ -9,6 +11,36 @@ const messages: RuleMessages = {
   pleaseSelect: (label) => `select ${label}`,
   tooLong: (label, max) => `${label} > ${max}`,
 };
+
+/** Runs a field's rules on a value as the form does: the first error's message, or null. */
+async function firstError(f: FieldDef, label: string, lang: 'zh' | 'en', value: unknown): Promise<string | null> {
+  for (const rule of fieldRules(f, label, lang, messages)) {
+    const r = typeof rule === 'function' ? rule({} as never) : rule;
+    if (!r.validator) continue;
+    try {
+      await (r.validator as (rule: unknown, value: unknown) => Promise<void>)({}, value);
+    } catch (e) {
+      return (e as Error).message;
+    }
+  }
+  return null;
+}
+
+describe('a field\'s format', () => {
+  it('is checked by the same rule in the factory, emergency and user forms, as the server checks it', async () => {
+    expect(await firstError(factoryResource.fields.phone, '联系电话', 'zh', 'abc')).toBe('联系电话须是手机号码、带区号的固定电话 (如 0755-12345678) 或 400 电话');
+    expect(await firstError(emergencyUnlockResource.fields.phone, 'Phone', 'en', 'abc')).toMatch(/^Phone must be a mobile number/);
+    expect(await firstError(userResource.fields.phone, 'Phone', 'en', 'abc')).toBe('Phone must be a mobile number of 11 digits starting with 1');
+    expect(await firstError(userResource.fields.email, 'Email', 'en', 'a@b')).toBe('Email is not a valid email address');
+  });
+
+  it('passes good values and leaves an empty optional field to the required rule', async () => {
+    expect(await firstError(factoryResource.fields.phone, 'Phone', 'en', '0755-12345678')).toBeNull();
+    expect(await firstError(userResource.fields.phone, 'Phone', 'en', ' 13800138000 ')).toBeNull();
+    expect(await firstError(userResource.fields.phone, 'Phone', 'en', '')).toBeNull();
+    expect(await firstError(userResource.fields.email, 'Email', 'en', 'zhang.san@example.com')).toBeNull();
+  });
+});
 
 describe('fieldRules', () => {
   it('uses the definition\'s own required message in the UI language', () => {

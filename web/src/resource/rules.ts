@@ -1,4 +1,5 @@
 import { isRequired, t as text, type FieldDef, type Lang } from '@console/contract';
+import { hasTextFormat, textFormatMessage } from '@console/contract/textFormat';
 import type { Rule } from 'antd/es/form';
 
 /** The UI strings the rules need (resource.* keys of the i18n resources). */
@@ -62,7 +63,18 @@ export function fieldRules(f: FieldDef, label: string, lang: Lang, messages: Rul
   if (f.max !== undefined && isTypedText(f)) {
     rules.push({ type: 'string', max: f.max, message: messages.tooLong(label, f.max) });
   }
+  if (f.format) rules.push(formatRule(f.format, textFormatMessage(f.format, label, lang)));
   return rules;
+}
+
+/** A typed text in its field's format (`FieldDef.format`, the rule the server applies too); an empty one is the required rule's. */
+export function formatRule(format: NonNullable<FieldDef['format']>, message: string): Rule {
+  return {
+    validator: async (_, value: unknown) => {
+      const text = typeof value === 'string' ? value.trim() : value == null ? '' : String(value);
+      if (text !== '' && !hasTextFormat(text, format)) throw new Error(message);
+    },
+  };
 }
 
 /** The field must equal another one (a password confirmation); checked once both have a value. */

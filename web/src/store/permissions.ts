@@ -1,7 +1,9 @@
+import type { MenuRoute } from '@console/contract/envelope';
 import type { MenuButton } from '@console/contract/envelope';
 import { useMemo } from 'react';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
+import { useSession } from './session';
 
 /** The button codes the signed-in user holds; kept for the browser session only. */
 interface PermissionState {
@@ -39,4 +41,25 @@ export function usePermissionCheck(): (code: string) => boolean {
     const held = new Set(codes);
     return (code: string) => held.has(code);
   }, [codes]);
+}
+
+function collectMenuCodes(nodes: readonly MenuRoute[], out: Set<string>): Set<string> {
+  for (const node of nodes) {
+    if (node.code) out.add(node.code);
+    if (node.children) collectMenuCodes(node.children, out);
+  }
+  return out;
+}
+
+/**
+ * A checker telling whether the user holds a code, a menu's (from their menu) or a button's: what the server checks
+ * before answering a call, so a screen asks for nothing the user may not read.
+ */
+export function useCodeCheck(): (code: string) => boolean {
+  const codes = usePermissions((s) => s.codes);
+  const menu = useSession((s) => s.menu);
+  return useMemo(() => {
+    const held = collectMenuCodes(menu, new Set(codes));
+    return (code: string) => held.has(code);
+  }, [codes, menu]);
 }

@@ -17,5 +17,9 @@ export const authMessages = {
   accountFormat: { zh: '账号只能包含字母、数字、下划线、点和横线, 长度 2 到 64', en: 'The account may contain letters, digits, "_", "." and "-", 2 to 64 characters' },
   registeredPending: { zh: '注册成功, 请等待管理员审核', en: 'Registered; the account awaits an administrator\'s approval' },
   oauthUnknown: { zh: '第三方账号不存在 (未配置第三方登录)', en: 'Unknown third-party account (no third-party sign-in is configured)' },
+  logSignIn: { zh: '登录成功', en: 'Signed in' },
+  logSignInFailed: { zh: '登录失败: {reason}', en: 'Sign-in failed: {reason}' },
+  logSignOut: { zh: '退出登录', en: 'Signed out' },
+  logRefreshReused: { zh: '已用过的刷新令牌被再次使用, 其会话已注销', en: 'A used refresh token was presented again; its session was revoked' },
   agreementNotFound: { zh: '协议不存在或尚未发布', en: 'The agreement does not exist or is not published' },
 } as const satisfies Record<string, I18nText>;

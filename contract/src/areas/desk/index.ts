@@ -1,6 +1,7 @@
 import { defineArea } from '../../area.js';
 import { noticeResource } from './notice.js';
 
+export * from './dashboard.js';
 export * from './notice.js';
 export * from './noticeBell.js';
 

@@ -127,7 +127,7 @@ export const firmwareResource = defineResource({
       max: 32, search: 'like', sortable: true, immutable: true, width: 120,
     },
     file: { type: 'file', label: { zh: '固件文件', en: 'Firmware file' }, required: { zh: '请上传固件文件', en: 'Please upload the firmware file' }, max: 1000, list: false },
-    fileSize: { type: 'int', label: { zh: '文件大小 (字节)', en: 'Size (bytes)' }, form: false, width: 120 },
+    fileSize: { type: 'int', label: { zh: '文件大小', en: 'Size' }, bytes: true, form: false, width: 110 },
     sha256: { type: 'string', label: { zh: 'SHA-256', en: 'SHA-256' }, max: 64, form: false, list: false },
     md5: { type: 'string', label: { zh: 'MD5', en: 'MD5' }, max: 32, form: false, list: false },
     releaseNotes: { type: 'text', label: { zh: '更新说明', en: 'Release notes' }, max: 2000 },
@@ -174,7 +174,8 @@ export const otaTaskResource = defineResource({
   codes: { menu: 'ota_progress', add: 'ota_task_add', edit: 'ota_task_add', delete: 'ota_task_cancel', view: 'ota_progress' },
   fields: {
     taskName: { type: 'string', label: { zh: '任务名称', en: 'Task name' }, required: { zh: '请输入任务名称', en: 'Please enter the task name' }, max: 64, search: 'like', width: 160 },
-    firmwareId: { type: 'ref', ref: 'firmware', label: { zh: '固件', en: 'Firmware' }, required: { zh: '请选择固件', en: 'Please select the firmware' }, search: 'equal', width: 140 },
+    // a task is history: it keeps naming a removed firmware (the firmware's own rule refuses a running task's)
+    firmwareId: { type: 'ref', ref: 'firmware', label: { zh: '固件', en: 'Firmware' }, required: { zh: '请选择固件', en: 'Please select the firmware' }, search: 'equal', width: 140, onRemove: 'keep' },
     productId: { type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, form: false, search: 'equal', width: 140 },
     scope: {
       type: 'string', label: { zh: '升级范围', en: 'Scope' }, dict: 'ota_scope', required: { zh: '请选择升级范围', en: 'Please select the scope' },
@@ -189,10 +190,10 @@ export const otaTaskResource = defineResource({
     timeoutMinutes: { type: 'int', label: { zh: '超时 (分钟)', en: 'Timeout (min)' }, min: 1, max: 1440, defaultValue: 30, width: 110 },
     maxRetries: { type: 'int', label: { zh: '重试次数', en: 'Retries' }, min: 0, max: 10, defaultValue: 1, width: 90 },
     toVersion: { type: 'string', label: { zh: '目标版本', en: 'Target version' }, max: 32, form: false, width: 110 },
-    state: { type: 'string', label: { zh: '任务状态', en: 'State' }, dict: 'ota_task_state', max: 16, form: false, search: 'equal', width: 90 },
-    total: { type: 'int', label: { zh: '设备数', en: 'Devices' }, form: false, width: 90 },
-    succeeded: { type: 'int', label: { zh: '成功', en: 'Succeeded' }, form: false, width: 80 },
-    failed: { type: 'int', label: { zh: '失败', en: 'Failed' }, form: false, width: 80 },
+    state: { type: 'string', label: { zh: '任务状态', en: 'State' }, dict: 'ota_task_state', max: 16, form: false, search: 'equal', key: true, width: 90 },
+    total: { type: 'int', label: { zh: '设备数', en: 'Devices' }, form: false, key: true, width: 90 },
+    succeeded: { type: 'int', label: { zh: '成功', en: 'Succeeded' }, form: false, key: true, width: 80 },
+    failed: { type: 'int', label: { zh: '失败', en: 'Failed' }, form: false, key: true, width: 80 },
     finishTime: { type: 'datetime', label: { zh: '结束时间', en: 'Finished at' }, form: false },
   },
   actions: defineActions(`${OMC_DEVICE}/ota-task`, {
@@ -204,6 +205,13 @@ export const otaTaskResource = defineResource({
       method: 'GET', permission: 'ota_progress', title: { zh: '升级任务：各状态设备数', en: 'OTA tasks: devices per state' },
       input: z.object({ id: idInput }),
       output: z.object({ state: z.string(), total: z.number(), counts: z.record(z.string(), z.number()), stuck: z.number(), flagged: z.number() }),
+    },
+    /** the task's failed and timed-out devices queued again for one new attempt each (the task reopens if it finished) */
+    retry: {
+      method: 'POST', permission: 'ota_task_retry', platform: 'write', title: { zh: '升级任务：重试失败设备', en: 'OTA tasks: retry the failed devices' },
+      input: z.object({ id: idInput }),
+      /** retried: devices queued again; superseded: failed devices left alone because a newer task took them */
+      output: z.object({ retried: z.number(), superseded: z.number() }),
     },
   }),
 });
@@ -222,8 +230,12 @@ export const otaProgressResource = defineResource({
     buttons: [
       { code: 'ota_task_add', name: { zh: '新建升级任务', en: 'New OTA task' }, alias: 'add', placement: 'toolbar' },
       { code: 'ota_task_cancel', name: { zh: '取消任务', en: 'Cancel task' }, alias: 'cancel', placement: 'row' },
+      { code: 'ota_task_retry', name: { zh: '重试失败设备', en: 'Retry failed devices' }, alias: 'retry', placement: 'row' },
+      { code: 'ota_progress_export', name: { zh: '导出进度', en: 'Export progress' }, alias: 'export', placement: 'toolbar' },
     ],
   },
+  // named after the task it is filtered to, among the tasks the caller sees (hooks.exportName)
+  io: { export: { permission: 'ota_progress_export' } },
   fields: {
     taskId: { type: 'ref', ref: 'ota_task', label: { zh: '升级任务', en: 'Task' }, search: 'equal', width: 150 },
     // a million rows and more: an SN is found by its start, which the (task_id, device_sn) and device_sn indexes answer
@@ -270,7 +282,21 @@ export const appVersionResource = defineResource({
   scope: 'platform',
   nameField: 'versionName',
   defaultSort: { field: 'versionCode', order: 'desc' },
-  menu: { parent: 'device', route: '/device/appversion', name: { zh: 'APP 版本', en: 'App versions' }, sort: 4, icon: 'iconfont iconicon_phone' },
+  menu: {
+    parent: 'device', route: '/device/appversion', name: { zh: 'APP 版本', en: 'App versions' }, sort: 4, icon: 'iconfont iconicon_phone',
+    buttons: [
+      {
+        code: 'app_version_publish', name: { zh: '发布', en: 'Publish' }, alias: 'publish', placement: 'row', action: 'publish',
+        shownWhen: { field: 'state', values: [RELEASE_STATE.draft, RELEASE_STATE.withdrawn] },
+        confirm: { zh: '发布后, 该平台的 APP 会收到此版本的更新提示, 确定发布?', en: 'Once published, the app on this platform is offered this version. Publish it?' },
+      },
+      {
+        code: 'app_version_withdraw', name: { zh: '撤回', en: 'Withdraw' }, alias: 'withdraw', placement: 'row', action: 'withdraw',
+        shownWhen: { field: 'state', values: [RELEASE_STATE.published] },
+        confirm: { zh: '撤回后, APP 不再收到此版本的更新提示, 确定撤回?', en: 'Once withdrawn, the app is no longer offered this version. Withdraw it?' },
+      },
+    ],
+  },
   fields: {
     platform: {
       type: 'string', label: { zh: '平台', en: 'Platform' }, dict: 'app_platform', required: { zh: '请选择平台', en: 'Please select the platform' },
@@ -285,8 +311,22 @@ export const appVersionResource = defineResource({
     storeUrl: { type: 'string', format: 'url', label: { zh: '商店地址', en: 'Store link' }, max: 500, list: false },
     forceUpdate: { type: 'boolean', label: { zh: '强制更新', en: 'Force update' }, search: 'equal', defaultValue: 0, width: 90 },
     releaseNotes: { type: 'text', label: { zh: '更新说明', en: 'Release notes' }, max: 2000 },
-    state: { type: 'int', label: { zh: '状态', en: 'State' }, dict: 'release_state', search: 'equal', defaultValue: 1, width: 90 },
+    state: { type: 'int', label: { zh: '状态', en: 'State' }, dict: 'release_state', form: false, search: 'equal', width: 90 },
+    publishTime: { type: 'datetime', label: { zh: '发布时间', en: 'Published at' }, form: false },
+    publishUser: { type: 'id', label: { zh: '发布人', en: 'Published by' }, form: false, list: false },
+    publishUserName: { type: 'string', label: { zh: '发布人', en: 'Published by' }, max: 64, form: false, width: 100 },
   },
+  /** draft (or withdrawn) → published → withdrawn; only published versions are offered to the app (app-api.md) */
+  actions: defineActions('/api/ymy-app/version', {
+    publish: {
+      method: 'POST', permission: 'app_version_publish', platform: 'write', title: { zh: 'APP 版本：发布', en: 'App versions: publish' },
+      input: z.object({ id: idInput }), output: okOutput,
+    },
+    withdraw: {
+      method: 'POST', permission: 'app_version_withdraw', platform: 'write', title: { zh: 'APP 版本：撤回', en: 'App versions: withdraw' },
+      input: z.object({ id: idInput }), output: okOutput,
+    },
+  }),
 });
 
 export const appLogResource = defineResource({
@@ -354,11 +394,11 @@ export const deviceControlResource = defineResource({
   fields: {
     deviceSn: { ...SN, required: { zh: '请输入设备 SN', en: 'Please enter the device SN' }, search: 'like' },
     action: {
-      type: 'string', label: { zh: '操作', en: 'Action' }, dict: 'device_action', required: { zh: '请选择操作', en: 'Please select the action' },
+      type: 'string', label: { zh: '管控操作', en: 'Control action' }, dict: 'device_action', required: { zh: '请选择管控操作', en: 'Please select the control action' },
       max: 16, search: 'equal', width: 110,
     },
     reason: { type: 'string', label: { zh: '原因', en: 'Reason' }, required: { zh: '请输入原因', en: 'Please enter the reason' }, max: 255, width: 200 },
-    state: { type: 'string', label: { zh: '状态', en: 'State' }, dict: 'control_state', max: 16, form: false, search: 'equal', width: 90 },
+    state: { type: 'string', label: { zh: '状态', en: 'State' }, dict: 'control_state', max: 16, form: false, search: 'equal', key: true, width: 90 },
     result: { type: 'string', label: { zh: '设备应答', en: 'Device answer' }, max: 255, form: false, width: 180 },
     syncTime: { type: 'datetime', label: { zh: '同步时间', en: 'Synced at' }, form: false },
   },
@@ -475,6 +515,8 @@ export const emergencyUnlockResource = defineResource({
   scope: 'tenant',
   nameField: 'deviceSn',
   page: 'custom',
+  // a decided request is no longer changed; one whose codes were issued stays on record
+  rowButtons: { edit: { field: 'state', values: ['pending'] }, delete: { field: 'state', values: ['pending', 'approved', 'rejected'] } },
   menu: {
     parent: 'device', route: '/device/emergency', name: { zh: '应急开锁', en: 'Emergency unlock' }, sort: 10, icon: 'iconfont iconicon_lock',
     buttons: [
@@ -485,16 +527,16 @@ export const emergencyUnlockResource = defineResource({
   fields: {
     deviceSn: { ...SN, required: { zh: '请输入设备 SN', en: 'Please enter the device SN' }, search: 'like' },
     applicant: { type: 'string', label: { zh: '申请人', en: 'Applicant' }, required: { zh: '请输入申请人', en: 'Please enter the applicant' }, max: 32, search: 'like', width: 100 },
-    phone: { type: 'string', label: { zh: '联系电话', en: 'Phone' }, required: { zh: '请输入联系电话', en: 'Please enter the phone number' }, max: 32, width: 130 },
+    phone: { type: 'string', label: { zh: '联系电话', en: 'Phone' }, required: { zh: '请输入联系电话', en: 'Please enter the phone number' }, max: 32, format: 'phone', width: 130 },
     reason: { type: 'text', label: { zh: '申请原因', en: 'Reason' }, required: { zh: '请输入申请原因', en: 'Please enter the reason' }, max: 500 },
     codeKind: {
       type: 'int', label: { zh: '开锁码类型', en: 'Code kind' }, dict: 'emergency_kind', required: { zh: '请选择开锁码类型', en: 'Please select the code kind' },
       search: 'equal', width: 130,
     },
     validFrom: { type: 'datetime', label: { zh: '生效时间', en: 'Valid from' }, required: { zh: '请选择生效时间', en: 'Please select when it starts' }, sortable: true },
-    codeCount: { type: 'int', label: { zh: '开锁码数量', en: 'Codes' }, min: 1, max: 10, defaultValue: 1, width: 90 },
+    codeCount: { type: 'int', label: { zh: '开锁码数量', en: 'Codes' }, min: 1, max: 10, defaultValue: 1, key: true, width: 90 },
     validTo: { type: 'datetime', label: { zh: '失效时间', en: 'Valid to' }, form: false },
-    state: { type: 'string', label: { zh: '状态', en: 'State' }, dict: 'emergency_state', max: 16, form: false, search: 'equal', width: 90 },
+    state: { type: 'string', label: { zh: '状态', en: 'State' }, dict: 'emergency_state', max: 16, form: false, search: 'equal', key: true, width: 90 },
     approver: { type: 'id', label: { zh: '审批人', en: 'Approver' }, form: false, list: false },
     approverName: { type: 'string', label: { zh: '审批人', en: 'Approver' }, max: 64, form: false, width: 100 },
     approvalTime: { type: 'datetime', label: { zh: '审批时间', en: 'Approved at' }, form: false },

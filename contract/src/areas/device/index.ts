@@ -4,6 +4,7 @@ import { deviceMessages } from './messages.js';
 
 export * from './device.js';
 export * from './deviceGateway.js';
+export * from './deviceValues.js';
 
 /** The device area: devices in the field: firmware, OTA, app versions and logs, control, lookup, emergency unlock, the gateway. */
 export default /* @__PURE__ */ defineArea({

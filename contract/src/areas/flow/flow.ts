@@ -80,6 +80,15 @@ export const flowModelResource = defineResource({
       input: z.object({ modelId: idInput, category: z.string().trim().max(64).optional(), tenantIds: tenantIdsInput.optional() }),
       output: z.array(deployedSchema),
     },
+    /** the designer's pickers: the tenant's active users (a task's assignee, candidate users) and roles by alias (candidate groups) */
+    assignees: {
+      method: 'GET', permission: 'flow_model_design', title: { zh: '模型设计: 办理人', en: 'Design: assignees' },
+      input: z.object({ keyword: z.string().trim().max(64).optional() }),
+      output: z.object({
+        users: z.array(z.object({ id: z.string(), account: z.string(), realName: z.string().nullable() })),
+        roles: z.array(z.object({ alias: z.string(), name: z.string() })),
+      }),
+    },
   }),
 });
 
@@ -214,6 +223,11 @@ export const workStartResource = defineResource({
     version: { type: 'int', label: { zh: '版本', en: 'Version' }, width: 70 },
     suspensionState: SUSPENSION_STATE,
     createTime: { type: 'datetime', label: { zh: '部署时间', en: 'Deployed at' }, sortable: true, aliases: ['deploymentTime'] },
+    /**
+     * why its category's business form cannot start this process (`noApprover`: no task goes to the form's
+     * approver; `unreadable`: the stored model cannot be compiled), read from the compiled model; null where the form fits or the category has none
+     */
+    formProblem: { type: 'string', label: { zh: '表单适用', en: 'Form fit' }, list: false, form: false, virtual: true },
   },
   actions: defineActions(WORK, {
     /** starts any process without a business form of its own (the leave request has `leave/start-process`) */

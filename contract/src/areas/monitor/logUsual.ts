@@ -35,8 +35,8 @@ export const logUsualResource = defineResource({
   nameField: 'logId',
   menu: { parent: 'monitor', route: '/monitor/log/usual', name: { zh: '通用日志', en: 'Usual log' }, sort: 1, icon: 'iconfont iconicon_doc' },
   fields: {
-    logLevel: { type: 'string', label: { zh: '日志级别', en: 'Level' }, max: 16, search: 'equal', width: 90 },
-    logId: { type: 'string', label: { zh: '日志业务', en: 'Log id' }, max: 100, search: 'equal', width: 140 },
+    logLevel: { type: 'string', label: { zh: '日志级别', en: 'Level' }, dict: 'log_level', max: 16, search: 'equal', width: 90 },
+    logId: { type: 'string', label: { zh: '日志业务', en: 'Event' }, dict: 'log_event', max: 100, search: 'equal', width: 140 },
     logData: { type: 'text', label: { zh: '日志数据', en: 'Data' }, max: 4000, list: true },
     ...logRequestFields,
   },

@@ -121,6 +121,9 @@ export const productResource = defineResource({
         en: 'Clear the cache? Every server instance reads the products (looked up by cloud product ID) from the database again.',
       },
       done: { zh: '清除完毕 (本实例 {cleared} 条)', en: 'Cleared ({cleared} entries on this instance)' },
+    }, {
+      // offered only when the server holds the keys of an IoT cloud (the product area's idle buttons)
+      code: 'product_cloud_sync', name: { zh: '从云平台同步', en: 'Sync from cloud' }, alias: 'sync', placement: 'toolbar', action: 'syncFromCloud', custom: true,
     }],
   },
   fields: {
@@ -162,7 +165,7 @@ export const productResource = defineResource({
     }),
     ...defineActions('/sc/ymy-ipc/back', {
       syncFromCloud: {
-        segment: 'sync-product-info', method: 'POST', permission: 'product_info_edit', platform: 'write',
+        segment: 'sync-product-info', method: 'POST', permission: 'product_cloud_sync', platform: 'write',
         title: { zh: '从云平台同步产品', en: 'Products: sync from the IoT cloud' },
         input: z.object({ cloudVendor: z.coerce.number().int().min(1).max(2) }),
         output: z.object({
@@ -226,7 +229,8 @@ export const productAuthResource = defineResource({
   menu: { parent: 'product', route: '/product/auth', name: { zh: '产品授权', en: 'Product authorisation' }, sort: 8, icon: 'iconfont iconicon_safety' },
   fields: {
     tenantId: { type: 'string', label: { zh: '租户编号', en: 'Tenant ID' }, max: 12, search: 'equal', width: 110 },
-    typeId: { type: 'ref', ref: 'product_type', label: { zh: '产品类型', en: 'Product type' }, search: 'equal', width: 140 },
+    // a removed type (no model or product uses it any more: those refuse it) is no longer granted to anyone
+    typeId: { type: 'ref', ref: 'product_type', label: { zh: '产品类型', en: 'Product type' }, search: 'equal', width: 140, onRemove: 'cascade' },
   },
   actions: defineActions(AUTH_PATH, {
     getAuthPt: {
@@ -263,7 +267,8 @@ export const deviceColumnResource = defineResource({
   fields: {
     typeId: {
       type: 'ref', ref: 'product_type', label: { zh: '产品类型', en: 'Product type' }, required: { zh: '请选择产品类型', en: 'Please select the product type' },
-      search: 'equal', immutable: true, width: 130,
+      // a type's own attribute columns go with it
+      search: 'equal', immutable: true, width: 130, onRemove: 'cascade',
     },
     columnKey: {
       type: 'string', label: { zh: '属性键', en: 'Key' }, required: { zh: '请输入属性键', en: 'Please enter the key' }, max: 32, immutable: true, width: 130,

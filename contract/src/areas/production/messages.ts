@@ -2,7 +2,6 @@ import type { I18nText } from '../../i18n.js';
 
 /** Messages of the production area (factories, stations, batches, certificates, CIT and burning); merged into the contract's `messages` by the area registry. */
 export const productionMessages = {
-  factoryHasBatches: { zh: '工厂「{name}」下还有批次 (如 {batchNo}), 不能删除', en: 'The factory "{name}" still has batches (such as {batchNo}); it cannot be deleted' },
   batchHasBurnedDevices: { zh: '批次「{name}」已有设备烧录 (如 {sn}), 不能删除', en: 'Devices of the batch "{name}" have been burned (such as {sn}); it cannot be deleted' },
   snTaken: { zh: 'SN {sn} 已存在, 请换一个 SN 前缀', en: 'The SN {sn} exists already; choose another SN prefix' },
   snSerialExhausted: { zh: 'SN 前缀 {prefix} 的流水号不足 {quantity} 个 (剩余 {left} 个), 请换一个前缀', en: 'The SN prefix {prefix} has fewer than {quantity} serials left ({left}); choose another prefix' },
@@ -15,6 +14,10 @@ export const productionMessages = {
   keyPemInvalid: { zh: '设备私钥不是有效的 PEM 格式私钥', en: 'The private key is not a valid private key in PEM' },
   keyMismatch: { zh: '设备私钥与证书不匹配', en: 'The private key does not belong to the certificate' },
   certUnknownProduct: { zh: '{vendor}中没有产品 {productId}, 请先在「产品信息」中登记', en: 'No product {productId} of {vendor}; register it under "Products" first' },
+  certNotReleasable: { zh: '证书「{name}」不是已分配状态, 不能释放 (已烧录的证书随设备, 请吊销)', en: 'The certificate "{name}" is not allocated, so it cannot be released (a burned one stays with its device: revoke it)' },
+  certAlreadyRevoked: { zh: '证书「{name}」已吊销', en: 'The certificate "{name}" is revoked already' },
+  stationOperatorsLabel: { zh: '工位操作员', en: 'Station operators' },
+  batchDevicesOnline: { zh: '已上线设备', en: 'Devices seen online' },
   batchNotFound: { zh: '批次不存在或已删除', en: 'The batch does not exist or was deleted' },
   batchProductNoCloud: { zh: '批次的产品「{name}」没有云端产品ID, 无法分配证书', en: 'The batch\'s product "{name}" has no cloud product ID; no certificate can be allocated' },
   citStandardInvalid: { zh: '{field}须是期望值 (如 PASS) 或闭区间 (如 3.0~3.6, 下限不大于上限)', en: '{field} must be the expected value (such as PASS) or an inclusive range (such as 3.0~3.6, low to high)' },

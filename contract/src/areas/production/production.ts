@@ -68,7 +68,7 @@ export const factoryResource = defineResource({
       max: 32, search: 'like', sortable: true, unique: true, immutable: true,
     },
     contact: { type: 'string', label: { zh: '联系人', en: 'Contact' }, max: 32 },
-    phone: { type: 'string', label: { zh: '联系电话', en: 'Phone' }, max: 32 },
+    phone: { type: 'string', label: { zh: '联系电话', en: 'Phone' }, max: 32, format: 'phone' },
     address: { type: 'string', label: { zh: '地址', en: 'Address' }, max: 200, width: 200 },
     remark,
   },
@@ -91,6 +91,11 @@ export const factoryResource = defineResource({
       input: z.object({ factoryId: idInput }),
       output: z.array(z.object({ id: z.string(), account: z.string(), realName: z.string().nullable(), stationIds: z.string(), stationNames: z.string() })),
     },
+    /** removes station operators (their accounts go with them), all or none */
+    removeOperators: {
+      segment: 'remove', method: 'POST', permission: 'station_edit', platform: 'write', title: { zh: '删除工位操作员', en: 'Factories: remove station operators' },
+      input: z.object({ ids: idListInput }), output: okOutput,
+    },
   }),
 });
 
@@ -105,7 +110,7 @@ export const stationResource = defineResource({
   fields: {
     factoryId: {
       type: 'ref', ref: 'factory', label: { zh: '工厂', en: 'Factory' }, required: { zh: '请选择工厂', en: 'Please select the factory' },
-      search: 'equal', immutable: true, width: 140,
+      search: 'equal', immutable: true, width: 140, onRemove: 'cascade',
     },
     stationName: {
       type: 'string', label: { zh: '工位名称', en: 'Station name' }, required: { zh: '请输入工位名称', en: 'Please enter the station name' },
@@ -173,7 +178,7 @@ export const batchResource = defineResource({
     },
     quantity: {
       type: 'int', label: { zh: '数量', en: 'Quantity' }, required: { zh: '请输入数量', en: 'Please enter the quantity' },
-      min: 1, max: MAX_BATCH_QUANTITY, immutable: true, sortable: true, width: 100,
+      min: 1, max: MAX_BATCH_QUANTITY, immutable: true, sortable: true, key: true, width: 100,
     },
     snPrefix: {
       type: 'string', label: { zh: 'SN 前缀', en: 'SN prefix' }, required: { zh: '请输入 SN 前缀', en: 'Please enter the SN prefix' },
@@ -185,7 +190,7 @@ export const batchResource = defineResource({
     firmwareVersion: { type: 'string', label: { zh: '固件版本', en: 'Firmware version' }, max: 32, width: 120 },
     plannedDate: { type: 'date', label: { zh: '计划日期', en: 'Planned date' }, sortable: true, width: 120 },
     state: {
-      type: 'int', label: { zh: '状态', en: 'State' }, dict: 'batch_state', search: 'equal', defaultValue: 1, width: 100,
+      type: 'int', label: { zh: '状态', en: 'State' }, dict: 'batch_state', search: 'equal', defaultValue: 1, key: true, width: 100,
     },
     log: { type: 'text', label: { zh: '生产记录', en: 'Production notes' }, max: 2000, form: false },
   },
@@ -232,7 +237,8 @@ export const factoryDeviceResource = defineResource({
   dynamicColumns: { path: `${IPC_PATH}/get-dynamic-columns`, field: 'attributes', by: ['batchId', 'productId'] },
   fields: {
     sn: { type: 'string', label: { zh: 'SN', en: 'SN' }, max: 32, search: 'like', sortable: true, upperCase: true, width: 180 },
-    batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, search: 'equal', width: 150 },
+    // the batch's devices go with it (never burned, delivered nor seen online: those refuse it)
+    batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, search: 'equal', width: 150, onRemove: 'cascade' },
     productId: { type: 'ref', ref: 'product_info', label: { zh: '产品', en: 'Product' }, search: 'equal', width: 140 },
     mac: { type: 'string', format: 'mac', label: { zh: 'MAC', en: 'MAC' }, max: 17, search: 'equal', width: 150 },
     stationId: { type: 'ref', ref: 'station', label: { zh: '烧录工位', en: 'Station' }, width: 130 },
@@ -268,7 +274,19 @@ export const certResource = defineResource({
   buttons: { add: false, edit: false, delete: false },
   menu: {
     parent: 'production', route: '/production/cert', name: { zh: '证书管理', en: 'Certificates' }, sort: 3, icon: 'iconfont iconicon_safety',
-    buttons: [{ code: 'cert_import', name: { zh: '导入证书', en: 'Import' }, alias: 'import', placement: 'toolbar' }],
+    buttons: [
+      { code: 'cert_import', name: { zh: '导入证书', en: 'Import' }, alias: 'import', placement: 'toolbar' },
+      {
+        code: 'cert_release', name: { zh: '释放', en: 'Release' }, alias: 'release', placement: 'row', action: 'release', shownWhen: { field: 'state', values: [2] },
+        confirm: { zh: '释放该证书? 它回到空闲状态, 可再分配给其他批次。', en: 'Release this certificate? It becomes free again, for another batch.' },
+        done: { zh: '已释放 {released} 张证书', en: '{released} certificate(s) released' },
+      },
+      {
+        code: 'cert_revoke', name: { zh: '吊销', en: 'Revoke' }, alias: 'revoke', placement: 'row', action: 'revoke', shownWhen: { field: 'state', values: [1, 2, 3] },
+        confirm: { zh: '吊销该证书? 吊销后不能再分配或烧录, 设备也不能再用它连接。', en: 'Revoke this certificate? It can no longer be allocated or burned, and no device can connect with it.' },
+        done: { zh: '已吊销 {revoked} 张证书', en: '{revoked} certificate(s) revoked' },
+      },
+    ],
   },
   io: { import: { name: 'import-cert-list', permission: 'cert_import', bundle: true } },
   fields: {
@@ -290,7 +308,8 @@ export const certResource = defineResource({
     fingerprint: { type: 'string', label: { zh: '证书指纹', en: 'Fingerprint' }, form: false, list: false, search: 'equal', unique: true },
     validTo: { type: 'datetime', label: { zh: '证书到期', en: 'Valid to' }, form: false, sortable: true },
     state: { type: 'int', label: { zh: '状态', en: 'State' }, dict: 'cert_state', form: false, search: 'equal', width: 90 },
-    batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, form: false, search: 'equal', width: 140 },
+    // a removed batch's certificates go back to free (certs.ts)
+    batchId: { type: 'ref', ref: 'batch', label: { zh: '批次', en: 'Batch' }, form: false, search: 'equal', width: 140, onRemove: 'detach' },
     deviceSn: { type: 'string', label: { zh: '设备 SN', en: 'Device SN' }, form: false, search: 'equal', width: 160 },
   },
   actions: defineActions(IPC_PATH, {
@@ -298,6 +317,16 @@ export const certResource = defineResource({
       segment: 'allocate-cert', method: 'POST', permission: 'cert_import', platform: 'write', title: { zh: '为批次分配证书', en: 'Certificates: allocate to a batch' },
       input: z.object({ batchId: idInput }),
       output: z.object({ allocated: z.number().int(), missing: z.number().int() }),
+    },
+    /** allocated certificates back to free (their devices, never burned, lose them), all or none */
+    release: {
+      segment: 'release-cert', method: 'POST', permission: 'cert_release', platform: 'write', title: { zh: '释放证书', en: 'Certificates: release' },
+      input: z.object({ ids: idListInput }), output: z.object({ released: z.number().int() }),
+    },
+    /** certificates no longer to be used (allocated, burned or connected), all or none */
+    revoke: {
+      segment: 'revoke-cert', method: 'POST', permission: 'cert_revoke', platform: 'write', title: { zh: '吊销证书', en: 'Certificates: revoke' },
+      input: z.object({ ids: idListInput }), output: z.object({ revoked: z.number().int() }),
     },
   }),
 });

@@ -19,4 +19,8 @@ export const resourceMessages = {
     zh: '{field}不能是内部网络地址 ({host}), 请填写服务对外公开的地址',
     en: '{field} cannot be an internal address ({host}): give the service\'s public address',
   },
+  logSmsRecorded: {
+    zh: '短信 (仅记录, 未发送): 配置 {smsCode}, 模板 {templateId}, 签名 {signName}, 号码 {phones}, 参数 {params}',
+    en: 'SMS (recorded, not sent): configuration {smsCode}, template {templateId}, signature {signName}, numbers {phones}, parameters {params}',
+  },
 } as const satisfies Record<string, I18nText>;

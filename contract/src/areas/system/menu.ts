@@ -13,13 +13,18 @@ export interface GrantNode {
   key: string;
   value: string;
   category?: number;
+  /** a platform administrator's menu (tenants, packages, product authorisation) or a button of one: never in a tenant's package */
+  platformOnly?: true;
   children?: GrantNode[];
 }
 const grantNode: z.ZodType<GrantNode> = z.lazy(() => z.object({
   id: z.string(), parentId: z.string(), title: z.string(), key: z.string(), value: z.string(), category: z.number().optional(),
-  children: z.array(grantNode).optional(),
+  platformOnly: z.literal(true).optional(), children: z.array(grantNode).optional(),
 }));
-const keysOutput = z.array(z.string());
+/** BladeX's GrantTreeVO: the menus (and buttons) to grant, and the data and API scopes each under its menu */
+const grantTrees = z.object({ menu: z.array(grantNode), dataScope: z.array(grantNode), apiScope: z.array(grantNode) });
+/** BladeX's CheckedTreeVO: the ids held, per kind */
+const checkedKeys = z.object({ menu: z.array(z.string()), dataScope: z.array(z.string()), apiScope: z.array(z.string()) });
 
 /** Menus and buttons (blade_menu), platform-wide: the menu tree every role is granted from. */
 export const menuResource = defineResource({
@@ -56,19 +61,19 @@ export const menuResource = defineResource({
     },
     grantTree: {
       segment: 'grant-tree', method: 'GET', permission: 'role', alsoFor: ['topmenu', 'tenant_package'], title: { zh: '授权菜单树', en: 'Menus: the tree the caller may grant' },
-      input: z.object({}), output: z.array(grantNode),
+      input: z.object({}), output: grantTrees,
     },
     roleTreeKeys: {
       segment: 'role-tree-keys', method: 'GET', permission: 'role', title: { zh: '角色已授权菜单', en: 'Menus: ids granted to roles' },
-      input: z.object({ roleIds: idListInput }), output: keysOutput,
+      input: z.object({ roleIds: idListInput }), output: checkedKeys,
     },
     grantTopTree: {
       segment: 'grant-top-tree', method: 'GET', permission: 'topmenu', alsoFor: ['role'], title: { zh: '顶部菜单授权树', en: 'Menus: top menus to grant' },
-      input: z.object({}), output: z.array(grantNode),
+      input: z.object({}), output: z.object({ menu: z.array(grantNode) }),
     },
     topTreeKeys: {
       segment: 'top-tree-keys', method: 'GET', permission: 'topmenu', title: { zh: '顶部菜单已配置菜单', en: 'Menus: ids under top menus' },
-      input: z.object({ topMenuIds: idListInput }), output: keysOutput,
+      input: z.object({ topMenuIds: idListInput }), output: z.object({ menu: z.array(z.string()) }),
     },
   }),
 });

@@ -9,7 +9,6 @@ export const systemMessages = {
   phoneLength: { zh: '手机号码长度不是11位', en: 'The phone number is not 11 digits long' },
   phoneInvalid: { zh: '手机号码格式不正确', en: 'The phone number is not valid' },
   emailInvalid: { zh: '邮箱格式不正确', en: 'The email address is not valid' },
-  deptHasUsers: { zh: '部门「{name}」下还有用户 (如 {account}), 不能删除', en: 'The department "{name}" still has users (such as {account}); it cannot be deleted' },
   usersUnknown: { zh: '用户不存在或不属于本租户: {ids}', en: 'Users that do not exist or belong to another tenant: {ids}' },
   tenantProtected: { zh: '平台租户 (000000) 不能删除', en: 'The platform tenant (000000) cannot be deleted' },
   packageUnknown: { zh: '租户套餐不存在或已删除', en: 'The package does not exist or was deleted' },
@@ -24,4 +23,6 @@ export const systemMessages = {
   clientGrantTypes: { zh: '授权类型只能是 {allowed}', en: 'Grant types must be among {allowed}' },
   clientInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 不能删除或修改其客户端 id', en: 'The client "{clientId}" is the one you are signed in with; it cannot be removed or renamed' },
   clientSecretInUse: { zh: '「{clientId}」是您当前登录所用的客户端, 重置密钥会使当前控制台无法访问; 请用其他客户端登录后再重置', en: 'The client "{clientId}" is the one you are signed in with; resetting its secret would lock this console out. Sign in with another client to reset it' },
+  logPasswordChanged: { zh: '已修改密码, 其他 {count} 个会话已退出', en: 'Password changed; {count} other sessions signed out' },
+  logGuestRegistered: { zh: '访客账号 {account} 已注册, 等待审核', en: 'The guest account {account} registered and awaits approval' },
 } as const satisfies Record<string, I18nText>;

@@ -22,7 +22,8 @@ export const tenantPackageResource = defineResource({
       max: 50, unique: true, search: 'like',
     },
     menuId: {
-      type: 'ids', ref: 'menu', label: { zh: '菜单列表', en: 'Menus' }, required: { zh: '请选择菜单', en: 'Please select menus' }, list: false,
+      // a removed menu leaves the packages that offered it
+      type: 'ids', ref: 'menu', label: { zh: '菜单列表', en: 'Menus' }, required: { zh: '请选择菜单', en: 'Please select menus' }, list: false, onRemove: 'detach',
     },
     remark: { type: 'text', label: { zh: '备注', en: 'Remark' }, max: 500, list: true },
   },
@@ -51,13 +52,21 @@ export const tenantResource = defineResource({
     tenantId: { type: 'string', label: { zh: '租户ID', en: 'Tenant ID' }, max: 12, form: false, search: 'like', sortable: true, width: 100 },
     tenantName: { type: 'string', label: { zh: '租户名称', en: 'Name' }, required: { zh: '请输入租户名称', en: 'Please enter the tenant name' }, max: 100, search: 'like' },
     linkman: { type: 'string', label: { zh: '联系人', en: 'Contact' }, required: { zh: '请输入联系人', en: 'Please enter the contact' }, max: 50, search: 'like', width: 110 },
-    contactNumber: { type: 'string', label: { zh: '联系电话', en: 'Phone' }, max: 30, width: 130 },
+    contactNumber: { type: 'string', label: { zh: '联系电话', en: 'Phone' }, max: 30, format: 'phone', width: 130 },
     address: { type: 'string', label: { zh: '联系地址', en: 'Address' }, max: 255, list: false },
     domain: { type: 'string', label: { zh: '绑定域名', en: 'Domain' }, max: 255, unique: true },
     backgroundUrl: { type: 'image', label: { zh: '系统背景', en: 'Login background' }, max: 1000, list: false },
     packageId: { type: 'ref', ref: 'tenant_package', label: { zh: '租户套餐', en: 'Package' }, width: 140 },
     accountNumber: { type: 'int', label: { zh: '账号额度', en: 'Accounts' }, min: -1, max: 1_000_000, defaultValue: -1, width: 100, help: { zh: '-1 表示不限', en: '-1: unlimited' } },
     expireTime: { type: 'datetime', label: { zh: '过期时间', en: 'Expires' }, sortable: true, width: 170 },
+    adminPassword: {
+      // the new tenant's admin account: set here, or generated and answered once by the create
+      type: 'string', label: { zh: '管理员密码', en: 'Administrator password' }, writeOnly: true, immutable: true, max: 64,
+      help: {
+        zh: '新租户管理员 (admin) 的初始密码, 首次登录须修改; 留空则生成随机密码, 创建后仅显示一次',
+        en: 'The initial password of the new tenant\'s administrator (admin), changed at the first sign-in; empty: a random one, shown once after the creation',
+      },
+    },
     datasourceId: { type: 'id', label: { zh: '数据源', en: 'Data source' }, form: false, list: false },
   },
   actions: defineActions(PATH, {

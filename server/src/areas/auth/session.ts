@@ -23,7 +23,7 @@ const webErrorRecord = z.object({
 
 export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get('/api/blade-auth/oauth/logout', {
-    config: { access: { permission: null }, title: 'sign-out' },
+    config: { access: { permission: null }, title: { zh: '退出登录', en: 'Sign out' } },
     schema: {
       tags: ['blade-auth'], summary: 'Sign out: revokes the session, so its access and refresh tokens stop working at once',
       docsOnly: { noInput: true, response: { 200: envelopeOf(z.literal(true)) } },
@@ -32,7 +32,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
     const user = requireUser(req);
     await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => ctx.sessions.revokeIn(tx, user.sessionId, 'logout'));
     await ctx.sessions.publishRevoked(user.sessionId);
-    ctx.logs.usual(req, user.tenantId, 'info', 'logout', 'sign-out');
+    ctx.logs.usual(req, user.tenantId, 'info', 'logout', { key: 'logSignOut' });
     return ok(true, req.lang);
   });
 
@@ -42,7 +42,7 @@ export function registerSessionRoutes(app: FastifyInstance, ctx: AppContext): vo
   const WEB_ERROR_UPLOADS_PER_ADDRESS = { name: 'web-error-upload', max: 20, windowSeconds: 60 };
   const WEB_ERROR_UPLOADS_PER_USER = { name: 'web-error-upload-user', max: 10, windowSeconds: 60 };
   app.post('/api/blade-auth/oauth/logout', {
-    config: { access: { client: true }, title: 'front-end error log upload' },
+    config: { access: { client: true }, title: { zh: '上传前端错误日志', en: 'Upload the console\'s error log' } },
     schema: {
       tags: ['blade-auth'],
       summary: 'Store the console\'s local error records in the error log (type web)',

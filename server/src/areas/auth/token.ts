@@ -169,7 +169,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
       throw refusal(spent);
     }
     const fail = (e: OAuthError): never => {
-      ctx.logs.usual(req, tenantId, 'warn', 'login', `sign-in failed: ${e.key}`, account);
+      ctx.logs.usual(req, tenantId, 'warn', 'login', { key: 'logSignInFailed', params: { reason: { key: e.key, params: e.params } } }, account);
       throw e;
     };
     // an unknown tenant keeps the attempt spent, like a wrong password: tenant ids cannot be enumerated
@@ -196,7 +196,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     if (user!.status === 3) fail(new OAuthError(400, 'invalid_grant', 'accountPending'));
     const identity = activeIdentity(user!, deptId, roleId);
     const token = await inTenant(ctx.db, { tenantId }, (tx) => issue(tx, req, client, user!, identity, null));
-    ctx.logs.usual(req, tenantId, 'info', 'login', 'sign-in', account);
+    ctx.logs.usual(req, tenantId, 'info', 'login', { key: 'logSignIn' }, account);
     return token;
   };
 
@@ -227,7 +227,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
     });
     if (revokedSession) await ctx.sessions.publishRevoked(revokedSession);
     if ('reason' in result && result.reason === 'reused') {
-      ctx.logs.usual(req, tenantId, 'warn', 'refresh-reuse', 'a used refresh token was presented again; its session was revoked');
+      ctx.logs.usual(req, tenantId, 'warn', 'refresh-reuse', { key: 'logRefreshReused' });
     }
     if (result.error) throw result.error;
     return result.token!;
@@ -240,7 +240,7 @@ export function registerTokenRoute(app: FastifyInstance, ctx: AppContext): void 
   };
 
   app.post('/api/blade-auth/oauth/token', {
-    config: { access: { public: true }, title: 'sign-in', oauthErrors: true },
+    config: { access: { public: true }, title: { zh: '登录', en: 'Sign in' }, oauthErrors: true },
     schema: {
       tags: ['blade-auth'],
       summary: 'Issue tokens (grant_type password | captcha | refresh_token); answers the OAuth2 token object',

@@ -1,4 +1,4 @@
-import { type Lang, PLATFORM_TENANT } from '@console/contract';
+import { type Lang, PLATFORM_TENANT, resources } from '@console/contract';
 import { type GrantNode } from '@console/contract/areas/system/index';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { isPlatformAdmin, PLATFORM_ADMIN_ROLE } from '../../core/access.js';
@@ -32,11 +32,32 @@ export async function grantableMenuIds(ctx: AppContext, tx: Executor, user: Auth
   return pkg ? new Set(pkg) : held;
 }
 
+const menuNode = (m: MenuRow, lang: Lang): GrantNode => ({
+  id: m.id, parentId: m.parentId, title: lang === 'en' && m.nameEn ? m.nameEn : m.name, key: m.id, value: m.id, category: m.category,
+});
+
 /** Nests menus as grant-tree nodes (buttons included, in order); a node whose parent is absent is a root. */
 export function grantForest(menus: MenuRow[], lang: Lang): GrantNode[] {
-  const nodes = menus.map((m): GrantNode => ({
-    id: m.id, parentId: m.parentId, title: lang === 'en' && m.nameEn ? m.nameEn : m.name, key: m.id, value: m.id, category: m.category,
-  }));
+  const platformOnly = platformOnlyMenuIds(menus);
+  return nest(menus.map((m) => ({ ...menuNode(m, lang), ...(platformOnly.has(m.id) ? { platformOnly: true as const } : {}) })));
+}
+
+export interface ScopeRow { id: string; menuId: string; scopeName: string }
+
+/**
+ * A scope tree of `grant-tree` as BladeX builds it: the menus that own scopes (nested where one is below another)
+ * and each scope under its menu (`parentId` = the menu); only the scopes of the `shown` menus (null: all).
+ */
+export function scopeForest(scopes: readonly ScopeRow[], menus: MenuRow[], shown: ReadonlySet<string> | null, lang: Lang): GrantNode[] {
+  const kept = scopes.filter((s) => !shown || shown.has(s.menuId));
+  const owners = new Set(kept.map((s) => s.menuId));
+  return nest([
+    ...menus.filter((m) => owners.has(m.id)).map((m) => menuNode(m, lang)),
+    ...kept.map((s): GrantNode => ({ id: s.id, parentId: s.menuId, title: s.scopeName, key: s.id, value: s.id })),
+  ]);
+}
+
+function nest(nodes: GrantNode[]): GrantNode[] {
   const byId = new Map(nodes.map((n) => [n.id, n]));
   const roots: GrantNode[] = [];
   for (const n of nodes) {
@@ -45,6 +66,24 @@ export function grantForest(menus: MenuRow[], lang: Lang): GrantNode[] {
     else roots.push(n);
   }
   return roots;
+}
+
+/** the screens only the platform's administrators open (`platformAdminOnly`: tenants, packages, product authorisation) */
+const PLATFORM_ONLY_CODES: ReadonlySet<string> = new Set(Object.values(resources).filter((d) => d.platformAdminOnly).map((d) => d.code));
+
+/** The menus of the platform-only screens and everything under them (their buttons): never part of a tenant's package. */
+export function platformOnlyMenuIds(menus: MenuRow[]): Set<string> {
+  const out = new Set(menus.filter((m) => PLATFORM_ONLY_CODES.has(m.code)).map((m) => m.id));
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const m of menus) {
+      if (!out.has(m.id) && out.has(m.parentId)) {
+        out.add(m.id);
+        grew = true;
+      }
+    }
+  }
+  return out;
 }
 
 /** Adds every ancestor of the given menus. */

@@ -2,7 +2,10 @@ import { apiScopeResource, dataScopeResource, roleResource } from '@console/cont
 import {
   menuResource, tenantPackageResource, tenantResource, topMenuResource, userResource,
 } from '@console/contract/areas/system/index';
-import { eq, inArray } from 'drizzle-orm';
+import { msg, PLATFORM_TENANT } from '@console/contract';
+import { and, eq, inArray } from 'drizzle-orm';
+import { isPlatformAdmin, PLATFORM_ADMIN_ROLE } from '../../core/access.js';
+import { confirmFirst } from '../../core/errors.js';
 import type { AppContext } from '../../core/context.js';
 import { bind, defineArea } from '../../core/area.js';
 import { schema } from '../../core/db/index.js';
@@ -26,6 +29,40 @@ function scopeHooks(ctx: AppContext): ResourceHooks {
   };
 }
 
+const LOCKOUT_EXAMPLES = 3;
+
+/**
+ * An API scope closes the calls it names to every role not granted it: one that would close calls to the
+ * caller or to the platform's super administrator is saved only once the caller confirmed the warning.
+ */
+function apiScopeHooks(ctx: AppContext): ResourceHooks {
+  const base = scopeHooks(ctx);
+  return {
+    ...base,
+    beforeSave: async (tx, values, c) => {
+      if (c.confirmed.has('apiScopeLockout')) return;
+      const scope = {
+        id: c.stored ? String(c.stored.id) : undefined,
+        path: String(values.scopePath ?? c.stored?.scopePath ?? ''),
+        type: Number(values.scopeType ?? c.stored?.scopeType ?? 1),
+      };
+      const adminRoles = (await tx.select({ id: schema.role.id }).from(schema.role).where(and(
+        eq(schema.role.tenantId, PLATFORM_TENANT), eq(schema.role.roleAlias, PLATFORM_ADMIN_ROLE), eq(schema.role.isDeleted, 0),
+      ))).map((r) => r.id);
+      const mine = await ctx.permissions.callsClosedBy(tx, c.user.roleIds, scope);
+      const admins = await ctx.permissions.callsClosedBy(tx, adminRoles, scope);
+      if (mine.length === 0 && admins.length === 0) return;
+      const calls = [...new Set([...mine, ...admins])];
+      const who = mine.length && admins.length && !isPlatformAdmin(c.user) ? 'apiScopeWhoBoth' : mine.length ? 'apiScopeWhoYou' : 'apiScopeWhoAdmin';
+      throw confirmFirst('apiScopeLockout', 'apiScopeLockout', {
+        who: { zh: msg(who, 'zh'), en: msg(who, 'en') },
+        count: calls.length,
+        calls: calls.slice(0, LOCKOUT_EXAMPLES).join(', '),
+      });
+    },
+  };
+}
+
 /** Authority: menus, top menus, roles and their grants, data and API scopes, tenants and packages, users. */
 export const authorityArea = defineArea({
   name: 'authority',
@@ -34,7 +71,7 @@ export const authorityArea = defineArea({
     bind(topMenuResource, schema.topMenu, topMenuHooks),
     bind(roleResource, schema.role, roleHooks),
     bind(dataScopeResource, schema.scopeData, scopeHooks),
-    bind(apiScopeResource, schema.scopeApi, scopeHooks),
+    bind(apiScopeResource, schema.scopeApi, apiScopeHooks),
     bind(tenantPackageResource, schema.tenantPackage, packageHooks),
     bind(tenantResource, schema.tenant, tenantHooks),
     bind(userResource, schema.user, userHooks),

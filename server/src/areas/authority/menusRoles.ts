@@ -4,15 +4,15 @@ import { menuResource, topMenuResource } from '@console/contract/areas/system/in
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { isPlatformAdmin, PLATFORM_ADMIN_ROLE } from '../../core/access.js';
-import type { AppContext } from '../../core/context.js';
-import { schema } from '../../core/db/index.js';
+import type { AppContext, AuthUser } from '../../core/context.js';
+import { type Executor, schema } from '../../core/db/index.js';
 import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import { isId, splitList } from '../../core/ids.js';
 import { localName } from '../../core/localName.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { TreeRules } from '../../core/resource/tree.js';
-import { checkGrantable, grantableMenuIds, grantForest, guardPlatformAdminRole, liveMenus, withAncestors } from './grants.js';
+import { checkGrantable, grantableMenuIds, grantForest, guardPlatformAdminRole, liveMenus, scopeForest, withAncestors } from './grants.js';
 
 /** Every change to menus, top menus or grants reaches every instance's permission cache after it commits. */
 export function menuHooks(ctx: AppContext): ResourceHooks {
@@ -90,32 +90,44 @@ export function registerMenuRoleActions(app: FastifyInstance, ctx: AppContext): 
     const menus = await liveMenus(tx);
     const grantable = await grantableMenuIds(ctx, tx, user, granted, menus);
     const shown = grantable ? withAncestors(grantable, menus) : null;
-    return grantForest(shown ? menus.filter((m) => shown.has(m.id)) : menus, lang);
+    const scopes = async (table: typeof schema.scopeData | typeof schema.scopeApi) => tx.select({ id: table.id, menuId: table.menuId, scopeName: table.scopeName })
+      .from(table).where(eq(table.isDeleted, 0)).orderBy(asc(table.id));
+    // BladeX's GrantTreeVO: a Saber console's 权限设置 reads all three
+    return {
+      menu: grantForest(shown ? menus.filter((m) => shown.has(m.id)) : menus, lang),
+      dataScope: scopeForest(await scopes(schema.scopeData), menus, grantable, lang),
+      apiScope: scopeForest(await scopes(schema.scopeApi), menus, grantable, lang),
+    };
   });
 
   mountAction(app, ctx, menuActions.roleTreeKeys, async (input, { user, tx }) => {
     const roleIds = splitList(input.roleIds);
-    if (!roleIds.length) return [];
+    if (!roleIds.length) return { menu: [], dataScope: [], apiScope: [] };
     const rows = await tx.selectDistinct({ menuId: schema.roleMenu.menuId }).from(schema.roleMenu)
       .innerJoin(schema.role, eq(schema.role.id, schema.roleMenu.roleId))
       .innerJoin(schema.menu, and(eq(schema.menu.id, schema.roleMenu.menuId), eq(schema.menu.isDeleted, 0)))
       .where(and(inArray(schema.roleMenu.roleId, roleIds), eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0)));
     // a tenant's roles never see a menu outside its package, even one granted before the package shrank
     const pkg = await ctx.permissions.packageMenus(user.tenantId, tx);
-    return rows.map((r) => r.menuId).filter((id) => !pkg || pkg.has(id));
+    // BladeX's CheckedTreeVO
+    return {
+      menu: rows.map((r) => r.menuId).filter((id) => !pkg || pkg.has(id)),
+      dataScope: await roleScopeIds(tx, user, roleIds, 1),
+      apiScope: await roleScopeIds(tx, user, roleIds, 2),
+    };
   });
 
   mountAction(app, ctx, menuActions.grantTopTree, async (_input, { tx, lang }) => {
     const tops = await tx.select().from(schema.topMenu).where(eq(schema.topMenu.isDeleted, 0)).orderBy(asc(schema.topMenu.sort), asc(schema.topMenu.id));
-    return tops.map((t) => ({ id: t.id, parentId: '0', title: localName(t.name, t.nameEn, lang), key: t.id, value: t.id }));
+    return { menu: tops.map((t) => ({ id: t.id, parentId: '0', title: localName(t.name, t.nameEn, lang), key: t.id, value: t.id })) };
   });
 
   mountAction(app, ctx, menuActions.topTreeKeys, async (input, { tx }) => {
     const ids = splitList(input.topMenuIds);
-    if (!ids.length) return [];
+    if (!ids.length) return { menu: [] };
     const rows = await tx.selectDistinct({ menuId: schema.topMenuSetting.menuId }).from(schema.topMenuSetting)
       .where(inArray(schema.topMenuSetting.topMenuId, ids));
-    return rows.map((r) => r.menuId);
+    return { menu: rows.map((r) => r.menuId) };
   });
 
   mountAction(app, ctx, topMenuResource.actions.grant, async (input, { tx, lang, afterCommit }) => {
@@ -168,19 +180,7 @@ export function registerMenuRoleActions(app: FastifyInstance, ctx: AppContext): 
   });
 
   // the scopes granted to roles of the caller's tenant (the grant dialog's checked boxes), live ones only
-  mountAction(app, ctx, roleActions.roleScopeKeys, async (input, { user, tx }) => {
-    const roleIds = splitList(input.roleIds);
-    if (!roleIds.length) return [];
-    const table = input.category === 1 ? schema.scopeData : schema.scopeApi;
-    const rows = await tx.selectDistinct({ scopeId: schema.roleScope.scopeId }).from(schema.roleScope)
-      .innerJoin(schema.role, eq(schema.role.id, schema.roleScope.roleId))
-      .innerJoin(table, and(eq(table.id, schema.roleScope.scopeId), eq(table.isDeleted, 0)))
-      .where(and(
-        inArray(schema.roleScope.roleId, roleIds), eq(schema.roleScope.scopeCategory, input.category),
-        eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0),
-      ));
-    return rows.map((r) => r.scopeId);
-  });
+  mountAction(app, ctx, roleActions.roleScopeKeys, async (input, { user, tx }) => roleScopeIds(tx, user, splitList(input.roleIds), input.category === 1 ? 1 : 2));
 
   mountAction(app, ctx, roleActions.treeById, async (input, { user, tx, lang }) => {
     let tenantId = user.tenantId;
@@ -216,6 +216,20 @@ export function registerMenuRoleActions(app: FastifyInstance, ctx: AppContext): 
       .orderBy(asc(schema.role.sort), asc(schema.role.id));
     return rows.map((r) => ({ id: r.id, roleName: localName(r.roleName, r.roleNameEn, lang), roleAlias: r.roleAlias }));
   });
+}
+
+/** the scopes of a kind (1 data, 2 API) granted to roles of the caller's tenant, live ones only */
+async function roleScopeIds(tx: Executor, user: AuthUser, roleIds: string[], category: 1 | 2): Promise<string[]> {
+  if (!roleIds.length) return [];
+  const table = category === 1 ? schema.scopeData : schema.scopeApi;
+  const rows = await tx.selectDistinct({ scopeId: schema.roleScope.scopeId }).from(schema.roleScope)
+    .innerJoin(schema.role, eq(schema.role.id, schema.roleScope.roleId))
+    .innerJoin(table, and(eq(table.id, schema.roleScope.scopeId), eq(table.isDeleted, 0)))
+    .where(and(
+      inArray(schema.roleScope.roleId, roleIds), eq(schema.roleScope.scopeCategory, category),
+      eq(schema.role.tenantId, user.tenantId), eq(schema.role.isDeleted, 0),
+    ));
+  return rows.map((r) => r.scopeId);
 }
 
 function menuRecord(m: typeof schema.menu.$inferSelect, lang: 'zh' | 'en') {

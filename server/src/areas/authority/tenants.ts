@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
-import { PLATFORM_TENANT } from '@console/contract';
+import { type Lang, PLATFORM_TENANT } from '@console/contract';
 import { tenantResource } from '@console/contract/areas/system/index';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { hashPassword } from '../../core/auth/index.js';
+import { z } from 'zod';
+import { hashPassword, isMd5Hex, md5Hex } from '../../core/auth/index.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, schema } from '../../core/db/index.js';
 import { fieldError, notFound } from '../../core/errors.js';
@@ -12,8 +13,8 @@ import { mountAction } from '../../core/resource/actions.js';
 import { parseDateTime } from '../../core/time.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { TENANT_ADMIN_ROLE } from '../../seed/resourceMenus.js';
-import { liveMenus, withAncestors } from './grants.js';
-import { initialPasswordMd5 } from './users.js';
+import { liveMenus, platformOnlyMenuIds, withAncestors } from './grants.js';
+import { TENANT_SETUP } from '../../core/tenants.js';
 
 /** Runs the rest of a transaction as console_platform: writes that cross tenants on purpose (a new tenant's rows). */
 export async function asPlatform(tx: Executor): Promise<void> {
@@ -67,18 +68,44 @@ async function pruneGrants(tx: Executor, tenantIds: string[], allowed: string[])
   await tx.delete(schema.roleMenu).where(and(inArray(schema.roleMenu.roleId, roleIds), allowed.length ? notInArray(schema.roleMenu.menuId, allowed) : undefined));
 }
 
+const PASSWORD_ALPHABETS = ['ABCDEFGHJKLMNPQRSTUVWXYZ', 'abcdefghijkmnopqrstuvwxyz', '23456789', '@#%+=?'] as const;
+
+/** 14 characters, each kind at least once, none easily misread (no 0/O, 1/l/I): a password read off a screen once */
+export function randomPassword(): string {
+  const all = PASSWORD_ALPHABETS.join('');
+  const chars = PASSWORD_ALPHABETS.map((a) => a[randomInt(a.length)]!);
+  while (chars.length < 14) chars.push(all[randomInt(all.length)]!);
+  for (let i = chars.length - 1; i > 0; i--) {
+    const j = randomInt(i + 1);
+    [chars[i], chars[j]] = [chars[j]!, chars[i]!];
+  }
+  return chars.join('');
+}
+
 export function tenantHooks(ctx: AppContext): ResourceHooks {
   return {
-    // the new admin's initial password is hashed before the transaction opens (argon2 is slow)
-    prepare: async (_values, c) => (c.mode === 'create' ? hashPassword(await initialPasswordMd5(ctx)) : undefined),
+    revealed: { adminPassword: z.string() },
+    // the new admin's password (the MD5 the console sends, or a random one) is hashed before the transaction
+    // opens (argon2 is slow)
+    prepare: async (values, c) => {
+      if (c.mode !== 'create') return undefined;
+      const given = typeof values.adminPassword === 'string' ? values.adminPassword.trim().toLowerCase() : '';
+      if (given !== '' && !isMd5Hex(given)) throw fieldError('passwordNotMd5', c.lang, 'adminPassword');
+      const generated = given === '' ? randomPassword() : undefined;
+      return { hash: await hashPassword(generated ? md5Hex(generated) : given), generated };
+    },
     async beforeSave(tx, values, c) {
+      delete values.adminPassword;
       if (c.mode === 'create') values.tenantId = await freeTenantId(tx);
       else delete values.tenantId;
       if (values.packageId === '0') values.packageId = null;
     },
     async afterSave(tx, row, c) {
       if (c.mode === 'create') {
-        await provisionTenant(tx, String(row.tenantId), String(row.tenantName), (row.packageId as string | null) ?? null, String(c.prepared), c.user);
+        const password = c.prepared as { hash: string; generated?: string };
+        await provisionTenant(tx, String(row.tenantId), String(row.tenantName), (row.packageId as string | null) ?? null, password.hash, c.user);
+        if (password.generated) c.reveal({ adminPassword: password.generated });
+        await ctx.services.get(TENANT_SETUP).run(tx, String(row.tenantId));
       } else if (c.stored && c.stored.packageId !== row.packageId && row.packageId) {
         await pruneGrants(tx, [String(row.tenantId)], await packageMenuIds(tx, row.packageId as string));
       }
@@ -93,6 +120,16 @@ export function tenantHooks(ctx: AppContext): ResourceHooks {
 
 export function packageHooks(ctx: AppContext): ResourceHooks {
   return {
+    async beforeSave(tx, values, c) {
+      if (values.menuId === undefined) return;
+      const menus = await liveMenus(tx);
+      const platformOnly = platformOnlyMenuIds(menus);
+      const named = menus.filter((m) => platformOnly.has(m.id) && splitList(String(values.menuId)).includes(m.id));
+      if (!named.length) return;
+      const names = (lang: Lang) => named.filter((m) => m.category === 1).concat(named.filter((m) => m.category !== 1)).slice(0, 3)
+        .map((m) => (lang === 'en' && m.nameEn ? m.nameEn : m.name)).join(lang === 'en' ? ', ' : '、');
+      throw fieldError('packagePlatformMenus', c.lang, 'menuId', { menus: { zh: names('zh'), en: names('en') } });
+    },
     async afterSave(tx, row, c) {
       if (c.mode === 'update') {
         const tenants = await tx.select({ tenantId: schema.tenant.tenantId }).from(schema.tenant)

@@ -1,3 +1,4 @@
+import { DASHBOARD_DEVICES_PATH, DEVICE_FIGURE_CODES, type DeviceFigure } from '@console/contract/areas/desk/index';
 import { API, type DashboardOverview, type DayCount, PLATFORM_TENANT, USER_STATUS } from '@console/contract';
 import { sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -6,6 +7,7 @@ import { requireUser } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { inTenant, type Tx } from '../../core/db/index.js';
 import { envelopeOf, ok } from '../../core/envelope.js';
+import { deviceFigures } from '../device/index.js';
 
 type Rows<T> = { rows: T[] };
 
@@ -72,6 +74,37 @@ export function registerDashboardRoute(app: FastifyInstance, ctx: AppContext): v
         errors: await perDay(tx, 'blade_log_error', tenantClause, from, days, zone),
       };
     });
+    return ok(body, req.lang);
+  });
+}
+
+const FIGURE_NAMES = Object.keys(DEVICE_FIGURE_CODES) as DeviceFigure[];
+const count = z.number();
+
+/** The device figures: any one of their permissions opens the call, and it answers only those the caller holds. */
+export function registerDeviceFiguresRoute(app: FastifyInstance, ctx: AppContext): void {
+  app.get(DASHBOARD_DEVICES_PATH, {
+    config: { access: { permission: FIGURE_NAMES.map((name) => DEVICE_FIGURE_CODES[name]) } },
+    schema: {
+      tags: ['blade-desk'],
+      summary: 'Dashboard device figures: online locks, OTA success rate, pending emergency requests (each only with its screen\'s permission)',
+      querystring: z.object({}).strict(),
+      docsOnly: {
+        noInput: true,
+        response: {
+          200: envelopeOf(z.object({
+            locks: z.object({ online: count, total: count }).optional(),
+            ota: z.object({ days: count, succeeded: count, failed: count, rate: z.number().nullable() }).optional(),
+            emergency: z.object({ pending: count }).optional(),
+          })),
+        },
+      },
+    },
+  }, async (req) => {
+    const user = requireUser(req);
+    const codes = await ctx.permissions.codes(user.tenantId, user.roleIds);
+    const held = FIGURE_NAMES.filter((name) => codes.has(DEVICE_FIGURE_CODES[name]));
+    const body = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => deviceFigures(tx, user, held));
     return ok(body, req.lang);
   });
 }

@@ -1,6 +1,6 @@
 import { noticeResource } from '@console/contract/areas/desk/index';
 import { bind, defineArea } from '../../core/area.js';
-import { registerDashboardRoute } from './dashboard.js';
+import { registerDashboardRoute, registerDeviceFiguresRoute } from './dashboard.js';
 import { dropReadRows, registerNoticeReadRoutes } from './noticeRead.js';
 import { notice } from './tables.js';
 
@@ -11,5 +11,6 @@ export const deskArea = defineArea({
   routes(app, ctx) {
     registerNoticeReadRoutes(app, ctx, ctx.resources.get(noticeResource.code));
     registerDashboardRoute(app, ctx);
+    registerDeviceFiguresRoute(app, ctx);
   },
 });

@@ -191,7 +191,7 @@ export function registerNoticeReadRoutes(app: FastifyInstance, ctx: AppContext, 
   });
 
   app.post(NOTICE_BELL.read, {
-    config: { access: { permission: null }, fieldLabels: { ids: { zh: '编号', en: 'ids' } }, title: '通知公告: 标记已读' },
+    config: { access: { permission: null }, fieldLabels: { ids: { zh: '编号', en: 'ids' } }, title: { zh: '通知公告: 标记已读', en: 'Notices: mark as read' } },
     schema: {
       tags: [tag],
       summary: 'Notice bell: mark notices read for the caller (ids comma-joined or an array; query, form or JSON); 404 and nothing marked if one is not a released notice of the tenant',
@@ -214,7 +214,7 @@ export function registerNoticeReadRoutes(app: FastifyInstance, ctx: AppContext, 
   });
 
   app.post(NOTICE_BELL.readAll, {
-    config: { access: { permission: null }, fieldLabels: { category: { zh: '通知类型', en: 'Category' } }, title: '通知公告: 全部已读' },
+    config: { access: { permission: null }, fieldLabels: { category: { zh: '通知类型', en: 'Category' } }, title: { zh: '通知公告: 全部已读', en: 'Notices: mark all as read' } },
     schema: {
       tags: [tag],
       summary: 'Notice bell: mark every released notice read for the caller, or those of some categories (category comma-joined or an array)',

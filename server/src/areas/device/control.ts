@@ -1,5 +1,5 @@
-import { msg } from '@console/contract';
-import { deviceControlResource } from '@console/contract/areas/device/index';
+import { type Lang, type MessageKey, msg } from '@console/contract';
+import { deviceControlResource, deviceValuesText } from '@console/contract/areas/device/index';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext, AuthUser } from '../../core/context.js';
@@ -48,7 +48,7 @@ async function sendCommands(ctx: AppContext, user: AuthUser, rows: readonly Row[
       const token = device && gw && gw.mode !== 'off'
         ? await gw.send(device, 'action', { method: 'action', actionId: COMMANDS[String(row.action)] ?? 'get_status', params: { reason: row.reason ?? '' } }).catch(() => false as const)
         : false;
-      return { id: String(row.id), token: token || null, result: token ? null : device ? 'the device gateway is not running' : 'the device has no IoT credentials' };
+      return { id: String(row.id), token: token || null, result: token ? null : device ? SERVER_NOTES.gatewayOff : SERVER_NOTES.noCredentials };
     }));
     sent += outcomes.filter((o) => o.token).length;
     await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.execute(sql`
@@ -70,6 +70,9 @@ export const deviceControlHooks = (ctx: AppContext): ResourceHooks => ({
   async afterSave(_tx, saved, c) {
     if (c.mode === 'create') c.afterCommitWith('device-control:send', saved, (rows) => sendCommands(ctx, c.user, rows).then(() => undefined));
   },
+  async shown(_tx, rows, _user, lang) {
+    for (const row of rows) if ('result' in row) row.result = resultText(row.result, lang);
+  },
   async checkRows(tx, rows, lang, user) {
     // an imported SN list: every SN must be a device the importer sees (the import runs as them)
     const known = await identities(tx, user, [...new Set(rows.map((r) => String(r.deviceSn ?? '')))]);
@@ -86,6 +89,29 @@ function statusMatches(action: string, status: Record<string, unknown>): boolean
 }
 
 const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v ?? '')).slice(0, 255);
+
+/** What the server itself notes in a command's `result` (stored as these words, shown in the reader's language). */
+const SERVER_NOTES = { gatewayOff: 'the device gateway is not running', noCredentials: 'the device has no IoT credentials', done: 'ok' } as const;
+const NOTE_MESSAGES: Readonly<Record<string, MessageKey>> = {
+  [SERVER_NOTES.gatewayOff]: 'controlGatewayOff', [SERVER_NOTES.noCredentials]: 'controlNoCredentials', [SERVER_NOTES.done]: 'controlDone',
+};
+
+/**
+ * A command's `result` for people: the server's notes translated, a device's answer (a JSON object: the state
+ * `get_status` reports, `{enabled:false}`) as labelled values; a device's own words as they are.
+ */
+export function resultText(result: unknown, lang: Lang): unknown {
+  if (typeof result !== 'string') return result;
+  const note = NOTE_MESSAGES[result];
+  if (note) return msg(note, lang);
+  if (!result.startsWith('{')) return result;
+  try {
+    const parsed = JSON.parse(result) as unknown;
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? deviceValuesText(parsed as Record<string, unknown>, lang) || msg('controlDone', lang) : result;
+  } catch {
+    return result; // cut at 255 characters: no longer JSON
+  }
+}
 
 /**
  * Devices' answers to control commands (`action_reply`, its client token the command's), on the rows that sent
@@ -105,7 +131,7 @@ export async function foldControlReplies(tx: Executor, replies: readonly Uplink[
     const result = (u.params.result && typeof u.params.result === 'object' ? u.params.result : {}) as Record<string, unknown>;
     const matches = u.params.actionId === 'get_status' && code === 0 ? statusMatches(row.action, result) : undefined;
     const ok = matches ?? code === 0;
-    return [{ id: row.id, state: ok ? 'applied' : 'failed', result: code === 0 ? text(u.params.result ?? 'ok') : text(result.msg ?? u.params.result ?? `code ${code}`), at: new Date(u.timestamp).toISOString() }];
+    return [{ id: row.id, state: ok ? 'applied' : 'failed', result: code === 0 ? text(u.params.result ?? SERVER_NOTES.done) : text(result.msg ?? u.params.result ?? { code }), at: new Date(u.timestamp).toISOString() }];
   });
   if (records.length === 0) return 0;
   const res = await tx.execute(sql`

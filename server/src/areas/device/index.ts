@@ -1,3 +1,4 @@
+import { appVersionHooks, registerAppVersionActions } from './appVersion.js';
 import {
   appLogResource, appVersionResource, deviceControlResource, deviceInfoResource, deviceNoticeResource,
   emergencyCodeResource, emergencyUnlockResource, faceLogResource, firmwareResource, otaLogResource,
@@ -9,11 +10,12 @@ import { bySnColumn } from '../production/index.js';
 import { deviceControlHooks, registerControlActions } from './control.js';
 import { emergencyUnlockHooks, registerEmergencyActions } from './emergency.js';
 import { firmwareHooks, registerFirmwareActions } from './firmware.js';
+import { deviceDependents } from './dependents.js';
 import { createGateway } from './gateway/gateway.js';
 import { mountSimulatorSessions } from './gateway/sessions.js';
 import { registerFirmwareCloud } from './firmwareCloud.js';
 import { deviceStatusHooks, noticeConfigHooks, registerDeviceLookup } from './lookup.js';
-import { otaTaskHooks, registerOtaActions } from './ota.js';
+import { otaProgressHooks, otaTaskHooks, registerOtaActions } from './ota.js';
 import { startDeviceRuntime } from './runtime.js';
 import { GATEWAY } from './services.js';
 import {
@@ -61,6 +63,7 @@ const DEVICE_DATA_STEPS: DataStep[] = [{ name: '0601-device-dicts', run: (tx) =>
 export { GATEWAY, OTA } from './services.js';
 export type { DeviceGateway } from './gateway/gateway.js';
 export { appLog, appVersion } from './tables.js';
+export { deviceFigures } from './figures.js';
 
 /**
  * Devices in the field: firmware and OTA, app versions and logs, device control and notices, emergency unlock. A tenant
@@ -71,13 +74,16 @@ export { appLog, appVersion } from './tables.js';
  */
 export const deviceArea = defineArea({
   name: 'device',
+  // firmware this server stores itself has no cloud to be uploaded to (上传云端)
+  idleButtons: (config) => (config.firmwareCloud === 'own' ? ['firmware_cloud'] : []),
   services: [provide(GATEWAY, (ctx, log) => createGateway(ctx, { log }), (gateway) => gateway.close())],
+  dependents: deviceDependents,
   resources: [
     bind(firmwareResource, firmware, firmwareHooks),
     bind(otaTaskResource, otaTask, otaTaskHooks),
-    bind(otaProgressResource, otaProgress, () => ({ scope: bySnColumn(otaProgress.deviceSn) })),
+    bind(otaProgressResource, otaProgress, otaProgressHooks),
     bind(otaLogResource, otaLog, () => ({ scope: bySnColumn(otaLog.deviceSn) })),
-    bind(appVersionResource, appVersion),
+    bind(appVersionResource, appVersion, appVersionHooks),
     bind(appLogResource, appLog),
     bind(faceLogResource, faceLog, () => ({ scope: bySnColumn(faceLog.deviceSn) })),
     bind(deviceControlResource, deviceControl, deviceControlHooks),
@@ -89,6 +95,7 @@ export const deviceArea = defineArea({
   ],
   routes: async (app, ctx) => {
     registerFirmwareActions(app, ctx);
+    registerAppVersionActions(app, ctx);
     await registerFirmwareCloud(app, ctx);
     registerOtaActions(app, ctx);
     registerControlActions(app, ctx);

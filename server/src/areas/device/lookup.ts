@@ -59,6 +59,12 @@ export function registerDeviceLookup(app: FastifyInstance, ctx: AppContext): voi
     const channels = await ctx.dicts.labels('notice_channel', 'zh', tx);
     const badChannel = items.flatMap((i) => i.channels.split(',').filter(Boolean)).find((c) => !channels.has(c));
     if (badChannel) throw new AppError(400, 'notInDict', { field: 'channels', value: badChannel });
+    // an enabled notice reaches no one without a channel
+    const silent = items.find((i) => i.enabled === 1 && !i.channels.split(',').some((c) => c.trim()));
+    if (silent) {
+      const names = { zh: (await ctx.dicts.labels('device_notice', 'zh', tx)).get(silent.noticeType), en: (await ctx.dicts.labels('device_notice', 'en', tx)).get(silent.noticeType) };
+      throw new AppError(400, 'noticeWithoutChannel', { type: { zh: names.zh ?? silent.noticeType, en: names.en ?? silent.noticeType } });
+    }
     for (const i of items) {
       await tx.insert(deviceNoticeConfig).values({ id: nextId(), productId, noticeType: i.noticeType, enabled: i.enabled, channels: i.channels, template: i.template ?? null, updateUser: user.userId })
         .onConflictDoUpdate({ target: [deviceNoticeConfig.productId, deviceNoticeConfig.noticeType], set: { enabled: i.enabled, channels: i.channels, template: i.template ?? null, updateUser: user.userId, updateTime: new Date() } });

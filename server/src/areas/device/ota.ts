@@ -12,12 +12,12 @@ import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { idBlockSql, nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { deviceOwner, ownedSns, batch } from '../production/index.js';
+import { batch, bySnColumn, deviceOwner, ownedSns } from '../production/index.js';
 import { byProductColumn } from '../product/index.js';
 import type { Gateway, Uplink } from './gateway/types.js';
 import { isFinal, move, reportedState } from './otaMachine.js';
 import { OTA } from './services.js';
-import { firmware, otaLog, otaTask } from './tables.js';
+import { firmware, otaLog, otaProgress, otaTask } from './tables.js';
 
 type Row = Record<string, unknown>;
 
@@ -96,6 +96,19 @@ async function showOwnDevices(tx: Executor, rows: Row[], user: AuthUser): Promis
   }
 }
 
+/** A task's progress exported is named after the task (its name, else its id). */
+export const otaProgressHooks = (): ResourceHooks => ({
+  scope: bySnColumn(otaProgress.deviceSn),
+  async exportName(tx, user, filters) {
+    const raw = filters.taskId ?? filters.taskId_equal;
+    const id = typeof raw === 'string' && /^\d{1,19}$/.test(raw) ? raw : undefined;
+    if (!id) return undefined;
+    const scope = await byProductColumn(otaTask.productId)!(tx, user); // a tenant names only the tasks it sees
+    const [task] = await tx.select({ name: otaTask.taskName }).from(otaTask).where(and(eq(otaTask.id, id), eq(otaTask.isDeleted, 0), ...(scope ? [scope] : [])));
+    return task?.name;
+  },
+});
+
 export const otaTaskHooks = (ctx: AppContext): ResourceHooks => ({
   scope: byProductColumn(otaTask.productId),
   shown: showOwnDevices,
@@ -155,8 +168,60 @@ async function summarise(tx: Executor, taskId: string, owner: string | undefined
   return { counts, stuck, flagged, total: Object.values(counts).reduce((a, b) => a + b, 0) };
 }
 
+/** the failed and timed-out devices of a task: those still the task's to retry, and those a newer task took since */
+async function failedDevices(tx: Executor, taskId: string): Promise<{ retryable: number; superseded: number }> {
+  const res = await tx.execute(sql`
+    select count(*) filter (where not s.newer)::int as retryable, count(*) filter (where s.newer)::int as superseded
+    from (select exists (select 1 from ymy_ota_progress n where n.device_sn = p.device_sn and n.create_time > p.create_time) as newer
+          from ymy_ota_progress p where p.task_id = ${taskId}::bigint and p.state in ('failed', 'timed_out')) s`);
+  return (res as unknown as { rows: Array<{ retryable: number; superseded: number }> }).rows[0]!;
+}
+
+/**
+ * Queues a task's failed and timed-out devices again, spaced by the task's rate, one new attempt each (the attempt
+ * counter goes on; the task's automatic retries belong to the first attempts). A device a newer task took since is
+ * left alone: its reports now belong to that task. Each retried device's log says who retried it and when.
+ */
+async function retryFailed(tx: Executor, task: typeof otaTask.$inferSelect, user: AuthUser): Promise<{ retried: number; superseded: number }> {
+  const { retryable, superseded } = await failedDevices(tx, task.id);
+  if (retryable === 0 && superseded === 0) throw new AppError(400, 'otaNothingToRetry', { name: task.taskName });
+  if (retryable === 0) throw new AppError(400, 'otaRetrySuperseded', { name: task.taskName, count: superseded });
+  const now = new Date();
+  const spacingMs = 60_000 / task.rateLimit;
+  await tx.execute(sql`
+    with due as (
+      select p.id, row_number() over (order by p.device_sn) - 1 as turn
+      from ymy_ota_progress p where p.task_id = ${task.id}::bigint and p.state in ('failed', 'timed_out')
+        and not exists (select 1 from ymy_ota_progress n where n.device_sn = p.device_sn and n.create_time > p.create_time)),
+    moved as (
+      update ymy_ota_progress p set state = 'queued', percent = 0, error_code = null, error_message = null, last_report_time = ${now},
+        due_time = ${now}::timestamptz + d.turn * (${spacingMs}::double precision * interval '1 millisecond')
+      from due d where p.id = d.id
+      returning p.device_sn, p.product_id, p.attempt)
+    insert into ymy_ota_log (id, device_sn, task_id, product_id, state, percent, message, report_time)
+    select ${idBlockSql(retryable)}, device_sn, ${task.id}::bigint, product_id, 'queued', 0,
+           ${`retried by ${user.account}: attempt `} || (attempt + 1), ${now} from moved`);
+  await tx.update(otaTask).set({ state: 'running', finishTime: null, updateUser: user.userId, updateTime: now }).where(eq(otaTask.id, task.id));
+  await recount(tx, [task.id]);
+  return { retried: retryable, superseded };
+}
+
 export function registerOtaActions(app: FastifyInstance, ctx: AppContext): void {
-  const { cancel, summary } = otaTaskResource.actions;
+  const { cancel, summary, retry } = otaTaskResource.actions;
+  mountAction(app, ctx, retry, async ({ id }, { tx, user, afterCommit }) => {
+    const [task] = await tx.select().from(otaTask).where(and(eq(otaTask.id, id), eq(otaTask.isDeleted, 0)));
+    if (!task) throw notFound();
+    if (task.state === 'cancelled') throw new AppError(400, 'otaRetryCancelled', { name: task.taskName });
+    const [fw] = await tx.select({ state: firmware.state, version: firmware.version }).from(firmware).where(and(eq(firmware.id, task.firmwareId), eq(firmware.isDeleted, 0)));
+    if (fw?.state !== RELEASE_STATE.published) throw new AppError(400, 'otaFirmwareNotPublished', { version: fw?.version ?? task.toVersion ?? '' });
+    await allowLongStatements(tx, 120_000);
+    const out = await retryFailed(tx, task, user);
+    afterCommit(() => {
+      ctx.upkeep.changed('ymy_ota_log', out.retried);
+      ctx.services.find(OTA)?.wake();
+    });
+    return out;
+  });
   mountAction(app, ctx, cancel, async ({ id }, { tx, user, afterCommit }) => {
     const [task] = await tx.select().from(otaTask).where(and(eq(otaTask.id, id), eq(otaTask.isDeleted, 0)));
     if (!task) throw notFound();
@@ -205,6 +270,17 @@ export interface OtaReportOutcome {
   flagged: number;
 }
 
+/** the (SN, client token) pairs of these reports already logged, so already folded */
+async function foldedTokens(tx: Executor, reports: readonly Uplink[]): Promise<Set<string>> {
+  const tokens = [...new Set(reports.map((r) => r.clientToken).filter((t): t is string => Boolean(t)))];
+  if (tokens.length === 0) return new Set();
+  const sns = [...new Set(reports.map((r) => r.device.sn))];
+  const found = await tx.execute(sql`
+    select device_sn, client_token from ymy_ota_log
+    where device_sn = any(${pgList(sns)}::text[]) and client_token in (select json_array_elements_text(${JSON.stringify(tokens)}::json))`);
+  return new Set((found as unknown as { rows: Array<{ device_sn: string; client_token: string }> }).rows.map((r) => `${r.device_sn} ${r.client_token}`));
+}
+
 /**
  * Folds a batch of OTA reports into the devices' progress: one read of the devices' latest progress rows, the
  * moves computed here, one update and one log insert. Resent reports (the same client token) are logged once
@@ -215,23 +291,32 @@ export async function foldOtaReports(tx: Executor, reports: readonly Uplink[]): 
   if (reports.length === 0) return outcome;
   const sns = [...new Set(reports.map((r) => r.device.sn))];
   const latest = await tx.execute(sql`
-    select distinct on (p.device_sn) p.id, p.task_id, p.device_sn, p.state, p.percent, p.to_version, p.flagged
-    from ymy_ota_progress p where p.device_sn = any(${pgList(sns)}::text[])
+    select distinct on (p.device_sn) p.id, p.task_id, p.device_sn, p.state, p.percent, p.to_version, p.flagged,
+           p.attempt <= t.max_retries and t.state = 'running' as retry_left
+    from ymy_ota_progress p join ymy_ota_task t on t.id = p.task_id where p.device_sn = any(${pgList(sns)}::text[])
     order by p.device_sn, p.create_time desc, p.id desc`);
-  type Progress = { id: string; task_id: string; device_sn: string; state: OtaState; percent: number; to_version: string | null; flagged: number; changed?: boolean; error?: [string, string]; at?: Date };
+  type Progress = {
+    id: string; task_id: string; device_sn: string; state: OtaState; percent: number; to_version: string | null; flagged: number; retry_left: boolean;
+    changed?: boolean; retry?: boolean; error?: [string, string]; at?: Date;
+  };
   const bySn = new Map<string, Progress>();
   for (const r of (latest as unknown as { rows: Progress[] }).rows) bySn.set(r.device_sn, { ...r, id: String(r.id), task_id: String(r.task_id) });
   const logs: Row[] = [];
   const touchedTasks = new Set<string>();
+  const seen = await foldedTokens(tx, reports);
   for (const report of [...reports].sort((a, b) => a.timestamp - b.timestamp)) {
     const p = bySn.get(report.device.sn);
     const at = new Date(report.timestamp);
     const token = report.clientToken || null;
+    // a resent report was folded already: after a retry it would otherwise fail the new attempt
+    if (token && seen.has(`${report.device.sn} ${token}`)) continue;
+    if (token) seen.add(`${report.device.sn} ${token}`);
     const params = report.params;
     const version = typeof params.version === 'string' ? params.version.slice(0, 32) : null;
-    const log = (state: string, percent: number | null, message: string | null) => logs.push({
+    // the report's own row carries its client token (a resent report is logged once); what the server did about it does not
+    const log = (state: string, percent: number | null, message: string | null, ofReport = true) => logs.push({
       id: nextId(), deviceSn: report.device.sn, taskId: p?.task_id ?? null, productId: report.device.productId,
-      state: state.slice(0, 16), percent, version, message: message?.slice(0, 255) ?? null, clientToken: token, reportTime: at,
+      state: state.slice(0, 16), percent, version, message: message?.slice(0, 255) ?? null, clientToken: ofReport ? token : null, reportTime: at,
     });
     if (report.method === 'report_version') {
       if (p && p.state === 'succeeded' && p.to_version && version && version !== p.to_version && !p.flagged) {
@@ -265,16 +350,26 @@ export async function foldOtaReports(tx: Executor, reports: readonly Uplink[]): 
     touchedTasks.add(p.task_id);
     outcome.applied += 1;
     log(m.state, m.percent, m.state === 'failed' ? `failed: ${p.error?.[1] || p.error?.[0] || ''}` : null);
+    if (m.state === 'failed' && p.retry_left) {
+      // a failure is retried as a timeout is, while the task's retries last: queued again, sent at the next pass
+      p.state = 'queued';
+      p.percent = 0;
+      p.retry = true;
+      p.retry_left = false;
+      log('queued', 0, 'failed: retry', false);
+    }
   }
   const changed = [...bySn.values()].filter((p) => p.changed);
   if (changed.length) {
-    const records = changed.map((p) => ({ id: p.id, state: p.state, percent: p.percent, flagged: p.flagged, error_code: p.error?.[0] ?? null, error_message: p.error?.[1] ?? null, at: p.at!.toISOString() }));
+    const records = changed.map((p) => ({
+      id: p.id, state: p.state, percent: p.percent, flagged: p.flagged, retry: p.retry === true, error_code: p.error?.[0] ?? null, error_message: p.error?.[1] ?? null, at: p.at!.toISOString(),
+    }));
     await tx.execute(sql`
       update ymy_ota_progress p set state = r.state, percent = r.percent, flagged = r.flagged,
         error_code = coalesce(r.error_code, p.error_code), error_message = coalesce(r.error_message, p.error_message),
         last_report_time = r.at,
-        due_time = case when r.state in ('succeeded', 'failed', 'timed_out', 'cancelled') then null else p.due_time end
-      from json_to_recordset(${JSON.stringify(records)}::json) as r(id bigint, state text, percent int, flagged smallint, error_code text, error_message text, at timestamptz)
+        due_time = case when r.retry then now() when r.state in ('succeeded', 'failed', 'timed_out', 'cancelled') then null else p.due_time end
+      from json_to_recordset(${JSON.stringify(records)}::json) as r(id bigint, state text, percent int, flagged smallint, retry boolean, error_code text, error_message text, at timestamptz)
       where p.id = r.id`);
   }
   if (logs.length) await insertRows(tx, otaLog, logs, 5000, { skipConflicts: true });

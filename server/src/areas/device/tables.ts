@@ -144,6 +144,9 @@ export const appVersion = pgTable(
     forceUpdate: smallint('force_update').notNull().default(0),
     releaseNotes: text('release_notes'),
     state: integer('state').notNull().default(1),
+    publishTime: ts('publish_time'),
+    publishUser: id('publish_user'),
+    publishUserName: varchar('publish_user_name', { length: 64 }),
     ...auditColumns(),
   }),
   (t) => [

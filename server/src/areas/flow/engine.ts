@@ -67,16 +67,16 @@ export class FlowEngine implements StepHost {
   private stopped_ = false;
   /** where failures off the request path go (the server's log, given to the scheduler) */
   private reportError: (e: unknown) => void = () => undefined;
-  private readonly completionHooks = new Map<string, TaskCompletedHook>();
+  private readonly completionHooks: TaskCompletedHook[] = [];
   readonly limits: StepLimits;
 
   constructor(private readonly ctx: AppContext, readonly services: Readonly<Record<string, FlowService>> = {}) {
     this.limits = { maxActivities: ctx.config.flow.stepMaxActivities, maxMs: ctx.config.flow.stepMaxMs };
   }
 
-  /** Runs `hook` in the transaction of every task completion of processes with this key. */
-  onTaskCompleted(processKey: string, hook: TaskCompletedHook): void {
-    this.completionHooks.set(processKey, hook);
+  /** Runs `hook` in the transaction of every task completion (a business record finds its own by the instance). */
+  onTaskCompleted(hook: TaskCompletedHook): void {
+    this.completionHooks.push(hook);
   }
 
   serviceNames(): Set<string> {
@@ -234,7 +234,7 @@ export class FlowEngine implements StepHost {
       const variables = { ...(input.variables ?? {}), pass: input.pass, comment: comment ?? '' };
       const result = await this.driver(tx, user.tenantId, user).advance(instance, { complete: { taskId: task.executionId, variables } },
         { outcome: input.pass ? 'pass' : 'reject', comment, completedBy: user.userId });
-      await this.completionHooks.get(instance.processKey)?.(tx, { instance, task, pass: input.pass, comment, status: result.status, user });
+      for (const hook of this.completionHooks) await hook(tx, { instance, task, pass: input.pass, comment, status: result.status, user });
       return { instanceId: instance.id, status: result.status, tasks: result.opened };
     }));
   }

@@ -4,7 +4,7 @@ import {
   workStartResource, workTodoResource,
 } from '@console/contract/areas/flow/index';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { schema } from '../../core/db/index.js';
+import { type Executor, schema } from '../../core/db/index.js';
 import { serviceKey } from '../../core/services.js';
 import { nextId } from '../../core/ids.js';
 import { bind, type DataStep, defineArea, provide } from '../../core/area.js';
@@ -12,7 +12,7 @@ import { DEMO_TENANT, type DictSeed, seedDicts } from '../../seed/steps.js';
 import { compileBpmn } from './bpmn/compile.js';
 import { deployChecked, FlowEngine, type FlowService } from './engine.js';
 import { LEAVE_PROCESS_KEY, registerLeave } from './leave.js';
-import { flowManagerHooks, flowModelHooks, workListHooks } from './lists.js';
+import { flowManagerHooks, flowModelHooks, workListHooks, workStartHooks } from './lists.js';
 import { registerFlowRoutes } from './routes.js';
 import { upgradeEngineState } from './upgrade.js';
 import { flowDefinition, flowInstance, flowModel, flowTask } from './tables.js';
@@ -42,16 +42,19 @@ const FLOW_DICTS: DictSeed[] = [
 /** the tables that keep a process category, all of them written with a definition's */
 const CATEGORISED = ['blade_flow_model', 'blade_flow_deployment', 'blade_flow_definition', 'blade_flow_instance', 'blade_flow_task'] as const;
 
+/** a tenant's sample leave process, ready to start: the process deployed, and the HR role its HR step is offered to */
+async function deploySampleLeave(tx: Executor, tenantId: string): Promise<void> {
+  const [hr] = await tx.select({ id: schema.role.id }).from(schema.role)
+    .where(and(eq(schema.role.tenantId, tenantId), eq(schema.role.roleAlias, 'hr'), eq(schema.role.isDeleted, 0)));
+  if (!hr) await tx.insert(schema.role).values({ id: nextId(), tenantId, parentId: '0', roleName: '人事', roleNameEn: 'HR', roleAlias: 'hr', sort: 10 });
+  const checked = await compileBpmn(LEAVE_MODEL, new Set(Object.keys(FLOW_SERVICES)));
+  await deployChecked(tx, tenantId, checked, { xml: LEAVE_MODEL, source: 'upload', category: LEAVE_CATEGORY }, null);
+}
+
 const FLOW_DATA_STEPS: DataStep[] = [{
   // the demo tenant gets the leave process deployed, and the HR role its HR step is offered to
   name: '1201-flow-leave',
-  async run(tx) {
-    const [hr] = await tx.select({ id: schema.role.id }).from(schema.role)
-      .where(and(eq(schema.role.tenantId, DEMO_TENANT), eq(schema.role.roleAlias, 'hr'), eq(schema.role.isDeleted, 0)));
-    if (!hr) await tx.insert(schema.role).values({ id: nextId(), tenantId: DEMO_TENANT, roleName: '人事', roleNameEn: 'HR', roleAlias: 'hr', sort: 10 });
-    const checked = await compileBpmn(LEAVE_MODEL, new Set(Object.keys(FLOW_SERVICES)));
-    await deployChecked(tx, DEMO_TENANT, checked, { xml: LEAVE_MODEL, source: 'upload', category: LEAVE_CATEGORY }, null);
-  },
+  run: (tx) => deploySampleLeave(tx, DEMO_TENANT),
 }, {
   // the workflow's dictionaries; the leave process deployed before categories existed gets its own
   name: '1202-flow-dicts',
@@ -85,6 +88,15 @@ const FLOW_DATA_STEPS: DataStep[] = [{
         where category is not null and category <> '' and left(category, 5) <> 'flow_'`);
     }
   },
+}, {
+  // work lists named the starter by account before issue 26: the user's name, as the engine writes it now
+  name: '2601-flow-starter-names',
+  async run(tx) {
+    await tx.execute(sql`update blade_flow_instance i set start_user_name = coalesce(nullif(u.real_name, ''), nullif(u.name, ''), i.start_user_name)
+      from blade_user u where u.id = i.start_user`);
+    await tx.execute(sql`update blade_flow_task t set start_user_name = i.start_user_name from blade_flow_instance i
+      where i.id = t.instance_id and t.start_user_name is distinct from i.start_user_name`);
+  },
 }];
 
 /** The workflow engine: BPMN models, deployments, instances and tasks, the work lists and the leave request (docs/workflow.md). */
@@ -95,7 +107,7 @@ export const flowArea = defineArea({
     bind(flowModelResource, flowModel, flowModelHooks),
     bind(flowManagerResource, flowDefinition, flowManagerHooks),
     bind(flowFollowResource, flowInstance, () => workListHooks.follow),
-    bind(workStartResource, flowDefinition, () => workListHooks.start),
+    bind(workStartResource, flowDefinition, (ctx) => workStartHooks((tx, id) => ctx.services.get(FLOW_ENGINE).modelOf(tx, id))),
     bind(workClaimResource, flowTask, () => workListHooks.claim),
     bind(workTodoResource, flowTask, () => workListHooks.todo),
     bind(workSendResource, flowInstance, () => workListHooks.send),
@@ -107,6 +119,8 @@ export const flowArea = defineArea({
     registerLeave(app, ctx, flow);
   },
   dataSteps: FLOW_DATA_STEPS,
+  // a new tenant's 发起事务 offers the sample leave process, as the demo tenant's does
+  tenantSetup: deploySampleLeave,
   start(ctx, log) {
     // timers that came due while the server was down fire at once
     const flow = ctx.services.get(FLOW_ENGINE);

@@ -1,22 +1,30 @@
 import { isIdText } from '@console/contract';
 import { leaveActions, type LeaveRecord } from '@console/contract/areas/flow/index';
-import { and, asc, eq, ilike, inArray, ne, or } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
-import { schema } from '../../core/db/index.js';
+import { type Executor, schema } from '../../core/db/index.js';
 import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import { formatDateTime, parseDateTime } from '../../core/time.js';
 import type { FlowEngine } from './engine.js';
-import { flowDefinition, flowInstance, processLeave } from './tables.js';
-import { approverTasks } from './leaveModel.js';
+import { flowDefinition, flowInstance, flowTask, processLeave } from './tables.js';
+import { leaveCategories, leaveFormProblem } from './leaveModel.js';
+import { activeUsers } from './people.js';
 import { mayViewInstance } from './view.js';
 
-/** the leave model's process key (leave.bpmn20.xml) */
+/** the sample leave model's process key (leave.bpmn20.xml); the form serves any process of a leave category that fits it */
 export const LEAVE_PROCESS_KEY = 'Leave';
-/** the approver choice shows this many users; more are found by typing */
-const APPROVERS_SHOWN = 50;
+/** the newest comment an approver (not the applicant) gave on the request's process */
+async function latestApproval(tx: Executor, instance: typeof flowInstance.$inferSelect): Promise<string | null> {
+  const [done] = await tx.select({ comment: flowTask.comment }).from(flowTask)
+    .where(and(eq(flowTask.instanceId, instance.id), eq(flowTask.status, 'completed'), isNotNull(flowTask.comment), ne(flowTask.comment, ''),
+      instance.startUser ? or(isNull(flowTask.completedBy), ne(flowTask.completedBy, instance.startUser)) : undefined))
+    .orderBy(desc(flowTask.endTime), desc(flowTask.id)).limit(1);
+  return done?.comment ?? null;
+}
+
 
 /**
  * The leave request (blade-desk/process/leave): the request and its process instance are written in one
@@ -25,8 +33,9 @@ const APPROVERS_SHOWN = 50;
 export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowEngine): void {
   // whatever the version's task ids (the console's managerApproval / hrApproval, BladeX's managerTak / bossTask…),
   // a step the applicant did not do is an approver's decision; the applicant's own (adjusting the request) is not
-  flow.onTaskCompleted(LEAVE_PROCESS_KEY, async (tx, { instance, comment, user }) => {
-    if (user.userId === instance.startUser || !isIdText(instance.businessKey)) return;
+  // (a request written by the form, whatever its process's key; an approval without a comment keeps the last one)
+  flow.onTaskCompleted(async (tx, { instance, comment, user }) => {
+    if (user.userId === instance.startUser || !comment || !isIdText(instance.businessKey)) return;
     await tx.update(processLeave).set({ approvalComment: comment, updateUser: user.userId, updateTime: new Date() })
       .where(and(eq(processLeave.id, instance.businessKey), eq(processLeave.processInstanceId, instance.id)));
   });
@@ -42,10 +51,10 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
       .where(and(eq(schema.user.id, input.taskUser), eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0), eq(schema.user.status, 1)));
     if (!approver) throw fieldError('leaveApproverUnknown', lang, 'taskUser');
     // the version the operator picked, an older one too, as BladeX's form starts the definition id in its route
-    const [def] = await tx.select({ id: flowDefinition.id, processKey: flowDefinition.processKey, name: flowDefinition.name, version: flowDefinition.version })
+    const [def] = await tx.select({ id: flowDefinition.id, category: flowDefinition.category, name: flowDefinition.name, version: flowDefinition.version })
       .from(flowDefinition).where(and(eq(flowDefinition.id, input.processDefinitionId), eq(flowDefinition.isDeleted, 0)));
-    if (def && def.processKey !== LEAVE_PROCESS_KEY) throw fieldError('flowNotLeave', lang, 'processDefinitionId');
-    if (def && !approverTasks(await flow.modelOf(tx, def.id)).length) throw fieldError('leaveModelNoApprover', lang, 'processDefinitionId', { name: def.name, version: def.version });
+    if (def && !(def.category && (await leaveCategories(tx)).has(def.category))) throw fieldError('flowNotLeave', lang, 'processDefinitionId');
+    if (def && leaveFormProblem(await flow.modelOf(tx, def.id))) throw fieldError('leaveModelNoApprover', lang, 'processDefinitionId', { name: def.name, version: def.version });
     const id = nextId();
     const now = new Date();
     await tx.insert(processLeave).values({
@@ -57,14 +66,7 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
     return { businessId: id, processInstanceId: instanceId };
   });
 
-  mountAction(app, ctx, leaveActions.approvers, async ({ keyword }, { tx, user }) => {
-    const pattern = keyword ? `%${keyword.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-    const rows = await tx.select({ id: schema.user.id, account: schema.user.account, realName: schema.user.realName }).from(schema.user)
-      .where(and(eq(schema.user.tenantId, user.tenantId), eq(schema.user.isDeleted, 0), eq(schema.user.status, 1), ne(schema.user.id, user.userId),
-        pattern ? or(ilike(schema.user.realName, pattern), ilike(schema.user.account, pattern)) : undefined))
-      .orderBy(asc(schema.user.account)).limit(APPROVERS_SHOWN);
-    return rows.map((r) => ({ id: String(r.id), account: r.account, realName: r.realName }));
-  });
+  mountAction(app, ctx, leaveActions.approvers, ({ keyword }, { tx, user }) => activeUsers(tx, user.tenantId, keyword, user.userId));
 
   mountAction(app, ctx, leaveActions.detail, async ({ businessId }, { tx, user, granted }) => {
     const [leave] = await tx.select().from(processLeave).where(and(eq(processLeave.id, businessId), eq(processLeave.isDeleted, 0)));
@@ -82,7 +84,8 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
       startTime: formatDateTime(leave.startTime)!, endTime: formatDateTime(leave.endTime)!, days: leave.days, reason: leave.reason,
       taskUser: String(leave.taskUser), taskUserName: nameOf(String(leave.taskUser)),
       applyUser: String(leave.createUser ?? ''), applyUserName: nameOf(leave.createUser ? String(leave.createUser) : null) ?? instance?.startUserName ?? null,
-      applyTime: formatDateTime(leave.applyTime)!, approvalComment: leave.approvalComment, processStatus: instance?.status ?? null,
+      applyTime: formatDateTime(leave.applyTime)!, approvalComment: (instance && await latestApproval(tx, instance)) ?? leave.approvalComment,
+      processStatus: instance?.status ?? null,
     };
     return record;
   });

@@ -6,6 +6,8 @@ import { AppError, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { showDefinitions, showSentInstances, showTasks, processModeParam } from './bladeFields.js';
 import { BpmnInvalid, processesOf } from './bpmn/compile.js';
+import type { ProcessModel } from './bpmn/model.js';
+import { leaveCategories, leaveFormProblem, type LeaveFormProblem } from './leaveModel.js';
 import { flowDefinition, flowInstance, flowTask } from './tables.js';
 
 /** a text[] literal of parameters (`ARRAY[$1, $2]::text[]`) */
@@ -20,12 +22,31 @@ export function offeredTo(user: AuthUser): SQL {
 
 const scope = (condition: (user: AuthUser) => SQL, more: ResourceHooks = {}): ResourceHooks => ({ scope: async (_tx, user) => condition(user), ...more });
 
-/** the five work lists: the same tasks and instances, each seen from the caller, with BladeX's fields (bladeFields.ts) */
-export const workListHooks = {
-  /** the newest active version of each process */
-  start: scope(() => and(eq(flowDefinition.suspended, 0), sql`not exists (select 1 from blade_flow_definition newer
+/** each definition of a leave category: whether the leave form fits its model, said before the form opens */
+async function withLeaveFormProblems(tx: Executor, rows: Array<Record<string, unknown>>, modelOf: ModelOf): Promise<void> {
+  const leave = rows.some((r) => typeof r.category === 'string') ? await leaveCategories(tx) : new Set<string>();
+  for (const r of rows) {
+    if (!(typeof r.category === 'string' && leave.has(r.category) && r.id)) r.formProblem = null;
+    // a stored model this version cannot read (written by hand, or by an older one) is listed, not a 500
+    else r.formProblem = await modelOf(tx, String(r.id)).then(leaveFormProblem, (): LeaveFormProblem => 'unreadable');
+  }
+}
+
+type ModelOf = (tx: Executor, definitionId: string) => Promise<ProcessModel>;
+
+/** 发起事务: the newest active version of each process, with whether its business form fits it */
+export const workStartHooks = (modelOf: ModelOf): ResourceHooks => scope(() => and(eq(flowDefinition.suspended, 0), sql`not exists (select 1 from blade_flow_definition newer
     where newer.tenant_id = ${flowDefinition.tenantId} and newer.process_key = ${flowDefinition.processKey}
-      and newer.version > ${flowDefinition.version} and newer.is_deleted = 0)`)!, { shown: showDefinitions, listParams: processModeParam }),
+      and newer.version > ${flowDefinition.version} and newer.is_deleted = 0)`)!, {
+  shown: async (tx, rows) => {
+    await showDefinitions(tx, rows);
+    await withLeaveFormProblems(tx, rows, modelOf);
+  },
+  listParams: processModeParam,
+});
+
+/** the other work lists: the same tasks and instances, each seen from the caller, with BladeX's fields (bladeFields.ts) */
+export const workListHooks = {
   claim: scope(offeredTo, { shown: showTasks }),
   todo: scope((user) => and(eq(flowTask.status, 'open'), eq(flowTask.assignee, user.userId))!, { shown: showTasks }),
   send: scope((user) => eq(flowInstance.startUser, user.userId), { shown: showSentInstances }),

@@ -18,6 +18,7 @@ import { brokenMultipart } from '../../core/uploads.js';
 import { BpmnInvalid, type CompiledProcess } from './bpmn/compile.js';
 import type { FlowEngine } from './engine.js';
 import { givenCategory } from './category.js';
+import { activeUsers, groupRoles } from './people.js';
 import { flowDefinition, flowInstance, flowModel } from './tables.js';
 import { historyOf, mayViewInstance, modelViewOf } from './view.js';
 
@@ -53,6 +54,10 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
     return flow.deploy(user, { xml: model.xml ?? '', name: model.name, category: given ?? model.category ?? undefined, tenantIds: tenants, source: 'model' });
   });
 
+  mountAction(app, ctx, flowModelResource.actions.assignees, async ({ keyword }, { tx, user }) => ({
+    users: await activeUsers(tx, user.tenantId, keyword), roles: await groupRoles(tx, user.tenantId, keyword),
+  }));
+
   // ---- deployments ----
   mountAction(app, ctx, flowManagerResource.actions.changeState, async ({ processId, state }, { tx }) => {
     const [changed] = await tx.update(flowDefinition).set({ suspended: state === 'suspend' ? 1 : 0 })
@@ -78,7 +83,7 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
   void app.register(async (scoped) => {
     await scoped.register(multipart, { limits: { fileSize: BPMN_MAX_CHARS, files: MAX_FILES, fields: 10, parts: MAX_FILES + 10 } });
     scoped.post(FLOW_DEPLOY_UPLOAD, {
-      config: { access: { permission: 'flow_manager_upload' }, title: '流程管理: 部署上传', fieldLabels: flowManagerResource.fields },
+      config: { access: { permission: 'flow_manager_upload' }, title: { zh: '流程管理: 部署上传', en: 'Process management: deploy an upload' }, fieldLabels: flowManagerResource.fields },
       schema: {
         tags: ['blade-flow'],
         summary: 'Deployments: deploy uploaded models (multipart: "files", one or more .bpmn / .bpmn20.xml; "category"; "tenantIds"); all or none',

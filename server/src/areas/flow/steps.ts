@@ -1,7 +1,7 @@
 import type { MessageKey } from '@console/contract';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
-import type { Executor } from '../../core/db/index.js';
+import { type Executor, schema } from '../../core/db/index.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import type { ProcessModel } from './bpmn/model.js';
@@ -86,9 +86,10 @@ export class StepDriver {
   async start(def: DefinitionRow, variables: Record<string, unknown>, opts: { businessKey?: string | null; message?: string; caller?: { instanceId: string; executionId: string } }): Promise<{ row: InstanceRow; result: StepResult }> {
     const model = await this.host.modelOf(this.tx, def.id);
     const instanceId = nextId();
+    const starterName = await this.actorName();
     const values: typeof flowInstance.$inferInsert = {
       id: instanceId, tenantId: this.tenantId, definitionId: def.id, processKey: def.processKey, processName: def.name, category: def.category,
-      businessKey: opts.businessKey ?? null, startUser: this.actor?.userId ?? null, startUserName: this.actor?.userName ?? null,
+      businessKey: opts.businessKey ?? null, startUser: this.actor?.userId ?? null, startUserName: starterName,
       status: 'running', variables, superInstanceId: opts.caller?.instanceId ?? null, superExecutionId: opts.caller?.executionId ?? null,
     };
     // a start stopped at its bound leaves an instance that never ran a step: the incident, with its reason
@@ -98,6 +99,13 @@ export class StepDriver {
     await this.record(row, result);
     await this.followUp(row, result);
     return { row, result };
+  }
+
+  /** the starter as the work lists name them: the user's name, the account only where there is none */
+  private async actorName(): Promise<string | null> {
+    if (!this.actor) return null;
+    const [u] = await this.tx.select({ realName: schema.user.realName, name: schema.user.name }).from(schema.user).where(eq(schema.user.id, this.actor.userId));
+    return u?.realName || u?.name || this.actor.userName;
   }
 
   /** Moves a locked, running instance by one input; `completion` is what the person completing a task said of it. */

@@ -9,6 +9,7 @@ import { ensureMenus, grantToRoles, type MenuSeed } from '../../seed/menus.js';
 import { TENANT_ADMIN_ROLE } from '../../seed/resourceMenus.js';
 import { bind, type DataStep, defineArea } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
+import { apiLogHooks, keepOldEventsAsMessages, USUAL_LOG_DICTS, usualLogHooks } from './reading.js';
 import { DEFAULT_RETENTION_DAYS, LOG_RETENTION_PARAM, purgeLogs } from './retention.js';
 import { and, eq, ne } from 'drizzle-orm';
 import { param } from '../system/index.js';
@@ -68,6 +69,8 @@ const LOG_DATA_STEPS: DataStep[] = [
   { name: '0301-log-retention-param', run: seedRetention },
   // the monitor directory also holds the tenants' own log screens
   { name: '0302-api-doc-menu', run: (tx) => seedMenuLink(tx, API_DOC_MENU, true) },
+  { name: '0303-usual-log-dicts', run: (tx) => seedDicts(tx, USUAL_LOG_DICTS) },
+  { name: '0304-usual-log-messages', run: keepOldEventsAsMessages },
 ];
 
 /**
@@ -78,8 +81,8 @@ const LOG_DATA_STEPS: DataStep[] = [
 export const monitorArea = defineArea({
   name: 'monitor',
   resources: [
-    bind(logUsualResource, schema.logUsual),
-    bind(logApiResource, schema.logApi),
+    bind(logUsualResource, schema.logUsual, usualLogHooks),
+    bind(logApiResource, schema.logApi, apiLogHooks),
     bind(logErrorResource, schema.logError),
   ],
   routes(app: FastifyInstance, ctx: AppContext) {

@@ -94,7 +94,7 @@ export function appTokenVerifier(ctx: AppContext): AppAuth {
  */
 export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.post(APP_API.token, {
-    config: { access: { public: true }, title: 'app sign-in', fieldLabels: signInLabels },
+    config: { access: { public: true }, title: { zh: 'APP 登录', en: 'App sign-in' }, fieldLabels: signInLabels },
     schema: {
       tags: ['app'],
       summary: 'The app\'s sign-in: phone and password (hex MD5) of an after-sales user of the tenant; answers an app token (Blade-Auth: bearer …)',
@@ -114,7 +114,7 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
     const tenantId = body.tenantId ?? header(req, 'tenant-id') ?? ctx.config.console.defaultTenantId;
     const account = `app:${body.phone}`;
     const fail = (e: AppError): never => {
-      ctx.logs.usual(req, tenantId, 'warn', 'app-login', `app sign-in failed: ${e.key}`, account);
+      ctx.logs.usual(req, tenantId, 'warn', 'app-login', { key: 'logSignInFailed', params: { reason: { key: e.key, params: e.params } } }, account);
       throw e;
     };
     const spent = await ctx.signIns.spend(req);
@@ -144,7 +144,7 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
     await inTenant(ctx.db, { tenantId }, (tx) => tx.update(postsaleUser).set({ lastLoginTime: new Date() }).where(eq(postsaleUser.id, user!.id)));
     const accessToken = await ctx.signer.signApp(
       { token_type: 'app_access_token', tenant_id: tenantId, app_user_id: user!.id, pwt: user!.passwordTime.getTime() }, APP_TOKEN_TTL_SECONDS);
-    ctx.logs.usual(req, tenantId, 'info', 'app-login', 'app sign-in', account);
+    ctx.logs.usual(req, tenantId, 'info', 'app-login', { key: 'logSignIn' }, account);
     return ok({
       accessToken, tokenType: 'bearer', expiresIn: APP_TOKEN_TTL_SECONDS, tenantId,
       user: { id: user!.id, phone: user!.phone, nickname: user!.nickname ?? '', avatar: user!.avatar ?? '' },
@@ -155,7 +155,7 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
     await scoped.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES.file, files: 1, fields: 10, parts: 11 } });
 
     scoped.post(APP_API.logUpload, {
-      config: { access: { app: true }, title: 'app log upload', fieldLabels: logLabels },
+      config: { access: { app: true }, title: { zh: 'APP 日志上传', en: 'App log upload' }, fieldLabels: logLabels },
       schema: {
         tags: ['app'],
         summary: 'The app uploads its log (multipart: "file", and appVersion, os, phoneModel as text parts); it is listed under /api/omc-log/app',

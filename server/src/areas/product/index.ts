@@ -5,7 +5,7 @@ import {
 } from '@console/contract/areas/product/index';
 import { bind, type DataStep, defineArea } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
-import { registerCloudSync } from './cloudSync.js';
+import { missingSetting, registerCloudSync } from './cloudSync.js';
 import { registerProductAuthActions } from './productAuth.js';
 import { and, eq, ne } from 'drizzle-orm';
 import { conflict, fieldError } from '../../core/errors.js';
@@ -61,6 +61,8 @@ export { authorisedTypeIds, byProductColumn, byTypeColumn } from './typeAccess.j
  */
 export const productArea = defineArea({
   name: 'product',
+  // 从云平台同步 needs the keys of one IoT cloud at least
+  idleButtons: (config) => (missingSetting(1, config) && missingSetting(2, config) ? ['product_cloud_sync'] : []),
   resources: [
     // a tenant sees only the product types authorised to it (product_auth), and what is of those types
     bind(productTypeResource, productType, () => ({ scope: byTypeColumn(productType.id) })),

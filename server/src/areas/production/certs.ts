@@ -1,11 +1,12 @@
 import { type Lang, msg } from '@console/contract';
 import { certResource } from '@console/contract/areas/production/index';
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { allowLongStatements, rowsAffected, type Executor } from '../../core/db/index.js';
-import { AppError, notFound } from '../../core/errors.js';
+import { AppError, badRequest, notFound } from '../../core/errors.js';
+import { splitList } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import { invalidateDeviceKeys } from './certsChannel.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
@@ -16,6 +17,8 @@ import { batch, cert, factoryDevice } from './tables.js';
 
 type Row = Record<string, unknown>;
 const ALIBABA = 2;
+/** the cert_state dictionary */
+export const CERT_STATE = { free: 1, allocated: 2, burned: 3, revoked: 4 } as const;
 
 const present = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '';
 
@@ -92,6 +95,14 @@ export const certHooks = (ctx: AppContext): ResourceHooks => ({
   async beforeRemove(_tx, _rows, c) {
     c.afterCommit(() => invalidateDeviceKeys(ctx.kv));
   },
+  releases: {
+    // a removed batch's certificates (`onRemove: 'detach'`) go back to free; a revoked one stays revoked
+    async batchId(tx, ids, user) {
+      await allowLongStatements(tx, 300_000);
+      await tx.update(cert).set({ state: sql`case when ${cert.state} = ${CERT_STATE.allocated} then ${CERT_STATE.free} else ${cert.state} end`, batchId: null, deviceSn: null, updateUser: user.userId, updateTime: new Date() })
+        .where(and(inArray(cert.batchId, ids), eq(cert.isDeleted, 0)));
+    },
+  },
 });
 
 /**
@@ -100,6 +111,7 @@ export const certHooks = (ctx: AppContext): ResourceHooks => ({
  * locked (skip locked), so two allocations never hand out one certificate twice.
  */
 export function registerCertActions(app: FastifyInstance, ctx: AppContext): void {
+  registerCertStateActions(app, ctx);
   mountAction(app, ctx, certResource.actions.allocate, async (input, { tx, user }) => {
     const [b] = await tx.select({ id: batch.id, vendor: product.cloudVendor, productId: product.cloudProductId, productName: product.productName })
       .from(batch).innerJoin(product, eq(product.id, batch.productId))
@@ -147,5 +159,39 @@ export function registerCertActions(app: FastifyInstance, ctx: AppContext): void
     ctx.upkeep.changed('ymy_cert', allocated);
     ctx.upkeep.changed('ymy_factory_device', allocated);
     return { allocated, missing: left?.n ?? 0 };
+  });
+}
+
+/** the live certificates of `ids` for a change of state, locked; an unknown one is a 404 (all or none) */
+async function certsToChange(tx: Executor, idList: string, lang: Lang) {
+  const ids = splitList(idList);
+  if (ids.length === 0) throw badRequest('validationFailed', { detail: msg('required', lang, { field: lang === 'zh' ? '编号' : 'ids' }) });
+  const rows = await tx.select({ id: cert.id, state: cert.state, deviceName: cert.deviceName }).from(cert)
+    .where(and(inArray(cert.id, ids), eq(cert.isDeleted, 0))).for('update');
+  if (rows.length !== ids.length) throw notFound();
+  return { ids, rows };
+}
+
+/**
+ * 证书管理's release (an allocated certificate back to free: the device, never burned, loses it and may be given
+ * another) and revoke (never to be used again: not allocated, burned, nor accepted from a device).
+ */
+function registerCertStateActions(app: FastifyInstance, ctx: AppContext): void {
+  mountAction(app, ctx, certResource.actions.release, async (input, { tx, user, lang, afterCommit }) => {
+    const { ids, rows } = await certsToChange(tx, input.ids, lang);
+    const stuck = rows.find((r) => r.state !== CERT_STATE.allocated);
+    if (stuck) throw new AppError(400, 'certNotReleasable', { name: stuck.deviceName });
+    await tx.update(factoryDevice).set({ certificateId: null }).where(inArray(factoryDevice.certificateId, ids));
+    await tx.update(cert).set({ state: CERT_STATE.free, batchId: null, deviceSn: null, updateUser: user.userId, updateTime: new Date() }).where(inArray(cert.id, ids));
+    afterCommit(() => invalidateDeviceKeys(ctx.kv));
+    return { released: ids.length };
+  });
+  mountAction(app, ctx, certResource.actions.revoke, async (input, { tx, user, lang, afterCommit }) => {
+    const { ids, rows } = await certsToChange(tx, input.ids, lang);
+    const revoked = rows.find((r) => r.state === CERT_STATE.revoked);
+    if (revoked) throw new AppError(400, 'certAlreadyRevoked', { name: revoked.deviceName });
+    await tx.update(cert).set({ state: CERT_STATE.revoked, updateUser: user.userId, updateTime: new Date() }).where(inArray(cert.id, ids));
+    afterCommit(() => invalidateDeviceKeys(ctx.kv));
+    return { revoked: ids.length };
   });
 }

@@ -18,8 +18,9 @@ import { authorisedTypeIds, byProductColumn, byTypeColumn, DELIVERY_DEVICES, dev
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { registerCatalogueActions } from './catalogue.js';
 import { certHooks, registerCertActions } from './certs.js';
+import { invalidateDeviceKeys } from './certsChannel.js';
 import { deliveryDevices, ownedDevices } from './ownership.js';
-import { registerOperatorActions } from './operators.js';
+import { operatorDependents, registerOperatorActions } from './operators.js';
 import { registerStationChannel } from './stationChannel.js';
 import { citDictHooks, citRecordHooks, registerCitActions, rewriteSnHooks } from './cit.js';
 import { batch, batchLog, cert, citDict, citRecord, factory, factoryDevice, rewriteSn, snSequence, station } from './tables.js';
@@ -38,23 +39,6 @@ const PRODUCTION_DICTS: DictSeed[] = [
 ];
 
 const SERIAL_LIMIT = 10 ** SN_SERIAL_DIGITS - 1;
-
-/** A factory with live batches stays; once removed, its stations go with it. */
-const factoryHooks = (): ResourceHooks => ({
-  async beforeRemove(tx, rows) {
-    const ids = rows.map((r) => String(r.id));
-    const [busy] = await tx.select({ factoryId: batch.factoryId, batchNo: batch.batchNo }).from(batch)
-      .where(and(inArray(batch.factoryId, ids), eq(batch.isDeleted, 0))).limit(1);
-    if (busy) {
-      const name = String(rows.find((r) => String(r.id) === busy.factoryId)?.factoryName ?? busy.factoryId);
-      throw new AppError(400, 'factoryHasBatches', { name, batchNo: busy.batchNo });
-    }
-  },
-  async afterRemove(tx, ids, user) {
-    await tx.update(station).set({ isDeleted: 1, updateUser: user.userId, updateTime: new Date() })
-      .where(and(inArray(station.factoryId, ids), eq(station.isDeleted, 0)));
-  },
-});
 
 /**
  * `add-batch` writes the batch's devices in its own transaction: the next `quantity` serials of the SN
@@ -113,6 +97,8 @@ const batchHooks = (ctx: AppContext): ResourceHooks => ({
     const ids = rows.map((r) => String(r.id));
     const devices = rows.reduce((n, r) => n + Number(r.quantity ?? 0), 0);
     c.afterCommit(() => ctx.upkeep.changed('ymy_factory_device', devices));
+    // the gateway forgets the removed devices' keys on every instance
+    c.afterCommit(() => invalidateDeviceKeys(ctx.kv));
     const [burned] = await tx.select({ batchId: factoryDevice.batchId, sn: factoryDevice.sn }).from(factoryDevice)
       .where(and(inArray(factoryDevice.batchId, ids), isNotNull(factoryDevice.burnTime))).limit(1);
     if (burned) {
@@ -125,10 +111,6 @@ const batchHooks = (ctx: AppContext): ResourceHooks => ({
       const name = String(rows.find((r) => String(r.id) === delivered.batchId)?.batchNo ?? delivered.batchId);
       throw new AppError(400, 'batchHasDeliveredDevices', { name, sn: delivered.sn });
     }
-  },
-  async afterRemove(tx, ids) {
-    await allowLongStatements(tx, 300_000);
-    await tx.delete(factoryDevice).where(inArray(factoryDevice.batchId, ids));
   },
 });
 
@@ -162,6 +144,13 @@ async function dynamicColumnsOf(tx: Executor, user: AuthUser, by: { batchId?: st
 
 /** `get-device-list-by-batch?batchId=`: the devices of one batch (BladeX's call; `get-device-list?batchId_equal=` alike). */
 const deviceHooks = (): ResourceHooks => ({
+  // a removed batch's devices (`onRemove: 'cascade'`): up to a million rows, not a search's time limit
+  releases: {
+    async batchId(tx, ids) {
+      await allowLongStatements(tx, 300_000);
+      await tx.delete(factoryDevice).where(inArray(factoryDevice.batchId, ids));
+    },
+  },
   // a tenant lists the devices delivered to it, whatever their product type
   scope: async (_tx, user) => ownedDevices(user),
   // the export carries the product type's columns when it is of one batch or product
@@ -219,8 +208,9 @@ export { deviceUnlockSecret } from './unlockSecret.js';
 export const productionArea = defineArea({
   name: 'production',
   services: [provide(DELIVERY_DEVICES, () => deliveryDevices)],
+  dependents: operatorDependents,
   resources: [
-    bind(factoryResource, factory, factoryHooks),
+    bind(factoryResource, factory),
     bind(stationResource, station),
     bind(batchResource, batch, batchHooks),
     bind(factoryDeviceResource, factoryDevice, deviceHooks),

@@ -1,13 +1,14 @@
-import { msg, PLATFORM_TENANT } from '@console/contract';
+import { messages, msg, PLATFORM_TENANT } from '@console/contract';
 import { factoryResource } from '@console/contract/areas/production/index';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { hashPassword } from '../../core/auth/passwords.js';
 import type { AppContext } from '../../core/context.js';
 import { type Executor, schema } from '../../core/db/index.js';
-import { conflict, fieldError, forbidden, notFound } from '../../core/errors.js';
+import { badRequest, conflict, fieldError, forbidden, notFound } from '../../core/errors.js';
 import { nextId, splitList } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
+import { type Dependent, NAMED_USES } from '../../core/resource/registry.js';
 import { factory, station, stationOperator } from './tables.js';
 
 /** The role of station operators (platform tenant): they read batches and their devices, and post CIT results. */
@@ -72,6 +73,19 @@ export function registerOperatorActions(app: FastifyInstance, ctx: AppContext): 
     return { id };
   });
 
+  mountAction(app, ctx, actions.removeOperators, async (input, { tx, lang, user, afterCommit }) => {
+    const ids = splitList(input.ids);
+    if (ids.length === 0) throw badRequest('validationFailed', { detail: msg('required', lang, { field: lang === 'zh' ? '编号' : 'ids' }) });
+    const found = await tx.select({ id: stationOperator.userId }).from(stationOperator).where(inArray(stationOperator.userId, ids));
+    if (found.length !== ids.length) throw notFound();
+    if (ids.includes(user.userId)) throw fieldError('userSelfRemove', lang, 'ids');
+    await tx.delete(stationOperator).where(inArray(stationOperator.userId, ids));
+    await tx.update(schema.user).set({ isDeleted: 1, updateUser: user.userId, updateTime: new Date() })
+      .where(and(inArray(schema.user.id, ids), eq(schema.user.tenantId, PLATFORM_TENANT)));
+    afterCommit(() => ctx.users.invalidate(PLATFORM_TENANT, ids));
+    return true;
+  });
+
   mountAction(app, ctx, actions.operators, async (input, { tx }) => {
     const rows = await tx.select({ id: schema.user.id, account: schema.user.account, realName: schema.user.realName, stationIds: stationOperator.stationIds })
       .from(stationOperator).innerJoin(schema.user, and(eq(schema.user.id, stationOperator.userId), eq(schema.user.isDeleted, 0)))
@@ -81,3 +95,36 @@ export function registerOperatorActions(app: FastifyInstance, ctx: AppContext): 
     return rows.map((r) => ({ ...r, stationNames: splitList(r.stationIds).map((s) => names.get(s) ?? s).join(', ') }));
   });
 }
+
+/** the operators' accounts among `where`, named */
+async function operatorUses(tx: Executor, where: ReturnType<typeof sql>) {
+  const [counted] = await tx.select({ total: sql<number>`count(*)::int` }).from(stationOperator).where(where);
+  const total = Number(counted?.total ?? 0);
+  if (total === 0) return { total, others: 0, names: [] };
+  const named = await tx.select({ account: schema.user.account }).from(stationOperator)
+    .innerJoin(schema.user, eq(schema.user.id, stationOperator.userId)).where(where).orderBy(asc(schema.user.account)).limit(NAMED_USES);
+  return { total, others: 0, names: named.map((r) => r.account) };
+}
+
+const namesStation = (id: string) => sql`${id} = any(string_to_array(${stationOperator.stationIds}, ','))`;
+
+/**
+ * Station operators use their factory (a factory with operators stays until they are removed) and their stations
+ * (a removed station leaves the operators' lists).
+ */
+export const operatorDependents = (): Dependent[] => [
+  {
+    target: 'factory', label: messages.stationOperatorsLabel, policy: 'refuse',
+    uses: (tx, ids) => operatorUses(tx, sql`${inArray(stationOperator.factoryId, ids)}`),
+  },
+  {
+    target: 'station', label: messages.stationOperatorsLabel, policy: 'detach',
+    uses: (tx, ids) => operatorUses(tx, sql`(${sql.join(ids.map(namesStation), sql` or `)})`),
+    async release(tx, ids) {
+      for (const id of ids) {
+        await tx.update(stationOperator).set({ stationIds: sql`array_to_string(array_remove(string_to_array(${stationOperator.stationIds}, ','), ${id}::text), ',')`, updateTime: new Date() })
+          .where(namesStation(id));
+      }
+    },
+  },
+];

@@ -66,7 +66,7 @@ export function registerStationChannel(app: FastifyInstance, ctx: AppContext): v
 
   app.post(`${STATION_API_PATH}/burn-bundle`, {
     // the station's own credential, checked below; every caller without one shares the public budget per address
-    config: { access: { public: true }, title: '工位领取烧录数据', fieldLabels: { sn: snLabel } },
+    config: { access: { public: true }, title: { zh: '工位领取烧录数据', en: 'Station: take the burning data' }, fieldLabels: { sn: snLabel } },
     schema: {
       tags: ['ymy-ipc'],
       summary: 'A burn station takes one device\'s certificate and emergency secret (Authorization: Station <code>:<key>)',

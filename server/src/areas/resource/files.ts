@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { API, msg, AVATAR_TYPES, Code, type UploadedFile } from '@console/contract';
+import { API, msg, AVATAR_TYPES, Code, sizeText, type UploadedFile } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { brokenMultipart, UPLOAD_MAX_BYTES, type UploadKind, type UploadService } from '../../core/uploads.js';
@@ -26,22 +26,41 @@ const KINDS: Record<UploadKind, { maxBytes: number; accepts: (t: Sniffed | null)
 };
 
 const FILES_PREFIX = '/files/';
+/** the longest original name a link carries (encoded); the register keeps the whole name for downloads */
+const LINK_NAME_MAX = 300;
+
+/** RFC 5987's encoding of a name (encodeURIComponent leaves ' ( ) * as they are, which links and headers may not hold) */
+const encodeName = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * A stored file's link: its storage key, then its original name, so every screen showing the link (forms,
+ * lists, details) shows the name it was uploaded with: `/files/000000/20260101/3f….pdf/说明书.pdf`. A long name
+ * is cut before its extension.
+ */
+export function fileLink(key: string, originalName: string): string {
+  const dot = originalName.lastIndexOf('.');
+  const ext = dot > 0 && originalName.length - dot <= 16 ? originalName.slice(dot) : '';
+  let base = [...originalName.slice(0, originalName.length - ext.length).replace(/[/\\]/g, '_')];
+  while (base.length > 1 && encodeName(base.join('') + ext).length > LINK_NAME_MAX) base = base.slice(0, -1);
+  return `${FILES_PREFIX}${key}/${encodeName(base.join('') + ext)}`;
+}
+
+/** The storage key of a file path (`<key>` or `<key>/<name>`), or '' */
+function keyOf(path: string): string {
+  const key = path.split('/').slice(0, 3).join('/');
+  return isStorageKey(key) ? key : '';
+}
+
+/** `attachment; filename="…"` (ASCII, for old clients) and `filename*=UTF-8''…` (RFC 5987: the name as uploaded, Chinese too). */
+export function contentDisposition(disposition: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeName(name)}`;
+}
 
 function humanSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${bytes / 1024} KB`;
 }
 
-/** A size for people: 900 KB, 1.5 MB, 2 GB. */
-function sizeText(bytes: number): string {
-  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let i = 0;
-  while (value >= 1024 && i < units.length - 1) {
-    value /= 1024;
-    i++;
-  }
-  return `${i === 0 ? value : Number(value.toFixed(value < 10 ? 2 : 1))} ${units[i]}`;
-}
 
 /** The bytes of the tenant's live attachments (answered from the covering index ix_attach_tenant_size). */
 async function usedBytes(tx: Tx, tenantId: string): Promise<number> {
@@ -184,7 +203,7 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
       }
       const originalName = (part.filename || `upload.${extension}`).slice(-500);
       const id = nextId();
-      const link = FILES_PREFIX + key;
+      const link = fileLink(key, originalName);
       try {
         await inTenant(ctx.db, { tenantId: user.tenantId }, async (tx) => {
           if (quota > 0) {
@@ -208,8 +227,8 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
     },
 
     async open(tenantId, link) {
-      const key = link.startsWith(FILES_PREFIX) ? link.slice(FILES_PREFIX.length) : '';
-      if (!isStorageKey(key)) return null;
+      const key = link.startsWith(FILES_PREFIX) ? keyOf(link.slice(FILES_PREFIX.length)) : '';
+      if (!key) return null;
       const [row] = await inTenant(ctx.db, { tenantId }, (tx) =>
         tx.select().from(attach).where(and(eq(attach.name, key), eq(attach.isDeleted, 0))));
       if (!row) return null;
@@ -231,7 +250,7 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, 
     await scoped.register(multipart, { limits: { fileSize: KINDS.file.maxBytes, files: 1, fields: 5, parts: 6 } });
 
     scoped.post(API.putFile, {
-      config: { access: { permission: null }, title: 'upload a file' },
+      config: { access: { permission: null }, title: { zh: '上传文件', en: 'Upload a file' } },
       schema: {
         tags: ['blade-resource'],
         summary: 'Upload one file (multipart field "file"); kind=avatar accepts jpg/png up to 500 KB, kind=image any image up to 5 MB, checked by content',
@@ -258,8 +277,8 @@ export async function registerFileRoutes(app: FastifyInstance, ctx: AppContext, 
     config: { access: { public: true } },
     schema: { hide: true },
   }, async (req, reply) => {
-    const key = (req.params as { '*': string })['*'];
-    if (!isStorageKey(key)) throw notFound();
+    const key = keyOf((req.params as { '*': string })['*']);
+    if (!key) throw notFound();
     const [row] = await ctx.db.select().from(attach).where(and(eq(attach.name, key), eq(attach.isDeleted, 0)));
     if (!row) throw notFound();
     return sendAttachment(reply, row, await storages.forFile(ctx.db, row.ossId), INLINE_TYPES.has(row.contentType) ? 'inline' : 'attachment');
@@ -279,7 +298,7 @@ export async function sendAttachment(
   return reply
     .header('content-type', row.contentType)
     .header('content-length', object.size)
-    .header('content-disposition', `${disposition}; filename*=UTF-8''${encodeURIComponent(row.originalName)}`)
+    .header('content-disposition', contentDisposition(disposition, row.originalName))
     .header('x-content-type-options', 'nosniff')
     .header('content-security-policy', "default-src 'none'; sandbox")
     .header('cache-control', cache)

@@ -69,8 +69,8 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
         if (row.category === SMS_CATEGORY.aliyun) sent = await sendAliyun(message, ctx.config);
         else if (row.category === SMS_CATEGORY.tencent) sent = await sendTencent(message, ctx.config);
         else {
-          const record = { smsCode: row.smsCode, templateId: row.templateId, signName: row.signName, phones: phones.map(maskPhone), params };
-          ctx.logs.usual(req, user.tenantId, 'info', 'sms', JSON.stringify(record));
+          const record = { smsCode: row.smsCode ?? '', templateId: row.templateId ?? '', signName: row.signName ?? '', phones: phones.map(maskPhone).join(','), params: JSON.stringify(params) };
+          ctx.logs.usual(req, user.tenantId, 'info', 'sms', { key: 'logSmsRecorded', params: record });
           sent = { success: true, code: 'OK', msg: 'logged' };
         }
       } catch (e) {

@@ -4,7 +4,7 @@ import { schema } from '../../core/db/index.js';
 import { registerDictRoutes } from './dict.js';
 import { registerMenuRoutes } from './menu.js';
 import { SYSTEM_DATA_STEPS } from './dataSteps.js';
-import { deptHooks, ORG_DATA_STEPS, registerOrgRoutes } from './org.js';
+import { ORG_DATA_STEPS, registerOrgRoutes } from './org.js';
 import { registerProfileRoutes } from './profile.js';
 import { appModule } from './public.js';
 import { param, post } from './tables.js';
@@ -24,7 +24,8 @@ export const systemArea = defineArea({
   name: 'system',
   resources: [
     bind(paramResource, param),
-    bind(deptResource, schema.dept, deptHooks),
+    // a department with users is refused by the engine's rule (the users' deptId names it)
+    bind(deptResource, schema.dept),
     bind(postResource, post),
     bind(dictResource, schema.dict, systemDictHooks),
     bind(dictBizResource, dictBiz, bizDictHooks),

@@ -3,6 +3,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
+import { IDLE_BUTTONS } from '../../core/area.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant, schema } from '../../core/db/index.js';
 import { rowColumns } from '../../core/db/columns.js';
@@ -146,7 +147,8 @@ export function registerMenuRoutes(app: FastifyInstance, ctx: AppContext): void 
       const menus = await liveMenus(tx);
       const byId = new Map(menus.map((m) => [m.id, m]));
       const granted = await grantedMenuIds(ctx, tx, user);
-      const buttons = menus.filter((m) => m.category === 2 && granted.has(m.id));
+      const idle = ctx.services.find(IDLE_BUTTONS);
+      const buttons = menus.filter((m) => m.category === 2 && granted.has(m.id) && !idle?.has(m.code));
       const ids = withAncestors(new Set(buttons.map((b) => b.id)), byId);
       const nodes: MenuButton[] = menus.filter((m) => ids.has(m.id)).map((m) => ({
         id: m.id, parentId: m.parentId, code: m.code, name: nameOf(m, req.lang), alias: m.alias, path: m.path ?? '',

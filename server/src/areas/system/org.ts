@@ -6,9 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { isPlatformAdmin } from '../../core/access.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, schema } from '../../core/db/index.js';
-import { fieldError, forbidden } from '../../core/errors.js';
+import { forbidden } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
-import type { ResourceHooks } from '../../core/resource/engine.js';
 import type { DataStep } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { post } from './tables.js';
@@ -18,19 +17,6 @@ export function optionsTenant(user: AuthUser, asked: string | undefined): string
   if (!asked || asked === user.tenantId) return user.tenantId;
   if (!isPlatformAdmin(user)) throw forbidden('platformAdminOnly');
   return asked;
-}
-
-/** A department that still has users cannot be removed (their department would dangle). */
-export function deptHooks(): ResourceHooks {
-  return {
-    async beforeRemove(tx, rows, c) {
-      for (const row of rows) {
-        const [holder] = await tx.select({ account: schema.user.account }).from(schema.user)
-          .where(and(eq(schema.user.isDeleted, 0), sql`(',' || ${schema.user.deptId} || ',') like ${`%,${String(row.id)},%`}`)).limit(1);
-        if (holder) throw fieldError('deptHasUsers', c.lang, 'ids', { name: String(row.deptName), account: holder.account });
-      }
-    },
-  };
 }
 
 export function registerOrgRoutes(app: FastifyInstance, ctx: AppContext): void {

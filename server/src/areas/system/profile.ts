@@ -83,7 +83,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
     });
 
     app.post(`${prefix}/update-info`, {
-      config: { access: { permission: null }, fieldLabels: profileLabels, title: 'update own profile' },
+      config: { access: { permission: null }, fieldLabels: profileLabels, title: { zh: '修改个人信息', en: 'Update own profile' } },
       schema: {
         tags: ['blade-system'], summary: 'Change the signed-in user\'s own profile', body: updateInfoBody,
         docsOnly: { response: { 200: envelopeOf(z.literal(true)) } },
@@ -121,7 +121,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
 
     const passwordBody = z.object({ oldPassword: md5Field(), newPassword: md5Field(), newPassword1: md5Field() }).passthrough();
     app.post(`${prefix}/update-password`, {
-      config: { access: { permission: null }, fieldLabels: profileLabels, title: 'change own password' },
+      config: { access: { permission: null }, fieldLabels: profileLabels, title: { zh: '修改密码', en: 'Change own password' } },
       schema: {
         tags: ['blade-system'],
         summary: 'Change the signed-in user\'s password (MD5 hex of each); every other session of the user is signed out',
@@ -150,7 +150,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
       });
       await ctx.users.invalidate(user.tenantId, [user.userId]);
       for (const sid of revoked) await ctx.sessions.publishRevoked(sid);
-      ctx.logs.usual(req, user.tenantId, 'info', 'password-changed', `other sessions signed out: ${revoked.length}`);
+      ctx.logs.usual(req, user.tenantId, 'info', 'password-changed', { key: 'logPasswordChanged', params: { count: revoked.length } });
       return ok(true, req.lang);
     });
   }

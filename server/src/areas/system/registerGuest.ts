@@ -40,7 +40,7 @@ const labels = {
 export function registerGuestRoute(app: FastifyInstance, ctx: AppContext): void {
   for (const path of [API.registerGuest, '/api/blade-system/user/register-guest']) {
     app.post(path, {
-      config: { access: { public: true }, fieldLabels: labels, title: 'register a guest account' },
+      config: { access: { public: true }, fieldLabels: labels, title: { zh: '注册访客账号', en: 'Register a guest account' } },
       schema: {
         tags: ['blade-system'], summary: 'Register an account awaiting approval (public, rate-limited per address)', body,
         docsOnly: { response: { 200: envelopeOf(z.literal(true)) } },
@@ -70,7 +70,7 @@ export function registerGuestRoute(app: FastifyInstance, ctx: AppContext): void 
         // a parallel sign-up of the same account won the race to the unique index
         throw isUniqueViolation(e) ? taken() : e;
       });
-      ctx.logs.usual(req, tenant.tenantId, 'info', 'register-guest', `account ${input.account} awaits approval`);
+      ctx.logs.usual(req, tenant.tenantId, 'info', 'register-guest', { key: 'logGuestRegistered', params: { account: input.account } });
       return ok(true, req.lang, 'registeredPending');
     });
   }

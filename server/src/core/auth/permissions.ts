@@ -31,6 +31,7 @@ export class Permissions {
   private readonly cache = new Map<string, Promise<ReadonlySet<string>>>();
   /** answers derived from menus and grants (a role set's menu tree, buttons, top menus) */
   private readonly derived = new Map<string, { promise: Promise<unknown>; done: boolean }>();
+  private readonly signedInRoutes: Array<{ method: string; url: string }> = [];
 
   constructor(private readonly db: Db, private readonly kv: Kv) {}
 
@@ -130,17 +131,51 @@ export class Permissions {
    * granted one of those scopes; a call no scope names is not limited by them.
    */
   async apiAllowed(tenantId: string, roleIds: readonly string[], method: string, path: string): Promise<boolean> {
-    const scopes = await this.memo('api-scopes', () => this.db
-      .select({ id: schema.scopeApi.id, path: schema.scopeApi.scopePath, type: schema.scopeApi.scopeType })
-      .from(schema.scopeApi).where(eq(schema.scopeApi.isDeleted, 0)));
-    const matching = scopes.filter((s) => apiScopeMatches(s, method, path));
+    const matching = (await this.apiScopes()).filter((s) => apiScopeMatches(s, method, path));
     if (matching.length === 0) return true;
     if (roleIds.length === 0) return false;
-    const granted = await this.memo(`api-granted:${tenantId}:${[...roleIds].sort().join(',')}`, async () => new Set((await inTenant(this.db, { tenantId }, (tx) => tx
+    const granted = await this.apiGranted(tenantId, roleIds);
+    return matching.some((s) => granted.has(s.id));
+  }
+
+  /** the live API scopes; `within` reads through a transaction already open (PGlite has one connection) */
+  private apiScopes(within?: Executor): Promise<Array<{ id: string; path: string; type: number }>> {
+    const read = (db: Executor) => db
+      .select({ id: schema.scopeApi.id, path: schema.scopeApi.scopePath, type: schema.scopeApi.scopeType })
+      .from(schema.scopeApi).where(eq(schema.scopeApi.isDeleted, 0));
+    return within ? read(within) : this.memo('api-scopes', () => read(this.db));
+  }
+
+  private apiGranted(tenantId: string, roleIds: readonly string[], within?: Executor): Promise<ReadonlySet<string>> {
+    if (roleIds.length === 0) return Promise.resolve(new Set());
+    const read = async (tx: Executor) => new Set((await tx
       .select({ scopeId: schema.roleScope.scopeId }).from(schema.roleScope)
       .innerJoin(schema.role, and(eq(schema.role.id, schema.roleScope.roleId), eq(schema.role.isDeleted, 0)))
-      .where(and(inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 2))))).map((r) => r.scopeId)));
-    return matching.some((s) => granted.has(s.id));
+      .where(and(inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 2)))).map((r) => r.scopeId));
+    return within ? read(within) : this.memo(`api-granted:${tenantId}:${[...roleIds].sort().join(',')}`, () => inTenant(this.db, { tenantId }, read));
+  }
+
+  /** a signed-in call the server answers (method and route), for `callsClosedBy` */
+  noteSignedInRoute(method: string, url: string): void {
+    if (method !== 'HEAD') this.signedInRoutes.push({ method, url });
+  }
+
+  /**
+   * The signed-in calls ("POST /api/…") a role set may make today that an API scope, created or changed as
+   * given, would close to it (read through the writing transaction `tx`, which sees the role set's rows): a scope not granted to the set (a new one is granted to no one) closes the calls it
+   * names that no other scope names yet.
+   */
+  async callsClosedBy(tx: Executor, roleIds: readonly string[], scope: { id?: string; path: string; type: number }): Promise<string[]> {
+    const others = (await this.apiScopes(tx)).filter((s) => s.id !== scope.id);
+    const granted = await this.apiGranted('', roleIds, tx);
+    if (scope.id && granted.has(scope.id)) return [];
+    const closed: string[] = [];
+    for (const route of this.signedInRoutes) {
+      if (!apiScopeMatches(scope, route.method, route.url)) continue;
+      // named by another scope: granted to the set it stays open, and otherwise it is closed already
+      if (!others.some((s) => apiScopeMatches(s, route.method, route.url))) closed.push(`${route.method} ${route.url}`);
+    }
+    return closed;
   }
 
   async invalidate(): Promise<void> {

@@ -222,6 +222,25 @@ export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Pr
 }
 
 /**
+ * Runs `fn` inside the current transaction as console_platform (every tenant's rows), then returns to the role
+ * the transaction had: a platform row's remove counts the tenants' rows that use it, in the same transaction.
+ */
+export async function acrossTenants<T>(tx: Executor, fn: () => Promise<T>): Promise<T> {
+  const [row] = await tx.execute(sql`select current_user as role`).then((r) => (r as unknown as { rows: Array<{ role: string }> }).rows);
+  const restore = () => tx.execute(sql`select set_config('role', ${row!.role}, true)`);
+  await tx.execute(sql`select set_config('role', 'console_platform', true)`);
+  let answer: T;
+  try {
+    answer = await fn();
+  } catch (e) {
+    await restore().catch(() => undefined);
+    throw e;
+  }
+  await restore();
+  return answer;
+}
+
+/**
  * Gives the current transaction at least `ms` from now before its deadline: a bulk write or an all-or-nothing
  * import the caller asked for, which must not be cut like an over-broad search. Still a bound.
  */

@@ -3,8 +3,9 @@ import { logApiResource, logErrorResource, logUsualResource } from '@console/con
 import {
   clientResource, deptResource, dictResource, menuResource, tenantPackageResource, tenantResource, topMenuResource, userResource,
 } from '@console/contract/areas/system/index';
+import type { MessageRef } from '@console/contract';
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from './columns.js';
 
 // ---------- platform-wide tables (no tenant_id) ----------
@@ -353,6 +354,8 @@ export const logUsual = pgTable(
     logLevel: varchar('log_level', { length: 16 }),
     logId: varchar('log_id', { length: 100 }),
     logData: text('log_data'),
+    /** the event as a message of the contract (key and parameters), shown in the reader's language; logData holds it in Chinese */
+    message: jsonb('message').$type<MessageRef>(),
   }),
   (t) => [
     index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),

@@ -58,7 +58,7 @@ function actionRoute(action: ActionDef, opts: ActionOptions) {
   };
   const tag = opts.tag ?? action.path.split('/')[2] ?? 'api';
   return {
-    config: { access, title: t(action.title, 'zh'), fieldLabels: opts.labels },
+    config: { access, title: action.title, fieldLabels: opts.labels },
     schema: { tags: [tag], summary: t(action.title, 'en'), response: { 200: envelopeOf(action.output) }, docsOnly: inputDocs(action.method, action.input) },
   };
 }

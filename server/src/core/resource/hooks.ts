@@ -25,6 +25,11 @@ export interface SaveContext {
   prepared?: unknown;
   /** values answered beside the saved record in this call's answer only (a generated secret); keys from `hooks.revealed` */
   reveal(values: Row): void;
+  /**
+   * the warnings the caller already saw and accepted (`?confirm=code,…`): a hook that would warn throws
+   * `confirmFirst(code, …)` unless its code is here
+   */
+  confirmed: ReadonlySet<string>;
 }
 
 export interface RemoveContext {
@@ -48,6 +53,11 @@ export interface ResourceHooks {
   afterSave?: (tx: Executor, saved: Row, c: SaveContext) => Promise<void>;
   /** runs inside the transaction before the rows are soft-deleted; may refuse */
   beforeRemove?: (tx: Executor, rows: Row[], c: RemoveContext) => Promise<void>;
+  /**
+   * how this resource's rows let go of a removed row their field names, where the field's `onRemove` is `cascade`
+   * or `detach` and clearing the field (or removing the rows) is not all of it: a certificate goes back to free
+   */
+  releases?: Record<string, (tx: Executor, ids: string[], user: AuthUser) => Promise<void>>;
   /** runs inside the transaction after the rows were soft-deleted */
   afterRemove?: (tx: Executor, ids: string[], user: AuthUser) => Promise<void>;
   /**
@@ -58,9 +68,12 @@ export interface ResourceHooks {
   /**
    * rewrites, in place, the rows a list, detail or export read for the caller, before they are answered (inside
    * the read's transaction, once per page or chunk): what a tenant may see of a platform row (an OTA task's counts
-   * of its own devices); rows may carry only some columns (an export reads those it writes)
+   * of its own devices), a text kept as a message in the reader's language; rows may carry only some columns (an
+   * export reads those it writes, and `shownReads`)
    */
-  shown?: (tx: Executor, rows: Row[], user: AuthUser) => Promise<void>;
+  shown?: (tx: Executor, rows: Row[], user: AuthUser, lang: Lang) => Promise<void>;
+  /** the columns `shown` reads beyond the fields written (an export reads only those and these) */
+  shownReads?: string[];
   /** rows the `tree` and `lazy-tree` calls show (the menu tree shows menus, not buttons) */
   treeFilter?: () => SQL;
   /** other paths that answer as `list` (BladeX's `user/page`), with query parameters of their own */
@@ -83,6 +96,11 @@ export interface ResourceHooks {
    * attributes of a batch's product type: the export adds them after the fields
    */
   dynamicColumns?: (tx: Executor, user: AuthUser, filters: Record<string, string>, lang: Lang) => Promise<DynamicColumn[]>;
+  /**
+   * what an export of these filters holds, to name its file (a task's name, a batch number); the definition's
+   * title when absent or when it answers undefined
+   */
+  exportName?: (tx: Executor, user: AuthUser, filters: Record<string, unknown>, lang: Lang) => Promise<string | undefined>;
   /** keys a submit may answer beside the record, once (`SaveContext.reveal`): documented, absent otherwise */
   revealed?: Record<string, z.ZodType>;
 }

@@ -136,7 +136,9 @@ export class TreeRules {
   node(row: Row, hasChildren: boolean): TreeNode {
     const id = String(row.id);
     return {
-      id, parentId: String(row[this.def.tree!.parentField] ?? TREE_ROOT), title: String(row[this.labelField] ?? id), key: id, value: id, hasChildren,
+      id, parentId: String(row[this.def.tree!.parentField] ?? TREE_ROOT), title: String(row[this.labelField] ?? id), key: id, value: id,
+      ...(this.ancestors ? { ancestors: String(row[this.def.tree!.ancestorsColumn!] ?? TREE_ROOT) } : {}),
+      hasChildren,
     };
   }
 

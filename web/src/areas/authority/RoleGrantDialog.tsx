@@ -86,10 +86,14 @@ export function RoleGrantDialog({ roles, onClose }: RoleGrantDialogProps) {
   const queryClient = useQueryClient();
   const roleIds = useMemo(() => roles.map((r) => r.id), [roles]);
 
-  const tree = useQuery({ queryKey: ['menu-grant-tree', lang], queryFn: () => callAction(menuDef.actions.grantTree, {}, { silent: true }), staleTime: 0 });
-  const menuKeys = useQuery({ queryKey: ['role-grant-keys', 'menu', roleIds], queryFn: () => callAction(menuDef.actions.roleTreeKeys, { roleIds }, { silent: true }), staleTime: 0, gcTime: 0 });
-  const dataKeys = useQuery({ queryKey: ['role-grant-keys', 'data', roleIds], queryFn: () => callAction(roleDef.actions.roleScopeKeys, { roleIds, category: 1 }, { silent: true }), staleTime: 0, gcTime: 0 });
-  const apiKeys = useQuery({ queryKey: ['role-grant-keys', 'api', roleIds], queryFn: () => callAction(roleDef.actions.roleScopeKeys, { roleIds, category: 2 }, { silent: true }), staleTime: 0, gcTime: 0 });
+  // BladeX's shapes: the trees `{ menu, dataScope, apiScope }` and the roles' ids of each kind
+  const tree = useQuery({
+    queryKey: ['menu-grant-tree', lang], queryFn: async () => (await callAction(menuDef.actions.grantTree, {}, { silent: true })).menu, staleTime: 0,
+  });
+  const keys = useQuery({ queryKey: ['role-grant-keys', roleIds], queryFn: () => callAction(menuDef.actions.roleTreeKeys, { roleIds }, { silent: true }), staleTime: 0, gcTime: 0 });
+  const menuKeys = { data: keys.data?.menu };
+  const dataKeys = { data: keys.data?.dataScope };
+  const apiKeys = { data: keys.data?.apiScope };
   const dataScopes = useScopes(dataScopeDef.path);
   const apiScopes = useScopes(apiScopeDef.path);
 
@@ -117,7 +121,7 @@ export function RoleGrantDialog({ roles, onClose }: RoleGrantDialogProps) {
 
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const failed = [tree, menuKeys, dataKeys, apiKeys, dataScopes, apiScopes].find((q) => q.isError)?.error;
+  const failed = [tree, keys, dataScopes, apiScopes].find((q) => q.isError)?.error;
   const ready = menus !== null && data !== null && api !== null && !dataScopes.isPending && !apiScopes.isPending;
 
   const save = async () => {

@@ -1,6 +1,6 @@
 import { roleResource as roleDef } from '@console/contract/areas/authority/index';
 import { App, Button } from 'antd';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addMessages } from '../../i18n/lazy';
 import { authorityEn, authorityZh } from './i18n';
@@ -9,9 +9,12 @@ import type { ResourceRecord, ToolbarContext } from '../../resource/types';
 import { usePermissionCheck } from '../../store/permissions';
 import { testId } from '../../testId';
 import type { CustomPageProps } from '../../shell/area';
-import { RoleGrantDialog } from './RoleGrantDialog';
+import { lazy } from '../../shell/chunkLoad';
 
 addMessages('authority', { zh: authorityZh, en: authorityEn });
+
+// the grant dialog (menu tree, scopes, tabs) loads when it is first opened
+const RoleGrantDialog = lazy(() => import('./RoleGrantDialog').then((m) => ({ default: m.RoleGrantDialog })));
 
 type RoleRecord = ResourceRecord<typeof roleDef.fields>;
 
@@ -34,7 +37,11 @@ export function RolePage(_props: CustomPageProps) {
   return (
     <>
       <ResourcePage def={roleDef} extraToolbar={extraToolbar} />
-      {grantFor && <RoleGrantDialog roles={grantFor} onClose={() => setGrantFor(null)} />}
+      {grantFor && (
+        <Suspense fallback={null}>
+          <RoleGrantDialog roles={grantFor} onClose={() => setGrantFor(null)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -1,11 +1,12 @@
 import { type ActionOutput } from '@console/contract';
-import { deviceControlResource, deviceInfoResource, otaProgressResource } from '@console/contract/areas/device/index';
+import { deviceControlResource, deviceInfoResource, deviceValueItems, firmwareResource, otaProgressResource } from '@console/contract/areas/device/index';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Card, Descriptions, Empty, Input, Spin, Table, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callAction } from '../../api/action';
 import { ApiError } from '../../api/client';
+import { useLang } from '../../i18n';
 import { addMessages } from '../../i18n/lazy';
 import { deviceEn, deviceZh } from './i18n';
 import { useDicts } from '../../resource/dict';
@@ -80,12 +81,15 @@ export function DeviceInfoPage(_props: CustomPageProps) {
 
 function DeviceCard({ info }: { info: Info }) {
   const { t } = useTranslation();
+  const lang = useLang();
   const otaDicts = useDicts(otaProgressResource);
   const controlDicts = useDicts(deviceControlResource);
+  const firmwareDicts = useDicts(firmwareResource);
   const loc = info.activationLocation;
   const ota = info.lastOta;
   const versions = Object.entries(info.versions);
-  const properties = Object.entries(info.properties).map(([key, value]) => ({ key, value: typeof value === 'object' ? JSON.stringify(value) : String(value) }));
+  // labelled values in the reader's language (a lock's state, its battery), an unknown one under its own name
+  const properties = deviceValueItems(info.properties, lang);
   return (
     <Descriptions bordered size="small" column={{ xs: 1, md: 2, xl: 3 }} title={info.sn} {...testId('device-info-descriptions')}
       items={[
@@ -104,7 +108,7 @@ function DeviceCard({ info }: { info: Info }) {
         { key: 'address', label: t('device.info.address'), children: shown(info.address) },
         {
           key: 'versions', label: t('device.info.versions'),
-          children: versions.length ? versions.map(([k, v]) => <div key={k}>{k}: {v}</div>) : t('device.info.none'),
+          children: versions.length ? versions.map(([k, v]) => <div key={k}>{dictLabel(firmwareResource.fields.moduleType, firmwareDicts, k)}: {v}</div>) : t('device.info.none'),
         },
         { key: 'activation', label: t('device.info.activation'), children: shown(info.activationTime) },
         {
@@ -120,7 +124,7 @@ function DeviceCard({ info }: { info: Info }) {
           key: 'properties', label: t('device.info.properties'), span: 'filled',
           children: properties.length ? (
             <Table size="small" rowKey="key" pagination={false} dataSource={properties}
-              columns={[{ title: t('device.info.property'), dataIndex: 'key', width: 200 }, { title: t('device.info.value'), dataIndex: 'value' }]} />
+              columns={[{ title: t('device.info.property'), dataIndex: 'label', width: 200 }, { title: t('device.info.value'), dataIndex: 'value' }]} {...testId('device-info-properties')} />
           ) : t('device.info.none'),
         },
         {

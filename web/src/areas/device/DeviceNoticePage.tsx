@@ -3,7 +3,7 @@ import { crudPaths, PLATFORM_TENANT, type Page } from '@console/contract';
 import { deviceNoticeResource } from '@console/contract/areas/device/index';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Checkbox, Empty, Input, List, Space, Spin, Switch, Table, Typography } from 'antd';
-import { useEffect, useMemo, useState, type HTMLAttributes } from 'react';
+import { useMemo, useState, type HTMLAttributes } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callAction } from '../../api/action';
 import { request } from '../../api/client';
@@ -17,7 +17,8 @@ import { useSession } from '../../store/session';
 import { testId } from '../../testId';
 import type { CustomPageProps } from '../../shell/area';
 import '../../resource/masterDetail.css';
-import { mergeNoticeRows, noticeItems, type NoticeRow } from './noticeRows';
+import { confirmDiscard, useUnsavedChanges } from '../../resource/unsavedChanges';
+import { mergeNoticeRows, noticeItems, noticesChanged, silentNotice, type NoticeRow } from './noticeRows';
 
 addMessages('device', { zh: deviceZh, en: deviceEn });
 
@@ -33,17 +34,20 @@ const typesKey = [...resourceKeys.all(deviceNoticeResource.path), 'types'] as co
 
 /**
  * 设备通知配置: the products on the left; on the right the chosen product's notice types (enabled, channels,
- * template), saved at once. The configuration is the platform's: other tenants see it read-only.
+ * template), saved at once. The configuration is the platform's: other tenants see it read-only. What was changed
+ * and not saved stays while the page is kept (a tab switch), and choosing another product, closing the tab or
+ * leaving the console asks first.
  */
 export function DeviceNoticePage(_props: CustomPageProps) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const can = usePermissionCheck();
   const platform = useSession((s) => s.userInfo?.tenant_id === PLATFORM_TENANT);
   const [search, setSearch] = useState('');
   const [product, setProduct] = useState<Product | null>(null);
-  const [rows, setRows] = useState<NoticeRow[] | null>(null);
+  // the rows as edited, for the product they were edited for; none until something is changed
+  const [draft, setDraft] = useState<{ productId: string; rows: NoticeRow[] } | null>(null);
   const [saving, setSaving] = useState(false);
   const [syncing, setSyncing] = useState(false);
 
@@ -57,22 +61,42 @@ export function DeviceNoticePage(_props: CustomPageProps) {
   });
   const channels = useDict('notice_channel');
 
-  // the rows to edit: again whenever the product or what it saved changes
-  useEffect(() => {
-    setRows(types.data && saved.data ? mergeNoticeRows(types.data, saved.data.records) : null);
-  }, [types.data, saved.data]);
+  // what is saved, as rows; the page shows the draft over it
+  const savedRows = useMemo(() => (types.data && saved.data ? mergeNoticeRows(types.data, saved.data.records) : null), [types.data, saved.data]);
+  const rows = draft && draft.productId === product?.id ? draft.rows : savedRows;
+  const changed = () => draft !== null && savedRows !== null && noticesChanged(savedRows, draft.rows);
+  useUnsavedChanges(changed);
 
   const term = search.trim().toLowerCase();
   const shown = useMemo(() => (products.data ?? []).filter((p) => !term || p.productName.toLowerCase().includes(term)), [products.data, term]);
-  const edit = (noticeType: string, patch: Partial<NoticeRow>) => setRows((rs) => rs && rs.map((r) => (r.noticeType === noticeType ? { ...r, ...patch } : r)));
+  const edit = (noticeType: string, patch: Partial<NoticeRow>) => {
+    if (!product || !rows) return;
+    setDraft({ productId: product.id, rows: rows.map((r) => (r.noticeType === noticeType ? { ...r, ...patch } : r)) });
+  };
+  const choose = (item: Product) => {
+    if (item.id === product?.id) return;
+    const go = () => {
+      setDraft(null);
+      setProduct(item);
+    };
+    if (changed()) confirmDiscard(modal, t, go);
+    else go();
+  };
 
   const save = async () => {
     if (!product || !rows?.length) return;
+    const silent = silentNotice(rows);
+    if (silent) {
+      void message.error(t('device.notice.noChannel', { type: silent.label }));
+      return;
+    }
     setSaving(true);
     try {
       await callAction(configSave, { productId: product.id, items: noticeItems(rows) });
       void message.success(t('device.notice.saved', { product: product.productName }));
-      void queryClient.invalidateQueries({ queryKey: resourceKeys.all(deviceNoticeResource.path) });
+      // the draft gives way once the saved rows are read again (no flash of the old ones)
+      await queryClient.invalidateQueries({ queryKey: resourceKeys.all(deviceNoticeResource.path) });
+      setDraft(null);
     } catch {
       // the client has shown the server's message (a tenant's 403)
     } finally {
@@ -106,9 +130,9 @@ export function DeviceNoticePage(_props: CustomPageProps) {
             renderItem={(item) => (
               <List.Item
                 className={item.id === product?.id ? 'master-detail-item is-active' : 'master-detail-item'}
-                onClick={() => setProduct(item)}
+                onClick={() => choose(item)}
                 onKeyDown={(e) => {
-                  if (e.key === 'Enter' || e.key === ' ') setProduct(item);
+                  if (e.key === 'Enter' || e.key === ' ') choose(item);
                 }}
                 tabIndex={0}
                 aria-selected={item.id === product?.id}
@@ -158,8 +182,13 @@ export function DeviceNoticePage(_props: CustomPageProps) {
               {
                 title: t('device.notice.channels'), dataIndex: 'channels', width: 220,
                 render: (_v, r) => (
-                  <Checkbox.Group value={r.channels} disabled={readOnly} onChange={(v) => edit(r.noticeType, { channels: v.map(String) })}
-                    options={channels.map((c) => ({ value: c.dictKey, label: c.dictValue }))} {...testId('device-notice-channels')} />
+                  <>
+                    <Checkbox.Group value={r.channels} disabled={readOnly} onChange={(v) => edit(r.noticeType, { channels: v.map(String) })}
+                      options={channels.map((c) => ({ value: c.dictKey, label: c.dictValue }))} {...testId('device-notice-channels')} />
+                    {r.enabled && r.channels.length === 0 && (
+                      <Typography.Text type="danger" className="master-detail-hint" {...testId('device-notice-channel-error')}>{t('device.notice.channelRequired')}</Typography.Text>
+                    )}
+                  </>
                 ),
               },
               {

@@ -13,6 +13,7 @@ import { resourceKeys } from '../../resource/api';
 import { ResourcePage } from '../../resource/ResourcePage';
 import type { ColumnsOverride, ResourceRecord } from '../../resource/types';
 import { usePermissionCheck } from '../../store/permissions';
+import { useSession } from '../../store/session';
 import { testId } from '../../testId';
 import { ActionDialog } from '../../dialog/ActionDialog';
 import type { CustomPageProps } from '../../shell/area';
@@ -20,7 +21,8 @@ import { IssuedCodesModal } from './IssuedCodesModal';
 
 addMessages('device', { zh: deviceZh, en: deviceEn });
 
-type Request = ResourceRecord<typeof emergencyUnlockResource.fields>;
+/** a request as listed: its fields, and who created it (the engine's `createUser`) */
+type Request = ResourceRecord<typeof emergencyUnlockResource.fields> & { createUser?: string };
 type Issued = ActionOutput<typeof emergencyUnlockResource.actions.generate>;
 type Decision = 'approve' | 'reject';
 
@@ -37,6 +39,7 @@ export function EmergencyPage({ def }: CustomPageProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const can = usePermissionCheck();
+  const userId = useSession((s) => s.userInfo?.user_id);
   const queryClient = useQueryClient();
   const [deciding, setDeciding] = useState<{ row: Request; decision: Decision; reload: () => void } | null>(null);
   const [issued, setIssued] = useState<{ row: Request; codes: Issued } | null>(null);
@@ -64,13 +67,15 @@ export function EmergencyPage({ def }: CustomPageProps) {
         def={def}
         extraRowActions={(record, { reload }) => {
           const row = record as Request;
+          // the second pair of eyes: whoever asked never decides (the server refuses it too)
+          const decides = can(APPROVE_CODE) && row.state === 'pending' && row.createUser !== userId;
           return [
-            can(APPROVE_CODE) && row.state === 'pending' && (
+            decides && (
               <Button key="approve" type="link" size="small" {...testId('emergency-row-approve')} onClick={() => setDeciding({ row, decision: 'approve', reload })}>
                 {t('device.emergency.approve')}
               </Button>
             ),
-            can(APPROVE_CODE) && row.state === 'pending' && (
+            decides && (
               <Button key="reject" type="link" size="small" danger {...testId('emergency-row-reject')} onClick={() => setDeciding({ row, decision: 'reject', reload })}>
                 {t('device.emergency.reject')}
               </Button>

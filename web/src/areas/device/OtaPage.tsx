@@ -121,7 +121,8 @@ function SnsField(ctx: FormFieldContext) {
 
 /**
  * 升级进度: the OTA tasks (`ota_task`, its codes on this menu) with a 新建升级任务 form over published firmware,
- * a task's live view (counts per state and its devices) and 取消任务 while it runs.
+ * a task's live view (counts per state and its devices, exported as .xlsx), 取消任务 while it runs and
+ * 重试失败设备 when devices failed or timed out.
  */
 export function OtaPage(_props: CustomPageProps) {
   const { t } = useTranslation();
@@ -158,6 +159,23 @@ export function OtaPage(_props: CustomPageProps) {
     });
   };
 
+  const retry = (task: Task, reload: () => void) => {
+    modal.confirm({
+      title: t('device.ota.retry'),
+      content: t('device.ota.retryConfirm', { name: task.taskName ?? task.id, count: task.failed ?? 0 }),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      okButtonProps: testId('confirm-ok'),
+      cancelButtonProps: testId('confirm-cancel'),
+      onOk: () => callAction(otaTaskResource.actions.retry, { id: task.id }).then((out) => {
+        void message.success(out.superseded > 0
+          ? t('device.ota.retriedSuperseded', { count: out.retried, superseded: out.superseded })
+          : t('device.ota.retried', { count: out.retried }));
+        reload();
+      }, () => undefined),
+    });
+  };
+
   return (
     <>
       <ResourcePage
@@ -170,6 +188,10 @@ export function OtaPage(_props: CustomPageProps) {
             <Button key="progress" type="link" size="small" {...testId('ota-row-progress')} onClick={() => setViewing(task)}>{t('device.ota.progress')}</Button>,
             can('ota_task_cancel') && task.state === 'running' && (
               <Button key="cancel" type="link" size="small" danger {...testId('ota-row-cancel')} onClick={() => cancel(task, reload)}>{t('device.ota.cancel')}</Button>
+            ),
+            // failed counts the timed-out devices too; a cancelled task stays cancelled
+            can('ota_task_retry') && task.state !== 'cancelled' && (task.failed ?? 0) > 0 && (
+              <Button key="retry" type="link" size="small" {...testId('ota-row-retry')} onClick={() => retry(task, reload)}>{t('device.ota.retry')}</Button>
             ),
           ];
         }}

@@ -18,6 +18,10 @@ export const deviceZh = {
     cancel: '取消任务',
     cancelConfirm: '确定取消升级任务「{{name}}」? 尚未完成的设备将不再升级。',
     cancelled: '升级任务已取消',
+    retry: '重试失败设备',
+    retryConfirm: '确定重试升级任务「{{name}}」的 {{count}} 台失败或超时设备? 每台设备将重新发送一次升级。',
+    retried: '已重新排队 {{count}} 台设备',
+    retriedSuperseded: '已重新排队 {{count}} 台设备; 另有 {{superseded}} 台已由更新的升级任务接管',
     progress: '查看进度',
     viewTitle: '升级进度 · {{name}}',
     total: '设备总数',
@@ -109,6 +113,8 @@ export const deviceZh = {
     synced: '通知类型已同步 (新增 {{added}} 项)',
     platformOnly: '通知配置由平台统一维护，租户只能查看',
     noTypes: '暂无通知类型，请先同步通知类型',
+    channelRequired: '已启用，请至少选择一个通知渠道',
+    noChannel: '通知「{{type}}」已启用，请至少选择一个通知渠道',
   },
 };
 
@@ -131,6 +137,10 @@ export const deviceEn: typeof deviceZh = {
     cancel: 'Cancel task',
     cancelConfirm: 'Cancel the OTA task “{{name}}”? Devices not done yet will not be upgraded.',
     cancelled: 'The OTA task was cancelled',
+    retry: 'Retry failed devices',
+    retryConfirm: 'Retry the {{count}} failed or timed-out devices of the OTA task “{{name}}”? Each is sent the upgrade once more.',
+    retried: '{{count}} devices queued again',
+    retriedSuperseded: '{{count}} devices queued again; {{superseded}} more were taken by newer OTA tasks',
     progress: 'Progress',
     viewTitle: 'OTA progress · {{name}}',
     total: 'Devices',
@@ -222,5 +232,7 @@ export const deviceEn: typeof deviceZh = {
     synced: 'Notice types synced ({{added}} added)',
     platformOnly: 'Device notices are kept by the platform; tenants can only view them',
     noTypes: 'No notice types yet: sync the notice types first',
+    channelRequired: 'Enabled: choose at least one channel',
+    noChannel: 'The notice "{{type}}" is enabled: choose at least one channel',
   },
 };

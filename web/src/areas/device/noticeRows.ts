@@ -42,3 +42,13 @@ export function mergeNoticeRows(types: readonly { dictKey: string; dictValue: st
 export function noticeItems(rows: readonly NoticeRow[]) {
   return rows.map((r) => ({ noticeType: r.noticeType, enabled: r.enabled ? 1 as const : 0 as const, channels: r.channels.join(','), template: r.template.trim() || null }));
 }
+
+/** Whether the edited rows differ from the saved ones in what a save would send. */
+export function noticesChanged(saved: readonly NoticeRow[], edited: readonly NoticeRow[]): boolean {
+  return JSON.stringify(noticeItems(saved)) !== JSON.stringify(noticeItems(edited));
+}
+
+/** The first notice switched on without a channel (it would reach no one; the server refuses it too). */
+export function silentNotice(rows: readonly NoticeRow[]): NoticeRow | undefined {
+  return rows.find((r) => r.enabled && r.channels.length === 0);
+}

@@ -49,7 +49,7 @@ export function BpmnModelerDialog({ model, onSaved, onClose }: {
   onSaved?: () => void;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   // read once: a save refreshes the model's list, not the diagram being drawn
@@ -85,9 +85,9 @@ export function BpmnModelerDialog({ model, onSaved, onClose }: {
     node.addEventListener('keydown', keepEscape);
     void (async () => {
       try {
-        const { Modeler, flowableDescriptor } = await import('./bpmnModeler');
+        const { Modeler, flowableDescriptor, translateModule } = await import('./bpmnModeler');
         if (cancelled) return;
-        const m = new Modeler({ container: node, moddleExtensions: { flowable: flowableDescriptor } });
+        const m = new Modeler({ container: node, moddleExtensions: { flowable: flowableDescriptor }, additionalModules: [translateModule(i18n.language)] });
         made = {
           importXML: (x) => m.importXML(x),
           saveXML: (o) => m.saveXML(o),

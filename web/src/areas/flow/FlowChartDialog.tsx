@@ -19,7 +19,7 @@ import { addMessages } from '../../i18n/lazy';
 import { flowEn, flowZh } from './i18n';
 import { testId } from '../../testId';
 import type { Canvas, ElementEvent, ElementRegistry, EventBus } from './bpmnTypes';
-import { FLOW_MARKER, flowMarkers, formatDuration, outcomeKey, visitsByElement, type FlowMarker } from './flowMarkers';
+import { FLOW_MARKER, flowMarkers, formatDuration, outcomeKey, stepLabel, visitsByElement, type FlowMarker } from './flowMarkers';
 import './flowChartDialog.css';
 
 addMessages('flow', { zh: flowZh, en: flowEn });
@@ -83,7 +83,7 @@ function FlowChart({ processInstanceId, processDefinitionId }: { processInstance
           <Spin tip={t('flow.chart.loading')}><div className="flow-chart-canvas" {...testId('flow-chart-canvas')} data-state="loading" /></Spin>
         )}
         {hovered && hoveredVisits && (
-          <Popover key={hovered.id} open placement="top" title={hoveredVisits[0]?.historyActivityName ?? hovered.id}
+          <Popover key={hovered.id} open placement="top" title={hoveredVisits[0] ? stepLabel(hoveredVisits[0], (type) => t(`flow.chart.unnamed.${type}`)) : hovered.id}
             content={<VisitsTip id={hovered.id} visits={hoveredVisits} />}>
             <span style={{ position: 'absolute', pointerEvents: 'none', left: hovered.left, top: hovered.top, width: hovered.width, height: hovered.height }} />
           </Popover>
@@ -230,7 +230,7 @@ function HistoryTable({ rows, loading }: { rows: FlowHistoryItem[] | undefined; 
   const { t } = useTranslation();
   const who = useWho();
   const columns: TableColumnsType<FlowHistoryItem> = [
-    { title: t('flow.chart.step'), key: 'step', width: 150, ellipsis: true, render: (_, v) => v.historyActivityName ?? v.historyActivityId },
+    { title: t('flow.chart.step'), key: 'step', width: 150, ellipsis: true, render: (_, v) => stepLabel(v, (type) => t(`flow.chart.unnamed.${type}`)) },
     { title: t('flow.chart.assignee'), key: 'who', width: 110, ellipsis: true, render: (_, v) => who(v) },
     { title: t('flow.chart.startTime'), dataIndex: 'createTime', width: 160 },
     {

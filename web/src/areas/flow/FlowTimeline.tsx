@@ -2,7 +2,7 @@ import type { FlowHistoryItem } from '@console/contract/areas/flow/index';
 import { Empty, Tag, Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { testId } from '../../testId';
-import { outcomeKey } from './flowMarkers';
+import { outcomeKey, stepLabel } from './flowMarkers';
 
 /** the steps a person sees: tasks and the start, not the gateways' and events' bookkeeping */
 const SHOWN = new Set(['startEvent', 'userTask', 'endEvent']);
@@ -26,7 +26,7 @@ export function FlowTimeline({ items }: { items: readonly FlowHistoryItem[] }) {
           color: running ? 'blue' : outcome === 'reject' ? 'red' : outcome === 'cancelled' ? 'gray' : 'green',
           children: (
             <div data-testid="flow-timeline-item" data-element-id={item.historyActivityId} data-outcome={item.outcome ?? ''}>
-              <Typography.Text strong>{item.historyActivityName ?? item.historyActivityId}</Typography.Text>
+              <Typography.Text strong {...testId('flow-timeline-step')}>{stepLabel(item, (type) => t(`flow.chart.unnamed.${type}`))}</Typography.Text>
               {item.assigneeName && <Typography.Text style={{ marginInlineStart: 8 }}>{item.assigneeName}</Typography.Text>}
               {outcome && (
                 <Tag style={{ marginInlineStart: 8 }} color={outcome === 'pass' ? 'success' : outcome === 'reject' ? 'error' : 'default'}>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { flowZh } from './i18n';
 import { testId } from '../../testId';
+import { AssigneePicker, type PickedField } from './AssigneePicker';
 import type { DiagramElement, Moddle, Modeling } from './bpmnTypes';
 import { fieldUpdate, isIsoDuration, isReadOnly, panelFields, panelKind, readField, timerOf, type PanelField } from './flowableProps';
 
@@ -28,6 +29,8 @@ const LABEL: Record<PanelField, PropText> = {
   condition: 'condition', class: 'handler', delegateExpression: 'delegateExpression', duration: 'duration',
 };
 
+const isPicked = (field: PanelField): field is PickedField => field === 'assignee' || field === 'candidateUsers' || field === 'candidateGroups';
+
 /**
  * The modeler's properties of the selected element (none: the process): its id, name and, by kind, the
  * assignment of a user task, the condition of a sequence flow, the handler of a service task, the duration of a
@@ -43,8 +46,8 @@ export function ModelerPanel({ element, services, modelKey }: { element: Diagram
   const valueOf = (field: PanelField) => drafts[field] ?? readField(bo, field);
   const invalid = (field: PanelField) => field === 'duration' && !isIsoDuration(valueOf(field));
 
-  const commit = (field: PanelField) => {
-    const draft = drafts[field];
+  const commit = (field: PanelField, given?: string) => {
+    const draft = given ?? drafts[field];
     if (draft === undefined || invalid(field)) return;
     setDrafts(({ [field]: _done, ...rest }) => rest);
     if (draft.trim() === readField(bo, field)) return;
@@ -79,6 +82,9 @@ export function ModelerPanel({ element, services, modelKey }: { element: Diagram
             <Form.Item key={field} label={t(`flow.model.props.${LABEL[field]}`)}
               help={invalid(field) ? t('flow.model.props.durationHint') : hint ? t(`flow.model.props.${hint}`) : undefined}
               validateStatus={invalid(field) ? 'error' : undefined}>
+              {isPicked(field) ? (
+                <AssigneePicker field={field} value={readField(bo, field)} onCommit={(v) => commit(field, v)} />
+              ) : (
               <Input
                 value={valueOf(field)}
                 readOnly={isReadOnly(field)}
@@ -88,6 +94,7 @@ export function ModelerPanel({ element, services, modelKey }: { element: Diagram
                 onPressEnter={() => commit(field)}
                 {...testId(`modeler-prop-${field}`)}
               />
+              )}
             </Form.Item>
           );
         })}

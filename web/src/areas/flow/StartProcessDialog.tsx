@@ -1,6 +1,6 @@
 import { ProFormList, ProFormText } from '@ant-design/pro-components';
 import { workStartResource } from '@console/contract/areas/flow/index';
-import { App, Space } from 'antd';
+import { Alert, App, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { callAction } from '../../api/action';
@@ -14,7 +14,12 @@ const { startProcess } = workStartResource.actions;
  * 发起 for a process without a business form of its own: an optional business key and variables as key/value
  * rows (`work/start-process`); then 已发事务, where the new instance is listed.
  */
-export function StartProcessDialog({ definition, onClose }: { definition: { id: string; name: string }; onClose: () => void }) {
+export function StartProcessDialog({ definition, notice, onClose }: {
+  definition: { id: string; name: string };
+  /** why the category's business form is not offered (said before anything is typed) */
+  notice?: string;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const navigate = useNavigate();
@@ -38,6 +43,7 @@ export function StartProcessDialog({ definition, onClose }: { definition: { id: 
         void navigate('/work/send');
       }}
     >
+      {notice && <Alert type="warning" showIcon style={{ marginBottom: 16 }} message={notice} {...testId('work-start-form-problem')} />}
       <ProFormText name="businessKey" label={t('flow.work.businessKey')} placeholder={t('flow.work.businessKeyHint')} fieldProps={{ maxLength: 64 }} />
       <ProFormList
         name="variables"

@@ -56,9 +56,10 @@ export function WorkStartPage({ def }: CustomPageProps) {
         def={def}
         extraRowActions={(record) => {
           const row = record as DefinitionRow;
+          // a business form that does not fit the process (the server read its model) is not opened: the dialog says why
           const start = () => {
             const form = businessFormOf(flowDict, row.category);
-            if (form) void navigate(formPath(form, row.id));
+            if (form && !row.formProblem) void navigate(formPath(form, row.id));
             else setStarting(row);
           };
           return [
@@ -67,7 +68,13 @@ export function WorkStartPage({ def }: CustomPageProps) {
           ];
         }}
       />
-      {starting && <StartProcessDialog definition={{ id: starting.id, name: starting.name ?? starting.id }} onClose={() => setStarting(null)} />}
+      {starting && (
+        <StartProcessDialog
+          definition={{ id: starting.id, name: starting.name ?? starting.id }}
+          notice={starting.formProblem === 'noApprover' ? t('flow.work.formProblem.noApprover') : undefined}
+          onClose={() => setStarting(null)}
+        />
+      )}
       {chart.dialog}
     </>
   );

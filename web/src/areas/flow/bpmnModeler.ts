@@ -6,3 +6,4 @@ import 'bpmn-js/dist/assets/bpmn-font/css/bpmn-embedded.css';
 
 export { default as Modeler } from 'bpmn-js/lib/Modeler';
 export { flowableDescriptor } from './flowableModdle';
+export { translateModule } from './bpmnTranslate';

@@ -1,6 +1,6 @@
 import type { FlowHistoryItem } from '@console/contract/areas/flow/index';
 import { describe, expect, it } from 'vitest';
-import { flowMarkers, formatDuration, outcomeKey, visitsByElement, type FlowTrace } from './flowMarkers';
+import { flowMarkers, formatDuration, outcomeKey, stepLabel, visitsByElement, type FlowTrace } from './flowMarkers';
 
 const act = (id: string, endTime: string | null, type = 'userTask'): FlowTrace => ({ historyActivityId: id, historyActivityType: type, endTime });
 const take = (id: string): FlowTrace => ({ historyActivityId: id, historyActivityType: 'sequenceFlow', endTime: '2026-01-05 09:00:00' });
@@ -65,5 +65,16 @@ describe('formatDuration', () => {
     expect(formatDuration(3 * 3_600_000 + 20 * 60_000)).toBe('3 h 20 min');
     expect(formatDuration(2 * 86_400_000 + 4 * 3_600_000)).toBe('2 d 4 h');
     expect(formatDuration(86_400_000)).toBe('1 d');
+  });
+});
+
+describe('stepLabel', () => {
+  const unnamed = (type: 'startEvent' | 'endEvent') => (type === 'startEvent' ? 'Start' : 'End');
+  const step = (historyActivityType: string, historyActivityName: string | null) => ({ historyActivityId: 'Event_0x1', historyActivityType, historyActivityName });
+  it('names a step by the model, an unnamed start or end event by its kind, anything else unnamed by its id', () => {
+    expect(stepLabel(step('startEvent', '提交申请'), unnamed)).toBe('提交申请');
+    expect(stepLabel(step('startEvent', null), unnamed)).toBe('Start');
+    expect(stepLabel(step('endEvent', '  '), unnamed)).toBe('End');
+    expect(stepLabel(step('userTask', null), unnamed)).toBe('Event_0x1');
   });
 });

@@ -58,3 +58,14 @@ export function formatDuration(ms: number | null): string {
   const d = Math.floor(h / 24);
   return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
 }
+
+/**
+ * What a step of the history is called: its name in the model; an unnamed start or end event by its kind (开始 /
+ * 结束, Start / End), as the designer leaves them; anything else unnamed by its id.
+ */
+export function stepLabel(item: Pick<FlowHistoryItem, 'historyActivityName' | 'historyActivityType' | 'historyActivityId'>, unnamed: (type: 'startEvent' | 'endEvent') => string): string {
+  const name = item.historyActivityName?.trim();
+  if (name) return name;
+  const type = item.historyActivityType;
+  return type === 'startEvent' || type === 'endEvent' ? unnamed(type) : item.historyActivityId;
+}

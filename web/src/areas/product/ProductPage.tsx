@@ -19,7 +19,8 @@ addMessages('product', { zh: productZh, en: productEn });
 type SyncResult = ActionOutput<typeof productResource.actions.syncFromCloud>;
 
 /**
- * Products: the generic page plus 从云平台同步 (`sync-product-info`) for who may edit products. 清除缓存
+ * Products: the generic page plus 从云平台同步 (`sync-product-info`) for who holds `product_cloud_sync` (the server
+ * leaves it out of the buttons while it holds no IoT cloud's keys). 清除缓存
  * (`clear-cache`: every instance forgets the products it holds by cloud identity) is the generic page's
  * action button of the menu's `product_clear_cache`.
  */
@@ -33,7 +34,7 @@ export function ProductPage({ def }: CustomPageProps) {
       <ResourcePage
         def={def}
         extraToolbar={({ reload }) => [
-          can('product_info_edit') && (
+          can('product_cloud_sync') && (
             <Button key="sync" icon={<CloudSyncOutlined />} onClick={() => setSyncing({ reload })} {...testId('product-cloud-sync')}>{t('product.cloudSync.button')}</Button>
           ),
         ]}

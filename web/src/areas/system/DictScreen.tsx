@@ -3,10 +3,11 @@ import type { ProColumns } from '@ant-design/pro-components';
 import { ProFormText } from '@ant-design/pro-components';
 import { t as text, type I18nText } from '@console/contract';
 import { DICT_HEADER_KEY, dictBizResource, dictResource } from '@console/contract/areas/system/index';
-import { Button, Card, Col, Empty, Row, Tag } from 'antd';
+import { Button, Col, Empty, Row, Tag } from 'antd';
 import { cloneElement, isValidElement, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import { Navigate } from 'react-router';
 import { useLang } from '../../i18n';
+import { withFit } from '../../resource/columns';
 import { ResourcePage } from '../../resource/ResourcePage';
 import type { ColumnsOverride, FormOverride, ResourceRecord } from '../../resource/types';
 import { menuTrail } from '../../shell/layout/menuTree';
@@ -43,6 +44,8 @@ function sealedColumns(hide: string[], lang: 'zh' | 'en', compact?: { widths: Re
         if (col.key === 'isSealed') {
           return {
             ...col,
+            // the lock says why a row cannot be changed: it stays in view in a narrow pane
+            ...withFit({ keep: true, min: typeof col.width === 'number' ? col.width : 80 }),
             render: (_dom, rec) =>
               isSealed(rec) ? (
                 <Tag icon={<LockOutlined />} color="orange" data-testid="dict-sealed-tag">
@@ -53,6 +56,7 @@ function sealedColumns(hide: string[], lang: 'zh' | 'en', compact?: { widths: Re
               ),
           };
         }
+        if (col.key === 'dictKey') return { ...col, ...withFit({ keep: true, min: typeof col.width === 'number' ? col.width : 120 }) };
         if (col.key === 'parentId') return { ...col, render: (_dom, rec) => rec.parentIdName ?? '' };
         const inner = col.render;
         if (col.key !== 'option' || !inner) return col;
@@ -132,17 +136,16 @@ export function DictScreen({ kind, layout }: { kind: DictKind; layout: DictLayou
   );
   const children = parent ? (
     <div data-testid="dict-children" data-parent={parent.id}>
-      <Card size="small" title={text(TEXTS.itemsOf, lang).replace('{name}', String(parent.dictValue ?? '')).replace('{code}', String(parent.code ?? ''))}>
-        <ResourcePage<Def['fields']>
-          key={`${parent.id}:${String(parent.code)}`}
-          def={def}
-          listPath={`${def.path}/child-list`}
-          params={{ parentId: parent.id }}
-          fitWindow={false}
-          columnsOverride={childColumns}
-          formOverride={itemsForm}
-        />
-      </Card>
+      <ResourcePage<Def['fields']>
+        key={`${parent.id}:${String(parent.code)}`}
+        def={def}
+        title={text(TEXTS.itemsOf, lang).replace('{name}', String(parent.dictValue ?? '')).replace('{code}', String(parent.code ?? ''))}
+        listPath={`${def.path}/child-list`}
+        params={{ parentId: parent.id }}
+        fitWindow={false}
+        columnsOverride={childColumns}
+        formOverride={itemsForm}
+      />
     </div>
   ) : (
     <Empty data-testid="dict-children-empty" description={text(layout === 'horizontal' ? TEXTS.pickSide : TEXTS.pick, lang)} />

@@ -2,7 +2,8 @@ import { PLATFORM_TENANT, t as text, type Lang, type ResourceDef } from '@consol
 import { tenantPackageResource, tenantResource } from '@console/contract/areas/system/index';
 import { ProForm, ProFormDateTimePicker, ProFormDigit, ProFormText, type ProColumns } from '@ant-design/pro-components';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Descriptions, Space, Tag, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Modal, Space, Tag, Typography } from 'antd';
+import { md5 } from 'js-md5';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callAction } from '../../api/action';
@@ -86,18 +87,30 @@ export function TenantPage({ def }: CustomPageProps) {
       .map(({ c }) => c);
   }, [words]);
 
+  const [issued, setIssued] = useState<{ tenantId: string; password: string }>();
   const onSaved = useCallback((answer: unknown, mode: 'create' | 'edit') => {
-    const tenantId = mode === 'create' && answer && typeof answer === 'object' ? (answer as { tenantId?: unknown }).tenantId : undefined;
+    const created = mode === 'create' && answer && typeof answer === 'object' ? answer as { tenantId?: unknown; adminPassword?: unknown } : {};
+    const tenantId = created.tenantId;
     if (typeof tenantId === 'string') {
       void message.success({ content: <span data-testid="tenant-created" data-tenant-id={tenantId}>{words.tenantCreated(tenantId)}</span>, duration: 8 });
+      if (typeof created.adminPassword === 'string') setIssued({ tenantId, password: created.adminPassword });
     }
   }, [message, words]);
+  // the administrator's password leaves the form as its MD5 (empty: the server makes one and answers it once)
+  const formOverride = useMemo(() => ({
+    toSubmit: (values: Record<string, unknown>) => {
+      const password = typeof values.adminPassword === 'string' ? values.adminPassword : '';
+      const { adminPassword: _omit, ...rest } = values;
+      return password === '' ? rest : { ...rest, adminPassword: md5(password) };
+    },
+  }), []);
 
   return (
     <>
       <ResourcePage
         def={def}
         columnsOverride={columnsOverride}
+        formOverride={formOverride}
         onSaved={onSaved}
         extraToolbar={({ selectedRows, reload }) => [
           can('tenant_setting') && (
@@ -130,10 +143,32 @@ export function TenantPage({ def }: CustomPageProps) {
           ),
         ]}
       />
+      {issued && <AdminPasswordDialog issued={issued} onClose={() => setIssued(undefined)} />}
       {dialog?.kind === 'setting' && <SettingDialog def={def} rows={dialog.rows} onClose={close} onDone={changed} />}
       {dialog?.kind === 'package' && <PackageDialog def={def} row={dialog.row} onClose={close} onDone={changed} />}
       {dialog?.kind === 'datasource' && <DatasourceDialog def={def} row={dialog.row} onClose={close} onDone={changed} />}
     </>
+  );
+}
+
+/** The generated password of a new tenant's administrator: shown this once, never answered again. */
+function AdminPasswordDialog({ issued, onClose }: { issued: { tenantId: string; password: string }; onClose: () => void }) {
+  const words = useTenantText();
+  return (
+    <Modal open title={words.adminPasswordTitle} closable={false} maskClosable={false} keyboard={false}
+      footer={<Button type="primary" onClick={onClose} data-testid="tenant-admin-password-close">{words.adminPasswordDone}</Button>}>
+      <div data-testid="tenant-admin-password">
+        <Alert type="warning" showIcon message={words.adminPasswordOnce} style={{ marginBottom: 16 }} />
+        <Descriptions column={1} size="small" bordered items={[
+          { key: 'tenant', label: words.adminPasswordTenant, children: issued.tenantId },
+          { key: 'account', label: words.adminPasswordAccount, children: 'admin' },
+          {
+            key: 'password', label: words.adminPasswordLabel,
+            children: <Typography.Text code copyable={{ text: issued.password }} data-testid="tenant-admin-password-value">{issued.password}</Typography.Text>,
+          },
+        ]} />
+      </div>
+    </Modal>
   );
 }
 

@@ -71,7 +71,7 @@ function TopMenuGrantDialog({ def, rows, onClose, onDone }: { def: ResourceDef; 
   const topMenuIds = rows.map((r) => r.id).join(',');
   const keys = useQuery({
     queryKey: [...resourceKeys.all(def.path), 'top-tree-keys', topMenuIds],
-    queryFn: () => callAction(menuResource.actions.topTreeKeys, { topMenuIds }),
+    queryFn: async () => (await callAction(menuResource.actions.topTreeKeys, { topMenuIds })).menu,
     staleTime: 0,
   });
   const [checked, setChecked] = useState<string[] | null>(null);

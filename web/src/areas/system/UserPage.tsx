@@ -1,7 +1,7 @@
 import { ApartmentOutlined } from '@ant-design/icons';
 import { t as text } from '@console/contract/i18n';
 import { postResource as postDef, userResource as userDef } from '@console/contract/areas/system/index';
-import { ProFormSelect, ProFormText } from '@ant-design/pro-components';
+import { ProFormSelect } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Tag } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
@@ -14,7 +14,7 @@ import { resourceKeys } from '../../resource/api';
 import { renderFormField } from '../../resource/formFields';
 import { joinIds, splitIds } from '../../resource/refOptions';
 import { ResourcePage } from '../../resource/ResourcePage';
-import { fieldPrompt, VALIDATE_TRIGGER } from '../../resource/rules';
+import { fieldPrompt } from '../../resource/rules';
 import type { FormOverride, ResourceRecord, ToolbarContext } from '../../resource/types';
 import { usePermissionCheck } from '../../store/permissions';
 import { testId } from '../../testId';
@@ -22,7 +22,7 @@ import type { CustomPageProps } from '../../shell/area';
 import { DeptTreePanel } from './DeptTreePanel';
 import { UserPlatformDialog } from './UserPlatformDialog';
 import { UserRolesDialog } from './UserRolesDialog';
-import { optionalPhoneProblem, userSubmitBody } from './userLogic';
+import { userSubmitBody } from './userLogic';
 import './userPage.css';
 
 addMessages('system', { zh: systemZh, en: systemEn });
@@ -170,37 +170,6 @@ export function UserPage(_props: CustomPageProps) {
       fields: {
         // set when the account is created (empty: the initial password); changed by reset or by the user
         password: (ctx) => (ctx.mode === 'edit' ? null : renderFormField(ctx, t)),
-        phone: (ctx) => {
-          const label = text(ctx.field.label, ctx.lang);
-          return (
-            <ProFormText
-              name="phone"
-              label={label}
-              placeholder={fieldPrompt(ctx.field, label, ctx.lang, messages)}
-              validateTrigger={VALIDATE_TRIGGER}
-              fieldProps={{ maxLength: 11, inputMode: 'numeric' }}
-              rules={[{
-                validator: async (_r, value: unknown) => {
-                  const problem = optionalPhoneProblem(value);
-                  if (problem) throw new Error(t(problem === 'length' ? 'system.users.phoneLength' : 'system.users.phoneFormat'));
-                },
-              }]}
-            />
-          );
-        },
-        email: (ctx) => {
-          const label = text(ctx.field.label, ctx.lang);
-          return (
-            <ProFormText
-              name="email"
-              label={label}
-              placeholder={fieldPrompt(ctx.field, label, ctx.lang, messages)}
-              validateTrigger={VALIDATE_TRIGGER}
-              fieldProps={{ maxLength: ctx.field.max }}
-              rules={[{ type: 'email', message: t('system.users.emailFormat') }]}
-            />
-          );
-        },
         // the posts of the tenant, as post/select answers them
         postId: (ctx) => {
           const label = text(ctx.field.label, ctx.lang);

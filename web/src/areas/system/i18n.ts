@@ -35,9 +35,6 @@ export const systemZh = {
     userExtInvalid: '用户拓展须为 JSON 对象',
     platformSaved: '平台配置成功',
     passwordHelp: '留空则使用初始密码, 用户首次登录须修改',
-    phoneLength: '手机号码长度不是11位',
-    phoneFormat: '手机号码格式不正确',
-    emailFormat: '电子邮箱格式不正确',
   },
 };
 
@@ -77,8 +74,5 @@ export const systemEn: typeof systemZh = {
     userExtInvalid: 'The extension must be a JSON object',
     platformSaved: 'Platform saved',
     passwordHelp: 'Empty: the initial password, to be changed at the first sign-in',
-    phoneLength: 'The phone number is not 11 digits long',
-    phoneFormat: 'The phone number format is incorrect',
-    emailFormat: 'The email address is not valid',
   },
 };

@@ -17,7 +17,8 @@ export function useGrantTree() {
   const lang = useLang();
   return useQuery({
     queryKey: [...resourceKeys.all(menuResource.path), 'grant-tree', lang],
-    queryFn: () => callAction(menuResource.actions.grantTree, {}),
+    // BladeX's shape, `{ menu, dataScope, apiScope }`: the package and top-menu screens grant menus only
+    queryFn: async () => (await callAction(menuResource.actions.grantTree, {})).menu,
     staleTime: 30_000,
   });
 }
@@ -57,15 +58,20 @@ export interface MenuTreeSelectProps {
   status?: 'error' | 'warning' | '';
 }
 
+/** The tree without the platform's own screens (tenants, packages, product authorisation), which no package includes. */
+export function withoutPlatformOnly(nodes: readonly GrantNode[]): GrantNode[] {
+  return nodes.filter((n) => !n.platformOnly).map((n) => (n.children ? { ...n, children: withoutPlatformOnly(n.children) } : n));
+}
+
 /**
- * A multi-select tree of menus and buttons with checkboxes (checking a menu checks its buttons and
- * children). The value stays '1,2': every fully checked node, in tree order; the server adds the
- * ancestors where it needs them.
+ * A multi-select tree of a package's menus and buttons with checkboxes (checking a menu checks its buttons and
+ * children); the platform's own screens are not offered (the server refuses them too). The value stays '1,2':
+ * every fully checked node, in tree order; the server adds the ancestors where it needs them.
  */
 export function MenuTreeSelect({ value, onChange, id, placeholder, disabled, status }: MenuTreeSelectProps) {
   const text = useTenantText();
   const tree = useGrantTree();
-  const nodes = tree.data;
+  const nodes = useMemo(() => (tree.data ? withoutPlatformOnly(tree.data) : undefined), [tree.data]);
   const checked = useMemo(() => (nodes ? conductedKeys(nodes, splitIds(value)) : []), [nodes, value]);
   const treeData = useMemo(() => (nodes ? withLabels(nodes) : []), [nodes]);
   return (

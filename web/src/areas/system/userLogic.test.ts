@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { commonIds, optionalPhoneProblem, userExtValid, userSubmitBody } from './userLogic';
+import { commonIds, userExtValid, userSubmitBody } from './userLogic';
 
 describe('userSubmitBody', () => {
   it('sends the MD5 hex of a typed password and leaves an empty one out', () => {
     expect(userSubmitBody({ account: 'a', password: '123456' })).toEqual({ account: 'a', password: 'e10adc3949ba59abbe56e057f20f883e' });
     expect(userSubmitBody({ account: 'a', password: '' })).toEqual({ account: 'a' });
     expect(userSubmitBody({ account: 'a' })).toEqual({ account: 'a' });
-  });
-});
-
-describe('optionalPhoneProblem', () => {
-  it('accepts an empty phone and an 11-digit mobile number', () => {
-    expect(optionalPhoneProblem('')).toBeNull();
-    expect(optionalPhoneProblem(undefined)).toBeNull();
-    expect(optionalPhoneProblem('13800138000')).toBeNull();
-  });
-  it('names the problem of a wrong one', () => {
-    expect(optionalPhoneProblem('1380013800')).toBe('length');
-    expect(optionalPhoneProblem('23800138000')).toBe('format');
   });
 });
 

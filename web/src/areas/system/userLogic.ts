@@ -1,4 +1,3 @@
-import { phoneProblem } from '@console/contract/shell';
 import { md5 } from 'js-md5';
 
 /** The add/edit form's values → the submit body: the password leaves as its MD5 hex; an empty one is left out (the initial password). */
@@ -8,12 +7,6 @@ export function userSubmitBody(values: Record<string, unknown>): Record<string, 
   if (password === '') delete body.password;
   else body.password = md5(password);
   return body;
-}
-
-/** The phone field: optional here, but 11 digits of a mobile number when given (as on the personal-info page). */
-export function optionalPhoneProblem(value: unknown): 'length' | 'format' | null {
-  const problem = phoneProblem(typeof value === 'string' ? value : value == null ? '' : String(value));
-  return problem === 'empty' ? null : problem;
 }
 
 /** The platform dialog's extension: empty, or a JSON object. */

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
+import { holdTypeAhead, typeAheadInto } from '../../dialog/typeAhead';
 import type { FormTarget } from '../types';
 
 export interface FormState {
@@ -13,10 +14,15 @@ export function useFormDialog() {
   const formSeq = useRef(0);
   const [form, setForm] = useState<FormState | null>(null);
   const openForm = useCallback((target: FormTarget) => {
+    // the form's code may still be loading: what is typed meanwhile goes to its first field
+    holdTypeAhead();
     formSeq.current += 1;
     setForm({ target, open: true, seq: formSeq.current });
   }, []);
-  const closeForm = useCallback(() => setForm((f) => f && { ...f, open: false }), []);
+  const closeForm = useCallback(() => {
+    typeAheadInto(null);
+    setForm((f) => f && { ...f, open: false });
+  }, []);
   const forgetForm = useCallback(() => setForm(null), []);
   return { form, openForm, closeForm, forgetForm };
 }

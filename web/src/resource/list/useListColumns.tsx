@@ -4,12 +4,14 @@ import { Button } from 'antd';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLang } from '../../i18n';
-import { applyColumnsOverride, buildColumns, textWidth, withKeyboardSorting } from '../columns';
+import { applyColumnsOverride, buildColumns, withKeyboardSorting } from '../columns';
+import { rowMeets } from '../actionButtons';
 import type { DictMap } from '../dictValues';
 import type { AllowedButtons } from '../permissions';
 import type { ColumnsOverride, FormTarget, ResourceRecord, RowActionContext } from '../types';
 import type { ActionButtonsUi } from '../useActionButtons';
 import type { WithinTarget } from '../WithinDrawer';
+import { actionColumnWidth, inlineRank, rowActionButtons } from './rowActions';
 
 /** What the row actions do: open the detail, the form, the sub-resource drawer; remove rows. */
 export interface RowHandlers {
@@ -35,13 +37,6 @@ export interface ListColumnsInput<Rec> {
   handlers: RowHandlers;
 }
 
-/** The actions column fits its link buttons (a screen with extra row actions gets room for two more). */
-function actionColumnWidth(labels: (string | false)[], extra: boolean): number {
-  const buttons = labels.filter((l): l is string => l !== false).map((l) => textWidth(l) + 16);
-  if (extra) buttons.push(80, 80);
-  return Math.max(textWidth('操作') + 32, buttons.reduce((sum, w) => sum + w, 0) + 8 * Math.max(0, buttons.length - 1) + 32);
-}
-
 type Translate = ReturnType<typeof useTranslation>['t'];
 
 /** The standard buttons of a row: view, edit, delete, add child (a tree), one per sub-resource. */
@@ -53,12 +48,12 @@ function standardRowButtons<Rec extends ResourceRecord>(input: ListColumnsInput<
         {t('resource.view')}
       </Button>
     ),
-    allowed.edit && (
+    allowed.edit && rowMeets(def.rowButtons?.edit, record) && (
       <Button key="edit" type="link" size="small" data-testid="resource-row-edit" onClick={() => handlers.openForm({ mode: 'edit', id: record.id })}>
         {t('resource.edit')}
       </Button>
     ),
-    allowed.delete && (
+    allowed.delete && rowMeets(def.rowButtons?.delete, record) && (
       <Button key="delete" type="link" size="small" danger data-testid="resource-row-delete" onClick={() => handlers.remove([record.id])}>
         {t('resource.delete')}
       </Button>
@@ -79,7 +74,7 @@ function standardRowButtons<Rec extends ResourceRecord>(input: ListColumnsInput<
 
 /** The actions column, or none when the user may do nothing with a row. */
 function actionColumn<Rec extends ResourceRecord>(input: ListColumnsInput<Rec>, t: Translate, lang: Lang): ProColumns<Rec> | undefined {
-  const { tree, allowed, withinDefs, actions, extraRowActions, handlers } = input;
+  const { allowed, withinDefs, actions, extraRowActions, handlers } = input;
   const rowActions = actions.buttons.row;
   const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined || withinDefs.length > 0 || rowActions.length > 0;
   if (!hasActions) return undefined;
@@ -89,22 +84,38 @@ function actionColumn<Rec extends ResourceRecord>(input: ListColumnsInput<Rec>, 
     valueType: 'option',
     fixed: 'right',
     width: actionColumnWidth(
-      [
-        allowed.view && t('resource.view'),
-        allowed.edit && t('resource.edit'),
-        allowed.delete && t('resource.delete'),
-        tree !== undefined && allowed.add && t('resource.addChild'),
-        ...withinDefs.map((d) => text(d.title, lang)),
-        ...rowActions.map((b) => text(b.button.name, lang)),
-      ],
-      extraRowActions !== undefined,
+      labelsInline(input, t, lang),
+      t('resource.actions'),
+      t('resource.more'),
     ),
-    render: (_dom, record) => [
+    render: (_dom, record) => rowActionButtons([
       ...standardRowButtons(input, record, t, lang),
       ...actions.rowButtons(record),
       ...(extraRowActions?.(record, { reload: handlers.reload }) ?? []),
-    ].filter(Boolean),
+    ], t('resource.more')),
   };
+}
+
+/**
+ * The labels of the buttons a row may show, in the order a crowded row keeps them inline (a screen's own buttons
+ * unknown: two of them counted).
+ */
+function labelsInline<Rec extends ResourceRecord>(input: ListColumnsInput<Rec>, t: Translate, lang: Lang): (string | null)[] {
+  const { tree, allowed, withinDefs, actions, extraRowActions } = input;
+  const labelled = (key: string, label: string) => ({ key, label });
+  const all = [
+    allowed.view && labelled('view', t('resource.view')),
+    allowed.edit && labelled('edit', t('resource.edit')),
+    allowed.delete && labelled('delete', t('resource.delete')),
+    tree !== undefined && allowed.add && labelled('add-child', t('resource.addChild')),
+    ...withinDefs.map((d) => labelled(`within-${d.code}`, text(d.title, lang))),
+    ...actions.buttons.row.map((b) => labelled(`action-${b.button.code}`, text(b.button.name, lang))),
+    ...(extraRowActions ? [labelled('extra-1', ''), labelled('extra-2', '')] : []),
+  ].filter((x): x is { key: string; label: string } => x !== false);
+  return all
+    .map((x, i) => ({ ...x, i, r: inlineRank(x.key) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((x) => (x.key.startsWith('extra-') ? null : x.label));
 }
 
 /** The list's columns: the definition's (less the fixed fields), the dynamic ones, the actions; then the screen's override. */
@@ -114,7 +125,7 @@ export function useListColumns<Rec extends ResourceRecord>(input: ListColumnsInp
   const { def, dicts, fixed, dynamicColumns, columnsOverride } = input;
   return useMemo(() => {
     const ctx = { lang, dicts };
-    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no') })
+    const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no'), refDeleted: t('resource.refDeleted') })
       .filter((c) => !fixed || !Object.hasOwn(fixed, String(c.dataIndex ?? c.key)));
     generated.push(...dynamicColumns);
     const actions = actionColumn(input, t, lang);

@@ -1,5 +1,5 @@
 import { NotificationOutlined } from '@ant-design/icons';
-import { type Page, type SessionUserInfo } from '@console/contract';
+import { permissionCodes, type Page, type SessionUserInfo } from '@console/contract';
 import { noticeResource } from '@console/contract/areas/desk/index';
 import { API } from '@console/contract/paths';
 import { useQuery } from '@tanstack/react-query';
@@ -12,6 +12,7 @@ import { useLang } from '../../i18n';
 import { useDicts } from '../../resource/dict';
 import { displayText } from '../../resource/display';
 import type { ResourceRecord } from '../../resource/types';
+import { useCodeCheck } from '../../store/permissions';
 import { useSession } from '../../store/session';
 import './home.css';
 import { lazy } from '../chunkLoad';
@@ -47,11 +48,14 @@ export function HomePage() {
     setOpenId(id);
   };
 
-  // Silent: a user without access to notices still gets a working home page. Keyed under the notice
-  // resource, so adding or deleting a notice on its list page refreshes this feed too.
+  // The card needs the notice list's permission: without it the card is not shown and nothing is asked.
+  // Keyed under the notice resource, so adding or deleting a notice on its list page refreshes this feed too.
+  const can = useCodeCheck();
+  const showNotices = can(permissionCodes(noticeResource).menu);
   const notices = useQuery({
     queryKey: [...resourceKeys.all(noticeResource.path), 'latest', lang],
     queryFn: () => request<Page<Notice>>(`${noticeResource.path}/list`, { query: LATEST_NOTICES, silent: true }),
+    enabled: showNotices,
   });
 
   // The token names its roles by code (role_name is the aliases, as in BladeX): the names, in the UI
@@ -82,7 +86,7 @@ export function HomePage() {
         </Space>
       </Card>
       <Shortcuts />
-      <Card
+      {showNotices && <Card
         title={
           <Space>
             <NotificationOutlined />
@@ -109,7 +113,7 @@ export function HomePage() {
             </ul>
           )}
         </Spin>
-      </Card>
+      </Card>}
       {drawerUsed && (
         <Suspense fallback={null}>
           <DetailDrawer def={noticeResource} id={openId} onClose={closeNotice} />

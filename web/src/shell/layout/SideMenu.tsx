@@ -1,6 +1,6 @@
 import type { MenuRoute } from '@console/contract';
 import { Menu, type MenuProps } from 'antd';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useLang } from '../../i18n';
@@ -27,11 +27,16 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const openKeys = useSettings((s) => s.openMenus);
   const setOpenKeys = useSettings((s) => s.setOpenMenus);
 
-  // Open the submenus leading to the current page (on arrival and after navigating by URL).
+  // Only the branch of the current page is open by default: arriving in another branch (or at sign-in, or
+  // after a reload) opens it and closes the others. In between, the user's own opening and closing stand;
+  // a page outside the menu tree (home) leaves them as they are.
+  const branch = useRef<string | null>(null);
   useEffect(() => {
     const ancestors = trail.slice(0, -1).map((n) => n.id);
-    const { openMenus } = useSettings.getState();
-    if (!ancestors.every((k) => openMenus.includes(k))) setOpenKeys([...new Set([...openMenus, ...ancestors])]);
+    const key = ancestors.join('/');
+    if (ancestors.length === 0 || key === branch.current) return;
+    branch.current = key;
+    setOpenKeys(ancestors);
   }, [trail, setOpenKeys]);
 
   const items = useMemo(() => {

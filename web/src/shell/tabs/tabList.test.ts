@@ -19,8 +19,8 @@ import {
 const FIXED = { homeFixed: true };
 const FREE = { homeFixed: false };
 
-function visitAll(keys: string[], max?: number, from: TabList = initialTabList()): TabList {
-  return keys.reduce((list, key) => visit(list, key, true, max), from);
+function visitAll(keys: string[], max = 20, from: TabList = initialTabList(), unsaved: (key: string) => boolean = () => false): TabList {
+  return keys.reduce((list, key) => visit(list, key, true, { max, unsaved }), from);
 }
 
 const keptKeys = (list: TabList) => list.kept.map((p) => p.key);
@@ -62,23 +62,47 @@ describe('visiting pages', () => {
   });
 });
 
-describe('the least recently used page is freed beyond the limit', () => {
-  it('frees the page used longest ago, not the oldest mounted', () => {
+describe('beyond the limit the least recently used tab is closed', () => {
+  it('closes the tab used longest ago, not the oldest opened, and frees its page', () => {
     // /a is used again after /b, so /b is the least recently used when /d arrives
-    const list = visitAll(['/a', '/b', '/c', '/a', '/d'], 3);
+    const list = visitAll(['/a', '/b', '/c', '/a', '/d'], 4);
+    expect(list.tabs).toEqual([HOME_TAB, '/a', '/c', '/d']);
     expect(keptKeys(list)).toEqual(['/a', '/c', '/d']);
-    // its tab stays: the page mounts fresh when shown again
-    expect(list.tabs).toEqual([HOME_TAB, '/a', '/b', '/c', '/d']);
   });
 
-  it('never frees the page being shown', () => {
-    expect(keptKeys(visitAll(['/a', '/b'], 1))).toEqual(['/b']);
+  it('never closes the page being shown nor the home tab', () => {
+    expect(visitAll(['/a', '/b'], 1).tabs).toEqual([HOME_TAB, '/b']);
+    // home was never shown (a tab restored after a reload counts as used longest ago), yet stays
+    expect(visitAll(['/a', '/b', '/c'], 3).tabs).toEqual([HOME_TAB, '/b', '/c']);
   });
 
-  it('mounts a freed page again as a new page', () => {
-    // /a is freed when /c arrives, then mounts again after /c, freeing /b
-    const list = visitAll(['/a', '/b', '/c', '/a'], 2);
-    expect(keptKeys(list)).toEqual(['/c', '/a']);
+  it('skips a tab with unsaved changes, even when that leaves more tabs open than the limit', () => {
+    const dirty = new Set(['/a']);
+    const list = visitAll(['/a', '/b', '/c'], 3, initialTabList(), (k) => dirty.has(k));
+    expect(list.tabs).toEqual([HOME_TAB, '/a', '/c']);
+    dirty.add('/c');
+    const crowded = visitAll(['/d'], 3, list, (k) => dirty.has(k));
+    expect(crowded.tabs).toEqual([HOME_TAB, '/a', '/c', '/d']);
+    expect(keptKeys(crowded)).toEqual(['/a', '/c', '/d']);
+  });
+
+  it('after a reload (no page mounted yet) still closes the tab used longest ago, not the leftmost', () => {
+    const before = visitAll(['/a', '/b', '/c', '/a'], 4);
+    // a reload keeps the tabs, the clock and when each was last shown, but mounts only the page shown
+    const reloaded = { tabs: before.tabs, kept: [], clock: before.clock, lastUsed: before.lastUsed };
+    expect(visitAll(['/d'], 4, reloaded).tabs).toEqual([HOME_TAB, '/a', '/c', '/d']);
+  });
+
+  it('opens a closed page again as a new tab at the end', () => {
+    const list = visitAll(['/a', '/b', '/c', '/a'], 3);
+    expect(list.tabs).toEqual([HOME_TAB, '/c', '/a']);
+  });
+
+  it('keeps at most 20 tabs by default', () => {
+    const keys = Array.from({ length: 57 }, (_, i) => `/p${i}`);
+    const list = keys.reduce((l, key) => visit(l, key, true), initialTabList());
+    expect(list.tabs).toEqual([HOME_TAB, ...keys.slice(-19)]);
+    expect(list.kept).toHaveLength(19);
   });
 });
 

@@ -1,7 +1,18 @@
 import { HOME_PATH } from '../paths';
 
-/** How many pages stay mounted (hidden) at most; the least recently used one is freed first. */
-export const MAX_KEPT_PAGES = 20;
+/**
+ * How many tabs stay open (and their pages mounted) at most: opening one more closes the least recently used
+ * tab, never the home tab nor one with unsaved changes (docs/keep-alive.md).
+ */
+export const MAX_OPEN_TABS = 20;
+
+/** The limit, and which tabs hold unsaved changes (those are never closed or freed to make room). */
+export interface TabLimits {
+  max: number;
+  unsaved: (key: string) => boolean;
+}
+
+const NO_LIMITS: TabLimits = { max: MAX_OPEN_TABS, unsaved: () => false };
 
 /** The home tab's key. */
 export const HOME_TAB = HOME_PATH;
@@ -27,6 +38,11 @@ export interface TabList {
   kept: KeptPage[];
   /** logical clock for `KeptPage.used` */
   clock: number;
+  /**
+   * when each tab was last shown (the clock), kept with the tabs across a reload, when their pages are not
+   * mounted yet: the limit closes the tab used longest ago, not the leftmost one restored
+   */
+  lastUsed?: Record<string, number>;
 }
 
 export interface TabRules {
@@ -65,27 +81,45 @@ function prune(kept: KeptPage[], tabs: readonly string[], current: string | null
   return kept.filter((p) => p.key === current || tabs.includes(p.key));
 }
 
+/** The least recently used of these keys (a tab never shown counts as used longest ago). */
+function leastRecentlyUsed(keys: readonly string[], kept: readonly KeptPage[], lastUsed: Readonly<Record<string, number>>): string | undefined {
+  const used = (k: string) => Math.max(kept.find((p) => p.key === k)?.used ?? 0, lastUsed[k] ?? 0);
+  return keys.reduce<string | undefined>((a, b) => (a === undefined || used(b) < used(a) ? b : a), undefined);
+}
+
+/** Closes the least recently used tabs beyond `max`, sparing the page shown, the home tab and unsaved ones. */
+function closeBeyond(tabs: string[], kept: readonly KeptPage[], lastUsed: Readonly<Record<string, number>>, shown: string, limits: TabLimits): string[] {
+  let out = tabs;
+  while (out.length > Math.max(1, limits.max)) {
+    const lru = leastRecentlyUsed(out.filter((k) => k !== shown && k !== HOME_TAB && !limits.unsaved(k)), kept, lastUsed);
+    if (lru === undefined) break;
+    out = out.filter((k) => k !== lru);
+  }
+  return out;
+}
+
 /**
  * Arriving on a page. A page with a label (`asTab`) gets a tab (home always first) and is kept alive,
- * touching its place in the LRU order; beyond `max` kept pages the least recently used is freed. A page
- * without a label is shown without a tab and is not kept. Pages whose tab was closed while they were on
- * screen are freed here.
+ * touching its place in the LRU order; beyond `max` tabs the least recently used one is closed (and its page
+ * freed), unless it holds unsaved changes. A page without a label is shown without a tab and is not kept.
+ * Pages whose tab was closed while they were on screen are freed here.
  */
-export function visit(list: TabList, key: string, asTab: boolean, max = MAX_KEPT_PAGES): TabList {
+export function visit(list: TabList, key: string, asTab: boolean, limits: TabLimits = NO_LIMITS): TabList {
   let { tabs } = list;
   if (asTab && !tabs.includes(key)) tabs = key === HOME_TAB ? [key, ...tabs] : [...tabs, key];
-  let kept = prune(list.kept, tabs, asTab ? key : null);
-  if (!asTab) return kept.length === list.kept.length && tabs === list.tabs ? list : { ...list, tabs, kept };
-
+  if (!asTab) {
+    const kept = prune(list.kept, tabs, null);
+    return kept.length === list.kept.length && tabs === list.tabs ? list : { ...list, tabs, kept };
+  }
   const clock = list.clock + 1;
+  let kept = prune(list.kept, tabs, key);
   kept = kept.some((p) => p.key === key)
     ? kept.map((p) => (p.key === key ? { ...p, used: clock } : p))
     : [...kept, { key, used: clock, revision: 0 }];
-  while (kept.length > Math.max(1, max)) {
-    const lru = kept.filter((p) => p.key !== key).reduce((a, b) => (b.used < a.used ? b : a));
-    kept = kept.filter((p) => p !== lru);
-  }
-  return { tabs, kept, clock };
+  const lastUsed = Object.fromEntries(Object.entries({ ...list.lastUsed, [key]: clock }).filter(([k]) => tabs.includes(k)));
+  tabs = closeBeyond(tabs, kept, lastUsed, key, limits);
+  kept = prune(kept, tabs, key);
+  return { tabs, kept, clock, lastUsed };
 }
 
 /** Closes one tab; closing the tab on screen goes to its right neighbour, else its left one. */

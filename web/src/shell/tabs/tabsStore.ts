@@ -7,6 +7,7 @@ import {
   closeTab,
   dropKeptExcept,
   initialTabList,
+  MAX_OPEN_TABS,
   refreshPage,
   retainTabs,
   visit,
@@ -14,6 +15,7 @@ import {
   type TabList,
   type TabRules,
 } from './tabList';
+import { forgetUnsavedExcept, pageHasUnsavedChanges } from '../../resource/unsavedChanges';
 
 /** Tab preferences, kept across reloads and sign-out like the other shell settings. */
 interface TabPrefs extends TabRules {
@@ -59,16 +61,21 @@ export const useTabs = create<TabsState>()(
     (set, get) => {
       const apply = (result: { list: TabList; goTo: string | null }) => {
         set(result.list);
+        forgetUnsavedExcept(result.list.tabs);
         return result.goTo;
       };
       return {
         ...initialTabList(),
         owner: null,
-        visit: (key, asTab) => set((s) => visit(s, key, asTab)),
+        visit: (key, asTab) => set((s) => visit(s, key, asTab, { max: MAX_OPEN_TABS, unsaved: pageHasUnsavedChanges })),
         close: (key, current) => apply(closeTab(get(), key, current, rules())),
         closeOthers: (key, current) => apply(closeOthers(get(), key, current, rules())),
         closeAll: (current) => apply(closeAll(get(), current)),
-        refresh: (key) => set((s) => refreshPage(s, key)),
+        refresh: (key) => {
+          // the page remounts: its forms start again
+          forgetUnsavedExcept(get().tabs.filter((k) => k !== key));
+          set((s) => refreshPage(s, key));
+        },
         dropKeptExcept: (current) => set((s) => dropKeptExcept(s, current)),
         retain: (keep, current) => set((s) => retainTabs(s, keep, current)),
       };
@@ -77,7 +84,7 @@ export const useTabs = create<TabsState>()(
       name: 'saber-tabs',
       version: 1,
       storage: createJSONStorage(() => sessionStorage),
-      partialize: ({ tabs, owner }) => ({ tabs, owner }),
+      partialize: ({ tabs, owner, clock, lastUsed }) => ({ tabs, owner, clock, lastUsed }),
       merge: (persisted, current) => ({ ...current, ...(persisted as Partial<TabsState>) }),
     },
   ),

@@ -4,6 +4,7 @@ import { App } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { request } from '../../api/client';
+import { useDiscardGuard } from '../../resource/unsavedChanges';
 import { isPlatformAdmin, useSession } from '../../store/session';
 import { testId } from '../../testId';
 import { withNewWindowOption } from './newWindow';
@@ -33,12 +34,14 @@ export function useTabActions(): TabActions {
   const navigate = useNavigate();
   const current = tabKeyOf(useLocation());
   const store = useTabs.getState;
+  // an action that frees pages holding unsaved input asks first
+  const guard = useDiscardGuard();
   const go = (key: string | null) => {
     if (key !== null) void navigate(key);
   };
 
   const clearCache = () => {
-    modal.confirm({
+    guard(store().kept.map((p) => p.key).filter((k) => k !== current), () => modal.confirm({
       title: t('common.tip'),
       content: t('tabs.clearCacheConfirm'),
       okText: t('common.ok'),
@@ -60,19 +63,19 @@ export function useTabActions(): TabActions {
         await queryClient.resetQueries();
         void message.success(t('tabs.cacheCleared'));
       },
-    });
+    }));
   };
 
   return {
     current,
     show: (key) => go(key === current ? null : key),
-    refresh: (key) => {
+    refresh: (key) => guard([key], () => {
       store().refresh(key);
       go(key === current ? null : key);
-    },
-    close: (key) => go(store().close(key, current)),
-    closeOthers: (key) => go(store().closeOthers(key, current)),
-    closeAll: () => go(store().closeAll(current)),
+    }),
+    close: (key) => guard([key], () => go(store().close(key, current))),
+    closeOthers: (key) => guard(store().tabs.filter((k) => k !== key), () => go(store().closeOthers(key, current))),
+    closeAll: () => guard(store().tabs, () => go(store().closeAll(current))),
     openWindow: (key) => go(withNewWindowOption(key)),
     clearCache,
   };

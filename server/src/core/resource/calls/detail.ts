@@ -14,7 +14,7 @@ async function detail(m: ResourceMount, req: FastifyRequest) {
   const visibleTo = await scopeFor(m, user);
   const row = await runAs(m, user, async (tx) => {
     const found = await fetchOne(m, tx, visibleTo, id);
-    await m.hooks.shown?.(tx, [found], user);
+    await m.hooks.shown?.(tx, [found], user, req.lang);
     return found;
   });
   const [one] = await m.present([row], req.lang, user);

@@ -1,4 +1,5 @@
-import { t } from '@console/contract';
+import { dictNameKey, isIdText, type Lang, t } from '@console/contract';
+import type { AuthUser } from '../../context.js';
 import { ioRoutes } from '@console/contract/io';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PassThrough } from 'node:stream';
@@ -9,8 +10,22 @@ import { badRequest } from '../../errors.js';
 import { formatDateTime } from '../../time.js';
 import { buildFilters, buildOrder } from '../filters.js';
 import { attachment, EXPORT_CHUNK, EXPORT_MAX_ROWS, exportIds, exportSheetColumns, idChunks, writeExport, XLSX_TYPE } from '../io/export.js';
-import { readTenant } from '../mount/access.js';
+import { readTenant, runAs } from '../mount/access.js';
 import type { ResourceMount } from '../mount/resourceMount.js';
+
+/**
+ * What an export is of, for its file's name: the rows a filter on a reference names (a batch's devices: the batch
+ * number), by the names the list answers beside those references.
+ */
+async function subjectOf(m: ResourceMount, filters: Record<string, unknown>, lang: Lang, user: AuthUser): Promise<string[]> {
+  const refs = Object.entries(m.def.fields).filter(([, f]) => f.type === 'ref').flatMap(([name]) => {
+    const v = filters[name] ?? filters[`${name}_equal`];
+    return typeof v === 'string' && isIdText(v) ? [[name, v] as const] : [];
+  });
+  if (refs.length === 0) return [];
+  const [named] = await m.present([Object.fromEntries(refs)], lang, user, { only: new Set(refs.map(([name]) => name)) });
+  return refs.map(([name]) => named?.[dictNameKey(name)]).filter((n): n is string => typeof n === 'string' && n !== '');
+}
 
 /**
  * Every row the list would show for the same filters, sort, tenant and data scope (not one page), as an
@@ -32,6 +47,10 @@ async function exportRows(m: ResourceMount, req: FastifyRequest, reply: FastifyR
   const ids = idChunks(found.text, EXPORT_CHUNK);
 
   const title = t(def.title, lang);
+  // a definition that must scope the name further (a task a tenant may not see) names its exports itself
+  const subject = m.hooks.exportName
+    ? [await runAs(m, user, (tx) => m.hooks.exportName!(tx, user, filters, lang))].filter((n): n is string => !!n)
+    : await subjectOf(m, filters, lang, user);
   const day = (formatDateTime(new Date()) ?? '').slice(0, 10);
   const out = new PassThrough({ highWaterMark: 256 * 1024 });
   const { cols, wanted } = await exportSheetColumns(m, user, filters, lang);
@@ -45,7 +64,7 @@ async function exportRows(m: ResourceMount, req: FastifyRequest, reply: FastifyR
   });
   return reply
     .header('content-type', XLSX_TYPE)
-    .header('content-disposition', attachment(`${title}-${day}.xlsx`))
+    .header('content-disposition', attachment(`${[title, ...subject, day].join('-').replace(/[\\/:*?"<>|\r\n]+/g, '_')}.xlsx`))
     .header('cache-control', 'no-store')
     .send(out);
 }

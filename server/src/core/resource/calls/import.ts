@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
+import { logTitle } from '../../logs.js';
 import { binary, fileAnswer, multipartBody } from '../../apiDocs.js';
 import { envelopeOf, ok } from '../../envelope.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
@@ -142,7 +143,7 @@ export function mountImport(app: FastifyInstance, m: ResourceMount): void {
     await scoped.register(multipart, { limits: { fileSize: IMPORT_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
 
     scoped.post(route.path, {
-      config: { access: { permission: route.permission, platformWrite: def.scope === 'platform' }, title: `${def.title.zh}: import` },
+      config: { access: { permission: route.permission, platformWrite: def.scope === 'platform' }, title: logTitle('logTitleImport', def.title) },
       schema: {
         tags: [m.tag],
         summary: `${def.title.en}: import an .xlsx or .csv (multipart field "file") in the background; answers the job id`,

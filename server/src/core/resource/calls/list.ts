@@ -57,7 +57,7 @@ export async function listPage(m: ResourceMount, req: FastifyRequest, extra: (us
       ? await tx.select(rowColumns(m.table)).from(m.table).where(scope.where).orderBy(...order).limit(size).offset(offset) as Row[]
       : [];
     if (m.tree) await markParents(m, tx, user, rows);
-    await m.hooks.shown?.(tx, rows, user);
+    await m.hooks.shown?.(tx, rows, user, req.lang);
     return { rows, total: scope.total, exact: scope.exact };
   }));
   const records = await m.present(rows, req.lang, user);
@@ -74,7 +74,7 @@ async function matchingTreeRows(m: ResourceMount, req: FastifyRequest, user: Aut
     const found = await tx.select(rowColumns(m.table)).from(m.table).where(and(...(await visibleTo(tx)), ...built.conditions)).orderBy(...order).limit(MAX_TREE_ROWS + 1) as Row[];
     if (found.length > MAX_TREE_ROWS) throw badRequest('treeTooLarge');
     await markParents(m, tx, user, found);
-    await m.hooks.shown?.(tx, found, user);
+    await m.hooks.shown?.(tx, found, user, req.lang);
     return found;
   });
 }

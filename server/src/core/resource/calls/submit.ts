@@ -5,6 +5,7 @@ import { and, eq, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { requireUser } from '../../access.js';
+import { logTitle } from '../../logs.js';
 import type { AuthUser } from '../../context.js';
 import type { Executor } from '../../db/index.js';
 import { isUniqueViolation } from '../../dbErrors.js';
@@ -37,11 +38,11 @@ function submitUploads(m: ResourceMount): Uploads {
 function submitOptions(m: ResourceMount, uploads: Uploads) {
   const { def, codes } = m;
   return { ...m.routes.withAliases,
-    config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform', ...m.routes.adminOnly }, fieldLabels: m.labels, title: `${def.title.zh}: submit` },
+    config: { access: { permission: codes.menu, platformWrite: def.scope === 'platform', ...m.routes.adminOnly }, fieldLabels: m.labels, title: logTitle('logTitleSubmit', def.title) },
     schema: {
       tags: [m.tag],
       summary: `${def.title.en}: create (no id) or update (with id)${uploads.fields.length ? '; JSON, or multipart/form-data with the files beside the fields' : ''}`,
-      description: `Needs ${codes.add} to create and ${codes.edit} to update.${uploads.fields.length
+      description: `Needs ${codes.add} to create and ${codes.edit} to update. A write the server warns about first answers 409 with \`data.confirm\` naming the warning; sent again with \`?confirm=<that code>\`, it is done.${uploads.fields.length
         ? ` A multipart body carries the fields as text parts and a file for ${uploads.fields.map(([n]) => n).join(', ')} (or as "file"/"image"); an update without a file keeps the stored one.`
         : ''}`,
       // a multipart body is read by the handler (the parser leaves none)
@@ -103,6 +104,12 @@ function duplicateName(m: ResourceMount, values: Row, lang: Lang): AppError {
   return conflict({ field: label, value }, { [nameField]: msg('duplicate', lang, { field: label, value }) });
 }
 
+/** the warnings a submit was sent after (`?confirm=a,b`) */
+function confirmedOf(req: FastifyRequest): ReadonlySet<string> {
+  const raw = (req.query as Record<string, unknown> | undefined)?.confirm;
+  return new Set(typeof raw === 'string' ? raw.split(',').map((c) => c.trim()).filter(Boolean) : []);
+}
+
 /** creates (no id) or updates (with id) one record; files stored on the way are pushed to `uploaded` */
 async function submit(m: ResourceMount, uploads: Uploads, req: FastifyRequest, uploaded: UploadedFile[]) {
   const user: AuthUser = requireUser(req);
@@ -119,7 +126,7 @@ async function submit(m: ResourceMount, uploads: Uploads, req: FastifyRequest, u
   const { revealed, reveal } = revealing(m);
   try {
     const saved = await runAs(m, user, async (tx) => {
-      const base = { mode, user, lang: req.lang, prepared, ...afterCommitQueue(pending), reveal } as const;
+      const base = { mode, user, lang: req.lang, prepared, ...afterCommitQueue(pending), reveal, confirmed: confirmedOf(req) } as const;
       return mode === 'create' ? insertRecord(m, tx, values, base, now) : updateRecord(m, tx, String(input.id), values, visibleTo, base, now);
     });
     for (const fn of pending) await fn();

@@ -86,7 +86,7 @@ async function lazyList(m: ResourceMount, req: FastifyRequest) {
     const conds = [...(await visibleTo(tx)), ...built.conditions, ...(searching ? [] : [m.tree!.childrenOf(parentId)])];
     const found = await tx.select(rowColumns(m.table)).from(m.table).where(and(...conds)).orderBy(...order).limit(MAX_TREE_ROWS) as Row[];
     await markParents(m, tx, user, found);
-    await m.hooks.shown?.(tx, found, user);
+    await m.hooks.shown?.(tx, found, user, req.lang);
     return found;
   });
   return ok(await m.present(rows, req.lang, user), req.lang);

@@ -89,7 +89,7 @@ export async function exportSheetColumns(m: ResourceMount, user: AuthUser, filte
   const { def, columns } = m;
   const cols = exportColumns(def, lang);
   // only the columns written (and the id): a third of the work of reading whole rows
-  const wanted: Record<string, PgColumn> = Object.fromEntries(['id', ...cols.map((c) => c.name)].map((name) => [name, columns[name]!]));
+  const wanted: Record<string, PgColumn> = Object.fromEntries(['id', ...cols.map((c) => c.name), ...(m.hooks.shownReads ?? [])].map((name) => [name, columns[name]!]));
   const dynamic = def.dynamicColumns && m.hooks.dynamicColumns ? await dynamicExportColumns(def.dynamicColumns, m, user, filters, lang) : [];
   if (dynamic.length) {
     wanted[def.dynamicColumns!.field] = columns[def.dynamicColumns!.field]!;
@@ -113,7 +113,7 @@ export async function writeExport(
   const read = (chunk: string[]) => {
     const rows = runAs(m, user, async (tx) => {
       const found = await tx.select(wanted).from(table).where(and(inList(m.columns.id!, chunk), ...(await scopeIn(m, tx, user)))) as Row[];
-      await m.hooks.shown?.(tx, found, user);
+      await m.hooks.shown?.(tx, found, user, lang);
       return found;
     });
     rows.catch(() => undefined); // awaited below; a failure while the previous chunk is written is not unhandled

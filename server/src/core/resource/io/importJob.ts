@@ -74,6 +74,8 @@ export class ImportJob {
       user: this.user, lang: this.lang, ...afterCommitQueue(this.later),
       // an import answers no record: nothing is revealed
       reveal: () => undefined,
+      // nobody answers a warning in the middle of an import: a row a hook warns about is reported, not written
+      confirmed: new Set<string>(),
     };
   }
 

@@ -36,6 +36,15 @@ function presentFields(row: Row, fields: PresentedResource['answered'], dicts: R
   return one;
 }
 
+/** A tree's ancestors, where it keeps them, answered beside the fields in every record (BladeX's departments carry them). */
+function withAncestors(m: PresentedResource, rows: Row[], out: Row[], only: ReadonlySet<string> | undefined): void {
+  const column = m.def.tree?.ancestorsColumn;
+  if (!column || (only && !only.has(column))) return;
+  rows.forEach((row, i) => {
+    if (typeof row[column] === 'string') out[i]![column] = row[column];
+  });
+}
+
 /**
  * Rows as answered: wire formats, `<field>Name` beside dictionary codes and references. Called outside
  * the request's transaction: dictionary labels and reference names are read on their own (PGlite has
@@ -47,6 +56,7 @@ export async function presentRows(m: PresentedResource, rows: Row[], lang: Lang,
   const dicts = (only ? m.dictFields.filter(([name]) => only.has(name)) : m.dictFields).map(([name, code]) => [name, code, m.def.fields[name]!] as const);
   const dictLabels = await Promise.all(dicts.map(([, code]) => m.ctx.dicts.labels(code, lang)));
   const out = rows.map((row) => presentFields(row, fields, dicts, dictLabels));
+  withAncestors(m, rows, out, only);
   if (m.hasRefs && rows.length) {
     if (!user) throw new Error(`resource ${m.def.code}: references are named for a caller`);
     // one query per reference field, none for the ids an export's earlier chunks named

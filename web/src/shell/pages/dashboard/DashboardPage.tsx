@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { request } from '../../../api/client';
 import { useLang } from '../../../i18n';
 import { apiOption, signInsOption, type ChartColors } from './chartOptions';
+import { DeviceCards } from './DeviceCards';
 import { EChart } from './EChart';
 import { addMessages } from '../../../i18n/lazy';
 import { dashboardPageEn, dashboardPageZh } from '../../../i18n/dashboardPage';
@@ -102,6 +103,7 @@ export function DashboardPage() {
           <Col xs={24} sm={12} xl={6}>
             <StatCard title={t('dashboardPage.activeSessions')} value={data.activeSessions} icon={<LoginOutlined />} testId="dash-sessions" />
           </Col>
+          <DeviceCards />
           <Col xs={24} xl={12}>
             <Card title={t('dashboardPage.signIns')}>
               <EChart option={signIns} lang={lang} height={CHART_HEIGHT} testId="dash-chart-signins" />

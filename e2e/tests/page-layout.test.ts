@@ -1,0 +1,93 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ARTIFACTS, useBrowser } from '../browser.js';
+import { signIn, waitFor } from '../flows.js';
+import { listLayoutProblems, shownPage } from '../layout.js';
+
+/**
+ * The screens with a page of their own (not stamped by the generic list page) laid out as the generic one is, at a
+ * laptop's sizes in both languages: no card past the window, the toolbar inside its card, the title on one line,
+ * no header cut, and the decisive columns (the definitions' `key` fields) in view without scrolling sideways.
+ */
+const b = useBrowser();
+
+interface Screen {
+  path: string;
+  keys?: { zh: string[]; en: string[] };
+}
+
+const SCREENS: Screen[] = [
+  { path: '/system/user', keys: { zh: ['用户姓名', '所属角色', '用户状态'], en: ['Real name', 'Roles', 'Status'] } },
+  { path: '/device/ota', keys: { zh: ['任务状态', '设备数', '成功', '失败'], en: ['State', 'Devices', 'Succeeded', 'Failed'] } },
+  { path: '/device/emergency', keys: { zh: ['开锁码数量', '状态'], en: ['Codes', 'State'] } },
+  { path: '/production/batch', keys: { zh: ['数量', '状态'], en: ['Quantity', 'State'] } },
+  { path: '/device/control', keys: { zh: ['状态'], en: ['State'] } },
+  { path: '/device/info' },
+  { path: '/device/notice' },
+  { path: '/system/dict' },
+  { path: '/system/dictbiz' },
+  { path: '/system/tenant' },
+  { path: '/system/tenantpackage' },
+  { path: '/system/client' },
+  { path: '/system/topmenu' },
+  { path: '/authority/role' },
+  { path: '/production/factory' },
+  { path: '/production/cit' },
+  { path: '/product/info' },
+  { path: '/product/auth' },
+  { path: '/flow/model' },
+  { path: '/flow/manager' },
+  { path: '/flow/follow' },
+  { path: '/work/start' },
+  { path: '/work/todo' },
+];
+
+const SIZES = [{ width: 1280, height: 720 }, { width: 1440, height: 900 }] as const;
+
+beforeAll(async () => {
+  await signIn(b.page, b.baseUrl);
+});
+
+async function setLang(lang: 'zh' | 'en'): Promise<void> {
+  await b.page.getByTestId('user-menu').click();
+  await b.page.getByTestId(`lang-${lang}`).click();
+  await waitFor(b.page, `the console in ${lang}`, async () => (await b.page.evaluate(() => document.documentElement.lang)).startsWith(lang));
+}
+
+/** Opens a screen and waits for its table's header (or the page's content when it has no table). */
+async function open(path: string): Promise<void> {
+  await b.page.goto(`${b.baseUrl}${path}`);
+  await waitFor(b.page, `${path} to show`, async () =>
+    (await shownPage(b.page).locator('.ant-table-thead th, .ant-card, form, .master-detail').count()) > 0, 20_000);
+  // the columns are fitted once the table is measured, and the rows' buttons once the first page answered
+  await b.page.waitForLoadState('networkidle').catch(() => undefined);
+}
+
+describe('custom screens at laptop sizes', () => {
+  for (const lang of ['zh', 'en'] as const) {
+    it(`lays out every custom screen at 1280 and 1440 px in ${lang}`, async () => {
+      await b.page.goto(`${b.baseUrl}/wel/index`);
+      await setLang(lang);
+      const problems: string[] = [];
+      try {
+        for (const size of SIZES) {
+          await b.page.setViewportSize(size);
+          for (const screen of SCREENS) {
+            await open(screen.path);
+            let found: string[] = [];
+            // the fit follows the table's measure: give it the time a resize takes, no more
+            await waitFor(b.page, `${screen.path} laid out`, async () => (found = await listLayoutProblems(shownPage(b.page), screen.keys?.[lang])).length === 0, 3_000).catch(() => undefined);
+            if (found.length) {
+              problems.push(...found.map((p) => `${lang} ${size.width} ${screen.path}: ${p}`));
+              await b.page.screenshot({ path: join(ARTIFACTS, `page-layout-${lang}-${size.width}-${screen.path.replace(/\//g, '_')}.png`) });
+            }
+          }
+        }
+      } finally {
+        await b.page.setViewportSize({ width: 1440, height: 900 });
+        await setLang('zh');
+      }
+      expect(problems, problems.join('\n')).toEqual([]);
+    }, 300_000);
+  }
+});

@@ -1,0 +1,1 @@
+ALTER TABLE "blade_log_usual" ADD COLUMN "message" jsonb;
