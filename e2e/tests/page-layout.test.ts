@@ -90,4 +90,27 @@ describe('custom screens at laptop sizes', () => {
       expect(problems, problems.join('\n')).toEqual([]);
     }, 300_000);
   }
+
+  it('cuts no sidebar label in English at 1280 px: a long one wraps', async () => {
+    await b.page.setViewportSize({ width: 1280, height: 720 });
+    await b.page.goto(`${b.baseUrl}/wel/index`);
+    await setLang('en');
+    const cut: string[] = [];
+    try {
+      const groups = b.page.locator('[data-testid="side-menu"] .ant-menu-submenu-title');
+      for (let i = 0; i < await groups.count(); i++) {
+        const group = groups.nth(i);
+        if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
+        await b.page.waitForTimeout(250);
+        cut.push(...await b.page.locator('[data-testid="side-menu"] .ant-menu-title-content').evaluateAll((els) => els
+          .filter((el) => (el as HTMLElement).offsetParent !== null && el.scrollWidth > el.clientWidth + 1)
+          .map((el) => el.textContent ?? '')));
+      }
+      await b.page.screenshot({ path: join(ARTIFACTS, 'page-layout-en-1280-sidebar.png') });
+    } finally {
+      await b.page.setViewportSize({ width: 1440, height: 900 });
+      await setLang('zh');
+    }
+    expect([...new Set(cut)]).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
-import { openMenu, pickOption, signIn, submitResourceForm, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
+import { confirm, openMenu, pickOption, signIn, submitResourceForm, tableRows, toast, waitFor, clickRowAction } from '../flows.js';
 
 const TINY_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -54,6 +54,32 @@ describe('production', () => {
     // the factory is fixed by the drawer: no factory column, no factory in the form
     expect(await drawer.locator('thead').innerText()).not.toContain('工厂');
     await b.page.keyboard.press('Escape');
+  });
+
+  it('adds a station operator on the factory screen, and deletes them (their account with them) once confirmed', async () => {
+    const row = tableRows(b.page).filter({ hasText: 'E2E 深圳一厂' });
+    await clickRowAction(row, 'factory-row-operators');
+    const panel = b.page.getByTestId('factory-operators');
+    await panel.waitFor();
+    await panel.getByTestId('operator-add').click();
+    await b.page.locator('#operator-form_account').fill('e2e_op1');
+    await b.page.locator('#operator-form_password').fill('Operator-1');
+    await b.page.locator('#operator-form_realName').fill('操作员一');
+    await b.page.getByTestId('operator-form-submit').click();
+    await toast(b.page, '操作员已保存');
+    const op = panel.locator('tbody tr', { hasText: 'e2e_op1' });
+    await op.waitFor();
+    expect(await apiToken(b.baseUrl, '000000', 'e2e_op1', 'Operator-1')).toBeTruthy();
+    await op.getByTestId('operator-remove').click();
+    const dialog = b.page.locator('.ant-modal-confirm');
+    await dialog.waitFor();
+    expect(await dialog.innerText()).toContain('e2e_op1');
+    await confirm(b.page);
+    await toast(b.page, '操作员已删除');
+    await op.waitFor({ state: 'detached' });
+    expect(await apiToken(b.baseUrl, '000000', 'e2e_op1', 'Operator-1')).toBeNull();
+    await b.page.locator('.ant-drawer-open .ant-drawer-close').click();
+    await panel.waitFor({ state: 'hidden' });
   });
 
   it('creates a batch whose devices get consecutive SNs, and exports them', async () => {

@@ -36,6 +36,8 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   client: { values: { authorizedGrantTypes: ({ n }) => ['password,refresh_token', 'captcha', 'password,social'][n % 3]! } },
   // passwords arrive as the hex MD5 the console sends
   user: { values: { password: ({ n }) => md5(`kit-password-${n}`) } },
+  // a new tenant's administrator password, set in the form (empty: one is made and answered once)
+  tenant: { values: { adminPassword: ({ n }) => md5(`kit-admin-${n}`) } },
   oss: { values: { endpoint: ossEndpoint } },
   // sizes are whole bytes (a bigint column); the storage configurations named need a valid endpoint
   attach: { values: { attachSize: ({ n }) => 1000 + n }, refs: { oss: { values: { endpoint: ossEndpoint } } } },

@@ -17,6 +17,7 @@ import { usePermissionCheck } from '../../store/permissions';
 import { testId } from '../../testId';
 import type { CustomPageProps } from '../../shell/area';
 import { ActionDialog } from '../../dialog/ActionDialog';
+import { confirmInDialog } from '../../dialog/dialogFocus';
 
 addMessages('production', { zh: productionZh, en: productionEn });
 
@@ -47,7 +48,7 @@ export function FactoryPage({ def }: CustomPageProps) {
 
 function Operators({ factory, canAdd, canEdit }: { factory: Rec; canAdd: boolean; canEdit: boolean }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
+  const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const key = [...resourceKeys.all(factoryResource.path), 'operators', factory.id];
   const operators = useQuery({ queryKey: key, queryFn: () => callAction(factoryResource.actions.operators, { factoryId: factory.id }) });
@@ -56,6 +57,15 @@ function Operators({ factory, canAdd, canEdit }: { factory: Rec; canAdd: boolean
     queryFn: () => request<Page<{ id: string; stationName: string; stationCode: string }>>(crudPaths(stationResource).list, { query: { factoryId: factory.id, size: 200 } }),
   });
   const [editing, setEditing] = useState<Operator | 'new' | null>(null);
+  const remove = (op: Operator) => confirmInDialog(modal, {
+    title: t('list.deleteTitle'), content: t('production.operators.removeConfirm', { account: op.account }),
+    okText: t('common.ok'), cancelText: t('common.cancel'), okButtonProps: { danger: true, ...testId('confirm-ok') }, cancelButtonProps: testId('confirm-cancel'),
+    onOk: async () => {
+      await callAction(factoryResource.actions.removeOperators, { ids: op.id });
+      void message.success(t('production.operators.removed'));
+      void queryClient.invalidateQueries({ queryKey: key });
+    },
+  });
   const options = (stations.data?.records ?? []).map((s) => ({ label: `${s.stationName} (${s.stationCode})`, value: s.id }));
   return (
     <div data-testid="factory-operators">
@@ -72,7 +82,14 @@ function Operators({ factory, canAdd, canEdit }: { factory: Rec; canAdd: boolean
           { title: t('production.operators.account'), dataIndex: 'account', width: 160 },
           { title: t('production.operators.realName'), dataIndex: 'realName', width: 140 },
           { title: t('production.operators.stations'), dataIndex: 'stationNames' },
-          ...(canEdit ? [{ title: '', key: 'edit', width: 80, render: (_: unknown, op: Operator) => <Button type="link" size="small" onClick={() => setEditing(op)}>{t('production.operators.edit')}</Button> }] : []),
+          ...(canEdit ? [{
+            title: '', key: 'edit', width: 130, render: (_: unknown, op: Operator) => (
+              <>
+                <Button type="link" size="small" onClick={() => setEditing(op)}>{t('production.operators.edit')}</Button>
+                <Button type="link" size="small" danger onClick={() => remove(op)} {...testId('operator-remove')}>{t('production.operators.remove')}</Button>
+              </>
+            ),
+          }] : []),
         ]}
       />
       {editing && (

@@ -37,7 +37,11 @@ export interface ListColumnsInput<Rec> {
   handlers: RowHandlers;
 }
 
-type Translate = ReturnType<typeof useTranslation>['t'];
+/**
+ * `t` as a plain lookup in this module's helpers: the typed `t` (every key of every bundle) passed as a parameter
+ * reaches TypeScript's instantiation depth limit; the hook below checks the keys it passes as literals
+ */
+type Translate = (key: string) => string;
 
 /** The standard buttons of a row: view, edit, delete, add child (a tree), one per sub-resource. */
 function standardRowButtons<Rec extends ResourceRecord>(input: ListColumnsInput<Rec>, record: Rec, t: Translate, lang: Lang): ReactNode[] {
@@ -78,14 +82,15 @@ function actionColumn<Rec extends ResourceRecord>(input: ListColumnsInput<Rec>, 
   const rowActions = actions.buttons.row;
   const hasActions = allowed.view || allowed.edit || allowed.delete || extraRowActions !== undefined || withinDefs.length > 0 || rowActions.length > 0;
   if (!hasActions) return undefined;
+  const header = t('resource.actions');
   return {
-    title: t('resource.actions'),
+    title: header,
     key: 'option',
     valueType: 'option',
     fixed: 'right',
     width: actionColumnWidth(
       labelsInline(input, t, lang),
-      t('resource.actions'),
+      header,
       t('resource.more'),
     ),
     render: (_dom, record) => rowActionButtons([
@@ -128,7 +133,7 @@ export function useListColumns<Rec extends ResourceRecord>(input: ListColumnsInp
     const generated = buildColumns<Rec>(def, ctx, { rangeStart: t('resource.rangeStart'), rangeEnd: t('resource.rangeEnd'), yes: t('resource.yes'), no: t('resource.no'), refDeleted: t('resource.refDeleted') })
       .filter((c) => !fixed || !Object.hasOwn(fixed, String(c.dataIndex ?? c.key)));
     generated.push(...dynamicColumns);
-    const actions = actionColumn(input, t, lang);
+    const actions = actionColumn(input, t as unknown as Translate, lang);
     if (actions) generated.push(actions);
     return withKeyboardSorting(applyColumnsOverride(generated, columnsOverride, ctx));
     // the input's parts are the dependencies (the object itself is new on every render)

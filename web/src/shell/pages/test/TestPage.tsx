@@ -111,9 +111,10 @@ function VersionCard() {
   );
 }
 
-function duration(ms: number, t: ReturnType<typeof useTranslation>['t']): string {
+/** minutes and seconds of a span, for `testPage.duration` */
+function duration(ms: number): { m: number; s: number } {
   const total = Math.max(0, Math.floor(ms / 1000));
-  return t('testPage.duration', { m: Math.floor(total / 60), s: total % 60 });
+  return { m: Math.floor(total / 60), s: total % 60 };
 }
 
 function SessionCard() {
@@ -135,10 +136,10 @@ function SessionCard() {
     <Card title={t('testPage.session')} data-testid="test-session" data-signed-in="true">
       <Descriptions column={{ xs: 1, md: 2 }} size="small">
         <Descriptions.Item label={t('testPage.tokenAge')}>
-          <span data-testid="test-token-age">{duration(age, t)}</span>
+          <span data-testid="test-token-age">{t('testPage.duration', duration(age))}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('testPage.tokenExpires')}>
-          <span data-testid="test-token-expires">{left > 0 ? duration(left, t) : t('testPage.expired')}</span>
+          <span data-testid="test-token-expires">{left > 0 ? t('testPage.duration', duration(left)) : t('testPage.expired')}</span>
         </Descriptions.Item>
         <Descriptions.Item label={t('testPage.tenant')}>
           <span data-testid="test-tenant">{user.tenant_id}</span>
