@@ -91,6 +91,19 @@ describe('custom screens at laptop sizes', () => {
     }, 300_000);
   }
 
+  it('keeps the search card in the definition\'s order when the columns move: 待办事务 at 1280 px starts with 流程名称', async () => {
+    await b.page.setViewportSize({ width: 1280, height: 720 });
+    try {
+      await open('/work/todo');
+      const search = shownPage(b.page).locator('.ant-pro-query-filter');
+      await search.locator('#search_processName').waitFor();
+      const labels = await search.locator('.ant-form-item-label label').filter({ visible: true }).allInnerTexts();
+      expect(labels[0]).toBe('流程名称');
+    } finally {
+      await b.page.setViewportSize({ width: 1440, height: 900 });
+    }
+  });
+
   it('cuts no sidebar label in English at 1280 px: a long one wraps', async () => {
     await b.page.setViewportSize({ width: 1280, height: 720 });
     await b.page.goto(`${b.baseUrl}/wel/index`);
