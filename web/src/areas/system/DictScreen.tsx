@@ -57,6 +57,8 @@ function sealedColumns(hide: string[], lang: 'zh' | 'en', compact?: { widths: Re
           };
         }
         if (col.key === 'dictKey') return { ...col, ...withFit({ keep: true, min: typeof col.width === 'number' ? col.width : 120 }) };
+        // a dictionary's code names it (flow_outcome, device_notice_channel): it keeps its room in a narrow pane
+        if (col.key === 'code' && compact) return { ...col, ...withFit({ keep: true, min: 120 }) };
         if (col.key === 'parentId') return { ...col, render: (_dom, rec) => rec.parentIdName ?? '' };
         const inner = col.render;
         if (col.key !== 'option' || !inner) return col;
@@ -106,7 +108,7 @@ export function DictScreen({ kind, layout }: { kind: DictKind; layout: DictLayou
   const parentColumns = useMemo(
     () =>
       narrow
-        ? sealedColumns(['parentId', 'dictKey', 'remark', 'createTime', 'sort'], lang, { widths: { code: 120, dictValue: 120, isSealed: 80, option: 190 }, dropView: true })
+        ? sealedColumns(['parentId', 'dictKey', 'remark', 'createTime', 'sort'], lang, { widths: { code: 150, dictValue: 120, isSealed: 80, option: 160 }, dropView: true })
         : sealedColumns(['parentId', 'dictKey'], lang),
     [lang, narrow],
   );
