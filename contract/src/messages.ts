@@ -94,6 +94,8 @@ export const coreMessages = {
   removeKeeps: { zh: '{what} {count} 条记录保留, 显示为已删除', en: '{count} record(s) of {what} keep naming it, shown as deleted' },
   removeWithOthers: { zh: '{effects}。确定删除?', en: '{effects}. Delete?' },
   recordNotEditable: { zh: '该记录创建后不能修改', en: 'This record cannot be changed once written' },
+  rowStateNotEditable: { zh: '「{name}」在当前状态 ({state}) 下不能修改', en: '"{name}" cannot be changed in its current state ({state})' },
+  rowStateNotRemovable: { zh: '「{name}」在当前状态 ({state}) 下不能删除', en: '"{name}" cannot be deleted in its current state ({state})' },
   // devices in the field
   cloudCallFailed: { zh: '{vendor}接口调用失败: {reason}', en: '{vendor} refused the call: {reason}' },
   badIp: TEXT_FORMAT_MESSAGES.ip,

@@ -171,6 +171,13 @@ export interface RowCondition {
   values: ReadonlyArray<string | number>;
 }
 
+/** Whether a row meets a condition (none: every row); the console offers a button by it, the server enforces it. */
+export function rowMeets(when: RowCondition | undefined, record: Readonly<Record<string, unknown>>): boolean {
+  if (!when) return true;
+  const value = record[when.field];
+  return value !== undefined && value !== null && when.values.some((v) => String(v) === String(value));
+}
+
 /** A tree resource: rows name their parent; the engine keeps ancestors and answers the tree calls. */
 export interface TreeDef {
   /** the field holding the parent's id ('0' for a root) */

@@ -111,6 +111,21 @@ describe('an emergency unlock request', () => {
     expect((await h.call('POST', `${CODE}/generate`, { token: manager, body: { id: made.body.data.id } })).status).toBe(400);
   });
 
+  it('refuses a delete outside the states the definition offers 删除 on, as the list does (the engine, not the screen)', async () => {
+    const made = await request(clerk);
+    const id = String(made.body.data.id);
+    // a state no button offers 删除 on (written behind the server's back: no call leads there)
+    await h.server.ctx.db.execute(sql`update ymy_emergency_unlock set state = 'expired' where id = ${id}::bigint`);
+    const refused = await h.call('POST', `${UNLOCK}/remove`, { token: manager, query: { ids: id } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.msg).toContain('在当前状态 (expired) 下不能删除');
+    const preview = await h.call<{ refused: boolean; message: string }>('GET', `${UNLOCK}/remove-impact`, { token: manager, query: { ids: id } });
+    expect(preview.body.data.refused).toBe(true);
+    expect((await h.call('GET', `${UNLOCK}/detail`, { token: manager, query: { id } })).status).toBe(200);
+    await h.server.ctx.db.execute(sql`update ymy_emergency_unlock set state = 'pending' where id = ${id}::bigint`);
+    expect((await h.call('POST', `${UNLOCK}/remove`, { token: manager, query: { ids: id } })).status).toBe(200);
+  });
+
   it('refuses a device the tenant does not see, a bad kind or count, and a missing reason, naming the field', async () => {
     const hidden = await makeFleet(h, admin, { count: 1, tag: 'euh' });
     const unseen = await request(clerk, { deviceSn: hidden.devices[0]!.sn });

@@ -1,4 +1,4 @@
-import { format, t as text, type ButtonDef, type Lang, type ResourceDef, type RowCondition } from '@console/contract';
+import { format, rowMeets, t as text, type ButtonDef, type Lang, type ResourceDef } from '@console/contract';
 import type { ActionDef } from '@console/contract/action';
 
 /**
@@ -116,9 +116,3 @@ export function shownOn(button: ButtonDef, record: Readonly<Record<string, unkno
   return rowMeets(button.shownWhen, record);
 }
 
-/** Whether a record meets a row condition (none: every record does). */
-export function rowMeets(when: RowCondition | undefined, record: Readonly<Record<string, unknown>>): boolean {
-  if (!when) return true;
-  const value = record[when.field];
-  return value !== undefined && value !== null && when.values.some((v) => String(v) === String(value));
-}

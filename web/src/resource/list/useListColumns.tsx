@@ -1,11 +1,10 @@
 import type { ProColumns } from '@ant-design/pro-components';
-import { nameFieldOf, t as text, type Lang, type ResourceDef } from '@console/contract';
+import { nameFieldOf, rowMeets, t as text, type Lang, type ResourceDef } from '@console/contract';
 import { Button } from 'antd';
 import { useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLang } from '../../i18n';
 import { applyColumnsOverride, buildColumns, withKeyboardSorting } from '../columns';
-import { rowMeets } from '../actionButtons';
 import type { DictMap } from '../dictValues';
 import type { AllowedButtons } from '../permissions';
 import type { ColumnsOverride, FormTarget, ResourceRecord, RowActionContext } from '../types';

@@ -1,4 +1,4 @@
-import { removeImpactPath, type RemoveImpact } from '@console/contract';
+import { removeImpactPath, type RemoveImpact, rowMeets } from '@console/contract';
 import { and, inArray, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -26,10 +26,16 @@ async function removableRows(m: ResourceMount, tx: Executor, ids: string[], scop
   return rows;
 }
 
-/** the resource's own rules: a tree node with children, or its `beforeRemove`, refuses */
+/**
+ * the resource's own rules: a tree node with children, or its `beforeRemove`, refuses; then a row outside the
+ * states the definition offers 删除 on (`rowButtons.delete`) is refused all the same (the hook says why first)
+ */
 async function ownRules(m: ResourceMount, tx: Executor, user: AuthUser, rows: Row[], c: RemoveContext): Promise<void> {
   if (m.tree) await m.tree.beforeRemove(tx, visible(m, user), rows.map((r) => String(r.id)), c.lang);
   await m.hooks.beforeRemove?.(tx, rows, c);
+  const when = m.def.rowButtons?.delete;
+  const held = rows.find((r) => !rowMeets(when, r));
+  if (when && held) throw new AppError(400, 'rowStateNotRemovable', { name: String(held[m.nameField] ?? held.id), state: String(held[when.field] ?? '') });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Lang, msg, t } from '@console/contract';
+import { type Lang, msg, rowMeets, t } from '@console/contract';
 import type { UploadedFile } from '@console/contract';
 import multipart from '@fastify/multipart';
 import { and, eq, type SQL } from 'drizzle-orm';
@@ -88,6 +88,11 @@ async function updateRecord(m: ResourceMount, tx: Executor, id: string, values: 
   const moveSubtree = m.tree ? await m.tree.onUpdate(tx, visible(m, user), stored, changes, lang) : undefined;
   const c: SaveContext = { ...base, stored };
   await m.hooks.beforeSave?.(tx, changes, c);
+  // a row outside the states the definition offers 编辑 on (`rowButtons.edit`): the hook says why first, if it can
+  const editable = m.def.rowButtons?.edit;
+  if (editable && !rowMeets(editable, stored)) {
+    throw new AppError(400, 'rowStateNotEditable', { name: String(stored[m.nameField] ?? stored.id), state: String(stored[editable.field] ?? '') });
+  }
   const [updated] = await tx.update(m.table).set(columnValues(m, changes) as never).where(and(eq(m.col('id'), id), ...visible(m, user))).returning();
   if (!updated) throw notFound();
   await moveSubtree?.();
