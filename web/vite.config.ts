@@ -1,4 +1,6 @@
 import react from '@vitejs/plugin-react';
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
@@ -93,6 +95,33 @@ function proProviderTwoLocales(): Plugin {
   };
 }
 
+/**
+ * The antd styles of the default theme as a CSS file (scripts/antdStaticCss.ts), linked first in index.html:
+ * cssinjs then neither generates nor inserts them at run time. Built in a child process so that antd runs as
+ * in production (its class hash depends on NODE_ENV). The dev server keeps generating them in the browser.
+ */
+function antdStaticStyle(): Plugin {
+  let fileName = '';
+  return {
+    name: 'antd-static-style',
+    apply: 'build',
+    buildStart() {
+      const css = execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./scripts/antdStaticCss.ts', import.meta.url))], {
+        env: { ...process.env, NODE_ENV: 'production' },
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      if (!css.includes('.data-ant-cssinjs-cache-path{')) throw new Error('antdStaticCss.ts wrote no cssinjs cache map');
+      fileName = `assets/antd-${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`;
+      this.emitFile({ type: 'asset', fileName, source: css });
+    },
+    transformIndexHtml() {
+      return [{ tag: 'link', attrs: { rel: 'stylesheet', href: `/${fileName}` }, injectTo: 'head-prepend' }];
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   // The API server that the dev server and `vite preview` forward to (CONSOLE_API_URL overrides it).
   const apiTarget = loadEnv(mode, '.', 'CONSOLE_').CONSOLE_API_URL ?? 'http://127.0.0.1:8080';
@@ -104,7 +133,7 @@ export default defineConfig(({ mode }) => {
     '/files': { target: apiTarget },
   };
   return {
-    plugins: [react(), antdButtonIsBright(), antdResultLazyImages(), proFieldLazyRareTypes(), proProviderTwoLocales()],
+    plugins: [react(), antdStaticStyle(), antdButtonIsBright(), antdResultLazyImages(), proFieldLazyRareTypes(), proProviderTwoLocales()],
     resolve: {
       alias: [
         // antd's resize observers: the browser's own ResizeObserver instead of the polyfill's copy of it

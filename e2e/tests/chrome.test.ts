@@ -67,6 +67,25 @@ describe('themes', () => {
     expect(await primaryButtonColour(b.page)).toBe('rgb(82, 213, 119)');
   });
 
+  it('takes the default theme\'s antd styles from the built CSS file, and generates another theme\'s', async () => {
+    /** antd's own (hashed) styles that cssinjs wrote into the page at run time */
+    const generated = () => b.page.evaluate(() => [...document.querySelectorAll('style[data-css-hash]')]
+      .filter((s) => s.textContent?.includes(':where(.css-')).length);
+    // the tests' browser asks for less motion, a theme of its own (motion off): the file is of the default
+    await b.page.emulateMedia({ reducedMotion: 'no-preference' });
+    await b.page.goto(`${b.baseUrl}/system/param`);
+    await b.page.getByTestId('resource-table').locator('tbody tr.ant-table-row').first().waitFor();
+    await b.page.getByTestId('resource-add').click();
+    await b.page.getByTestId('resource-form-submit').waitFor();
+    expect(await b.page.locator('link[rel="stylesheet"][href^="/assets/antd-"]').count()).toBe(1);
+    expect(await generated()).toBe(0);
+    await b.page.keyboard.press('Escape');
+    await chooseTheme(b.page, 'dark');
+    expect(await generated()).toBeGreaterThan(0);
+    await chooseTheme(b.page, 'd2');
+    await b.page.emulateMedia({ reducedMotion: 'reduce' });
+  });
+
   it('applies each of the eleven themes visibly differently, with a screenshot of each at 1440×900', async () => {
     mkdirSync(THEME_SHOTS, { recursive: true });
     await b.page.setViewportSize({ width: 1440, height: 900 });
