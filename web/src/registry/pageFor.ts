@@ -10,12 +10,17 @@ import { lazy } from '../shell/chunkLoad';
  */
 const pages = new Map<string, LazyExoticComponent<ComponentType>>();
 
-export function pageFor(path: string, customPages: () => Promise<CustomPages>): LazyExoticComponent<ComponentType> {
+export function pageFor(path: string, menuCode: string, customPages: () => Promise<CustomPages>): LazyExoticComponent<ComponentType> {
   let page = pages.get(path);
   if (!page) {
     page = lazy(async () => {
+      // On a first visit the areas' lists of custom pages load beside the definitions, and the custom page
+      // of the menu's code (a resource's code is its menu code) as soon as they are in: not one after the
+      // other. A generic page does not wait for them.
+      const lists = customPages();
+      lists.then((found) => (Object.hasOwn(found, menuCode) ? found[menuCode]!() : undefined)).catch(() => undefined);
       const { resolvePage } = await import('./resolvePage');
-      return { default: await resolvePage(path, customPages) };
+      return { default: await resolvePage(path, () => lists) };
     });
     pages.set(path, page);
   }

@@ -17,6 +17,6 @@ export function MenuPage() {
   const menu = useSession((s) => s.menu);
   const node = menuTrail(menu, pathname).at(-1);
   if (!node) return <Navigate to="/404" replace />;
-  const Page = pageFor(pathname, loadCustomPages);
+  const Page = pageFor(pathname, node.code, loadCustomPages);
   return <Page key={pathname} />;
 }
