@@ -47,6 +47,8 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   // tree and lazy-tree show menus, not buttons (category 2): the kit's rows are menus
   menu: { values: { category: 1 } },
   batch: { values: batchValues },
+  // an agent's regions are rows of the region tree (9 digits, 98…: none seeded), and one agent's alone
+  area_agent: { refs: { region: { values: { code: ({ n }) => `98${String(n).padStart(7, '0')}` } } } },
   // a rewrite names a device's SN (a batch's first) and a new SN of letters and digits
   rewrite_sn: {
     values: {

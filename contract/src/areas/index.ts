@@ -13,6 +13,7 @@ import postsale from './postsale/index.js';
 import product from './product/index.js';
 import production from './production/index.js';
 import resource from './resource/index.js';
+import supplier from './supplier/index.js';
 import system from './system/index.js';
 
 /**
@@ -33,6 +34,7 @@ const AREAS = [
   device,
   auth,
   postsale,
+  supplier,
 ] as const;
 
 /** Every resource mounted by the engine, keyed by menu code. */

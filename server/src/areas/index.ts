@@ -10,6 +10,7 @@ import { postsaleArea } from './postsale/index.js';
 import { productArea } from './product/index.js';
 import { productionArea } from './production/index.js';
 import { resourceArea } from './resource/index.js';
+import { supplierArea } from './supplier/index.js';
 import { systemArea } from './system/index.js';
 
 export { bind, type AreaManifest, type ResourceBinding } from '../core/area.js';
@@ -31,6 +32,7 @@ export const AREAS: readonly AreaManifest[] = [
   deviceArea,
   postsaleArea,
   flowArea,
+  supplierArea,
 ];
 
 export function areaResources(): ResourceBinding[] {
