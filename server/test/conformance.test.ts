@@ -105,6 +105,13 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
     devices: { field: 'deviceSn', device: deliveredDevice, kept: 'a tenant keeps the history of the commands it sent (decisions.md, "Records follow the device")' },
   },
   emergency_unlock: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) }, devices: { field: 'deviceSn', device: deliveredDevice } },
+  // a device's area names a lock the tenant owns and a path of the region tree
+  area: {
+    values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who), code: ({ n }) => ['330000', '330000,330100', '310000'][n % 3]! },
+    devices: { field: 'deviceSn', device: deliveredDevice, onePerDevice: true },
+    // its agent holds a region of its own (area_agent below)
+    refs: { region: { values: { code: ({ n }) => `98${String(n).padStart(7, '0')}` } } },
+  },
   // issued codes are read of the locks the tenant owns now
   emergency_code: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) }, devices: { field: 'deviceSn', device: deliveredDevice } },
   // a model's key is the process id of its diagram: a letter, then letters, digits, _ or -

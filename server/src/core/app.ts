@@ -45,6 +45,8 @@ const URL_ALIASES: ReadonlyArray<{ from: string; to: string; own?: string[] }> =
   { from: '/tc/ymy-ipc/', to: '/sc/ymy-ipc/' },
   // the sale console's device control is the tenant console's
   { from: '/api/ymy-sale/device-control/', to: '/tc/omc-device/control/' },
+  // the device areas under both of BladeX's prefixes (spec section 7)
+  { from: '/api/omc-device/area/', to: '/api/ymy-device/area/' },
 ];
 
 export function rewriteAlias(url: string): string {

@@ -1,13 +1,16 @@
 import { defineArea } from '../../area.js';
 import { areaAgentResource } from './agent.js';
+import { deviceAreaResource } from './area.js';
 import { supplierMessages } from './messages.js';
 
 export * from './agent.js';
+export * from './area.js';
 
 /** The supplier area: regional business (agents and their regions, dispatch, device areas, cross-region warnings). */
 export default /* @__PURE__ */ defineArea({
   name: 'supplier',
   resources: {
+    area: deviceAreaResource,
     area_agent: areaAgentResource,
   },
   messages: supplierMessages,

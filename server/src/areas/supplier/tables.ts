@@ -1,6 +1,6 @@
-import { areaAgentResource } from '@console/contract/areas/supplier/index';
+import { areaAgentResource, deviceAreaResource } from '@console/contract/areas/supplier/index';
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, varchar } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';
 
 export const areaAgent = pgTable(
@@ -34,4 +34,26 @@ export const areaAgentRegion = pgTable(
     createTime: ts('create_time').notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.regionCode] }), index('ix_area_agent_region_agent').on(t.agentId)],
+);
+
+/** The device → region registry (`area`): one live row per device of a tenant. */
+export const deviceArea = pgTable(
+  'ymy_device_area',
+  withSearchGrams(deviceAreaResource, {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    deviceSn: varchar('device_sn', { length: 32 }).notNull(),
+    // a region path, province first; `COLLATE "C"`: a prefix match (a region and everything under it) uses the index
+    code: varchar('code', { length: 64 }).notNull(),
+    agentId: id('agent_id'),
+    dispatchTime: ts('dispatch_time'),
+    source: varchar('source', { length: 16 }).notNull().default('manual'),
+    ...auditColumns(),
+  }),
+  (t) => [
+    uniqueIndex('ux_device_area_sn').on(t.tenantId, t.deviceSn).where(sql`is_deleted = 0`),
+    index('ix_device_area_code').on(t.tenantId, sql`code COLLATE "C"`).where(sql`is_deleted = 0`),
+    index('ix_device_area_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    ...searchGramsIndexes(t),
+  ],
 );

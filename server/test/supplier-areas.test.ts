@@ -1,0 +1,104 @@
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { deliverFleet, type Fleet, makeFleet } from './device-fixture.js';
+import { useServer } from './harness.js';
+
+/**
+ * Device areas (issue 27): the region a lock was dispatched to, a path of the region tree, and its agent; one row
+ * per device of the tenant that owns the lock; the search form's region matches that region and all under it;
+ * the calls answer under both of BladeX's prefixes.
+ */
+
+type Area = { id: string; deviceSn: string; code: string; agentId?: string; agentIdName?: string; source: string };
+const AREA = '/api/ymy-device/area';
+const OMC_AREA = '/api/omc-device/area';
+
+const h = useServer();
+let demo: string;
+let platform: string;
+let viewer: string;
+let fleet: Fleet;
+let agentId: string;
+
+const sn = (i: number) => fleet.devices[i]!.sn;
+const save = (token: string, body: Record<string, unknown>, lang?: 'en') => h.call<Area>('POST', `${AREA}/update`, { token, body, lang });
+const list = async (token: string, query: Record<string, string> = {}) =>
+  (await h.call<{ records: Area[]; total: number }>('GET', `${AREA}/list`, { token, query: { size: '100', ...query } })).body.data;
+
+beforeAll(async () => {
+  platform = (await h.login('000000', 'admin', 'admin')).access_token;
+  fleet = await makeFleet(h, platform, { count: 4, tag: 'ar' });
+  await h.server.ctx.db.execute(sql`insert into ymy_product_auth (id, tenant_id, type_id) values (${String(Date.now())}::bigint, '541742', ${fleet.typeId}::bigint)`);
+  // three of the four locks are delivered to the demo tenant; the fourth stays the platform's
+  await deliverFleet(h, platform, fleet, '541742', 3);
+  demo = (await h.login('541742', 'admin', 'admin')).access_token;
+  const agent = await h.call<{ id: string }>('POST', '/api/omc-device/area-agent/submit', { token: demo, body: { agentName: '浙江代理', regionCodes: '330000' } });
+  expect(agent.status, agent.body.msg).toBe(200);
+  agentId = agent.body.data.id;
+  await h.call('POST', '/api/blade-system/role/submit', { token: demo, body: { roleName: '访客', roleAlias: 'viewer', sort: 9 } });
+  await h.createUser('541742', 'areaviewer', 'Viewer#2026', ['viewer']);
+  viewer = (await h.login('541742', 'areaviewer', 'Viewer#2026')).access_token;
+});
+
+describe('a device area', () => {
+  it('records a lock\'s region path and agent, and is found by any region above it', async () => {
+    const hangzhou = await save(demo, { deviceSn: sn(0), code: '330000,330100,330106', agentId, dispatchTime: '2026-11-21 09:00:00' });
+    expect(hangzhou.status, hangzhou.body.msg).toBe(200);
+    expect(hangzhou.body.data).toMatchObject({ code: '330000,330100,330106', source: 'manual' });
+    expect((await save(demo, { deviceSn: sn(1).toLowerCase(), code: '330000,330200' })).status).toBe(200);
+    expect((await save(demo, { deviceSn: sn(2), code: '310000' })).status).toBe(200);
+
+    const sns = async (query: Record<string, string>) => (await list(demo, query)).records.map((r) => r.deviceSn).sort();
+    // the search form's cascader sends the chosen path; its last code names the region
+    expect(await sns({ code: '330000' })).toEqual([sn(0), sn(1)].sort());
+    expect(await sns({ code: '330000,330100' })).toEqual([sn(0)]);
+    expect(await sns({ code: '330106' })).toEqual([sn(0)]);
+    expect(await sns({ code: '310000' })).toEqual([sn(2)]);
+    expect(await sns({ code: '999999' })).toEqual([]);
+    expect(await sns({ agentId })).toEqual([sn(0)]);
+
+    const detail = (await h.call<Area>('GET', `${OMC_AREA}/detail`, { token: demo, query: { id: hangzhou.body.data.id } })).body.data;
+    expect(detail).toMatchObject({ deviceSn: sn(0), agentIdName: '浙江代理' });
+    expect((await h.call<{ total: number }>('GET', `${OMC_AREA}/list`, { token: demo })).body.data.total).toBe(3);
+  });
+
+  it('moves a lock to another region, and keeps one row per lock', async () => {
+    const [row] = (await list(demo, { code: '310000' })).records;
+    const moved = await save(demo, { id: row!.id, code: '330000,330100' });
+    expect(moved.status, moved.body.msg).toBe(200);
+    expect(moved.body.data.code).toBe('330000,330100');
+    const again = await save(demo, { deviceSn: sn(2), code: '110000' });
+    expect(again.status).toBe(409);
+    const renamed = await save(demo, { id: row!.id, deviceSn: sn(1) });
+    expect(renamed.status).toBe(400);
+  });
+
+  it('refuses a region that is no path of the tree and a lock the tenant does not own', async () => {
+    for (const code of ['330100', '330000,310100', '33', '330000,,330100x', '999999']) {
+      const res = await save(demo, { deviceSn: sn(0).slice(0, -1) + 'Z', code });
+      expect(res.status, code).toBe(400);
+    }
+    const notAPath = await save(demo, { deviceSn: 'NOSUCHSN1', code: '330000,310100' }, 'en');
+    expect(notAPath.body.msg).toBe('The region is a path of the region tree from the province down, such as 330000,330100,330106');
+    const foreign = await save(demo, { deviceSn: sn(3), code: '330000' });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.msg).toBe(`设备 ${sn(3)} 不存在或不可见`);
+    expect((await list(demo)).total).toBe(3);
+  });
+
+  it('is the tenant\'s own and refused to a role without the screen', async () => {
+    // the platform owns every lock but reads its own tenant's areas: none
+    expect((await list(platform)).total).toBe(0);
+    const id = (await list(demo)).records[0]!.id;
+    expect((await h.call('GET', `${AREA}/detail`, { token: platform, query: { id } })).status).toBe(404);
+    expect((await h.call('GET', `${AREA}/list`, { token: viewer })).status).toBe(403);
+    expect((await save(viewer, { deviceSn: sn(0), code: '330000' })).status).toBe(403);
+    expect((await h.call('GET', `${AREA}/export-area`, { token: viewer })).status).toBe(403);
+  });
+
+  it('keeps the agent named by a live area: removing it is refused', async () => {
+    const res = await h.call('POST', '/api/omc-device/area-agent/remove', { token: demo, query: { ids: agentId } });
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toContain(sn(0));
+  });
+});
