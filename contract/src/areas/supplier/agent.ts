@@ -30,14 +30,14 @@ export const areaAgentResource = defineResource({
   },
   actions: defineActions(AREA_AGENT_PATH, {
     usedRegion: {
-      segment: 'used-region', method: 'GET', permission: 'area_agent', alsoFor: ['area_dispatch', 'area_dispatch_oa'],
+      segment: 'used-region', method: 'GET', permission: 'area_agent',
       title: { zh: '区域代理：已代理的区域', en: 'Agents: regions already held' },
       // the agent being edited keeps its own regions out of the answer
       input: z.object({ agentId: z.string().trim().regex(/^\d{1,19}$/).optional() }),
       output: z.array(z.object({ regionCode: z.string(), agentId: z.string(), agentName: z.string() })),
     },
     allAgent: {
-      segment: 'all-agent', method: 'GET', permission: 'area_agent', alsoFor: ['area', 'area_oa', 'area_dispatch', 'area_dispatch_oa'],
+      segment: 'all-agent', method: 'GET', permission: 'area_agent', alsoFor: ['area'],
       title: { zh: '区域代理：全部代理', en: 'Agents: all agents' },
       input: z.object({}),
       output: z.array(z.object({ id: z.string(), agentName: z.string(), regionCodes: z.string() })),
