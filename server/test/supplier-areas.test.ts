@@ -9,7 +9,7 @@ import { useServer } from './harness.js';
  * the calls answer under both of BladeX's prefixes.
  */
 
-type Area = { id: string; deviceSn: string; code: string; agentId?: string; agentIdName?: string; source: string };
+type Area = { id: string; deviceSn: string; code: string; codeName?: string; agentId?: string; agentIdName?: string; source: string };
 const AREA = '/api/ymy-device/area';
 const OMC_AREA = '/api/omc-device/area';
 
@@ -58,7 +58,7 @@ describe('a device area', () => {
     expect(await sns({ agentId })).toEqual([sn(0)]);
 
     const detail = (await h.call<Area>('GET', `${OMC_AREA}/detail`, { token: demo, query: { id: hangzhou.body.data.id } })).body.data;
-    expect(detail).toMatchObject({ deviceSn: sn(0), agentIdName: '浙江代理' });
+    expect(detail).toMatchObject({ deviceSn: sn(0), agentIdName: '浙江代理', codeName: '浙江省 / 杭州市 / 西湖区' });
     expect((await h.call<{ total: number }>('GET', `${OMC_AREA}/list`, { token: demo })).body.data.total).toBe(3);
   });
 

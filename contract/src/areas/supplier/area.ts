@@ -32,9 +32,11 @@ export const deviceAreaResource = defineResource({
       max: 32, upperCase: true, immutable: true, search: 'prefix', key: true, width: 170,
     },
     code: {
-      type: 'string', label: { zh: '所属区域', en: 'Region' }, required: { zh: '请选择所属区域', en: 'Please choose the region' }, max: 64, key: true, width: 200,
+      type: 'string', label: { zh: '区域编号', en: 'Region code' }, required: { zh: '请选择所属区域', en: 'Please choose the region' }, max: 64, list: false,
       help: { zh: '区划编号路径, 省在前: 330000,330100,330106', en: 'Region codes from the province down: 330000,330100,330106' },
     },
+    // the path's names (浙江省 / 杭州市 / 西湖区), for the list, the detail and the export
+    codeName: { type: 'string', label: { zh: '所属区域', en: 'Region' }, form: false, virtual: true, key: true, width: 220 },
     agentId: { type: 'ref', ref: 'area_agent', label: { zh: '代理', en: 'Agent' }, search: 'equal', width: 160 },
     dispatchTime: { type: 'datetime', label: { zh: '派发时间', en: 'Dispatched at' }, sortable: true, search: 'dateRange' },
     source: { type: 'string', label: { zh: '来源', en: 'Source' }, dict: 'area_source', max: 16, form: false, search: 'equal', width: 90 },

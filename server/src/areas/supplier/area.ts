@@ -35,7 +35,18 @@ export const regionParam = (column: typeof deviceArea.code) => async (tx: Execut
   return or(eq(column, path), sql`${column} COLLATE "C" like ${`${path},%`}`)!;
 };
 
+/** `codeName` of each row: the names of its region path, 浙江省 / 杭州市 / 西湖区 (a code the tree lacks as it is). */
+async function showRegionNames(tx: Executor, rows: Array<Record<string, unknown>>): Promise<void> {
+  const codes = [...new Set(rows.flatMap((r) => String(r.code ?? '').split(',').filter(Boolean)))];
+  if (codes.length === 0) return;
+  const named = await tx.select({ id: region.id, name: region.name }).from(region).where(inArray(region.id, codes));
+  const nameOf = new Map(named.map((r) => [String(r.id), r.name]));
+  for (const row of rows) row.codeName = String(row.code ?? '').split(',').filter(Boolean).map((c) => nameOf.get(c) ?? c).join(' / ');
+}
+
 export const deviceAreaHooks = (): ResourceHooks => ({
+  shown: (tx, rows) => showRegionNames(tx, rows),
+  shownReads: ['code'],
   // a tenant's rows are those of the locks it owns now
   scope: bySnColumn(deviceArea.deviceSn),
   listParams: { code: regionParam(deviceArea.code) },
