@@ -37,7 +37,8 @@ export const regionParam = (column: typeof deviceArea.code) => async (tx: Execut
 
 /** `codeName` of each row: the names of its region path, 浙江省 / 杭州市 / 西湖区 (a code the tree lacks as it is). */
 async function showRegionNames(tx: Executor, rows: Array<Record<string, unknown>>): Promise<void> {
-  const codes = [...new Set(rows.flatMap((r) => String(r.code ?? '').split(',').filter(Boolean)))];
+  // a code is digits (a region's id); anything else is shown as it is
+  const codes = [...new Set(rows.flatMap((r) => String(r.code ?? '').split(',').filter(Boolean)))].filter((c) => /^\d{1,18}$/.test(c));
   if (codes.length === 0) return;
   const named = await tx.select({ id: region.id, name: region.name }).from(region).where(inArray(region.id, codes));
   const nameOf = new Map(named.map((r) => [String(r.id), r.name]));
