@@ -2,9 +2,11 @@ import { defineArea } from '../../area.js';
 import { areaAgentResource } from './agent.js';
 import { deviceAreaResource } from './area.js';
 import { supplierMessages } from './messages.js';
+import { areaWarnResource } from './warnLog.js';
 
 export * from './agent.js';
 export * from './area.js';
+export * from './warnLog.js';
 
 /** The supplier area: regional business (agents and their regions, dispatch, device areas, cross-region warnings). */
 export default /* @__PURE__ */ defineArea({
@@ -12,6 +14,7 @@ export default /* @__PURE__ */ defineArea({
   resources: {
     area: deviceAreaResource,
     area_agent: areaAgentResource,
+    region_wrong_log: areaWarnResource,
   },
   messages: supplierMessages,
   menus: [

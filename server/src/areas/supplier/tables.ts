@@ -1,6 +1,6 @@
-import { areaAgentResource, deviceAreaResource } from '@console/contract/areas/supplier/index';
+import { areaAgentResource, areaWarnResource, deviceAreaResource } from '@console/contract/areas/supplier/index';
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';
 
 export const areaAgent = pgTable(
@@ -54,6 +54,28 @@ export const deviceArea = pgTable(
     uniqueIndex('ux_device_area_sn').on(t.tenantId, t.deviceSn).where(sql`is_deleted = 0`),
     index('ix_device_area_code').on(t.tenantId, sql`code COLLATE "C"`).where(sql`is_deleted = 0`),
     index('ix_device_area_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    ...searchGramsIndexes(t),
+  ],
+);
+
+/** Cross-region warnings (`region_wrong_log`): one per device and activated region of a tenant. */
+export const areaWarn = pgTable(
+  'ymy_device_area_warn',
+  withSearchGrams(areaWarnResource, {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    deviceSn: varchar('device_sn', { length: 32 }).notNull(),
+    dispatchedCode: varchar('dispatched_code', { length: 64 }),
+    activatedCode: varchar('activated_code', { length: 64 }),
+    location: varchar('location', { length: 255 }),
+    activationTime: ts('activation_time'),
+    handled: smallint('handled').notNull().default(0),
+    handleRemark: varchar('handle_remark', { length: 500 }),
+    ...auditColumns(),
+  }),
+  (t) => [
+    uniqueIndex('ux_device_area_warn').on(t.tenantId, t.deviceSn, t.activatedCode).where(sql`is_deleted = 0`),
+    index('ix_device_area_warn_time').on(t.tenantId, t.activationTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     ...searchGramsIndexes(t),
   ],
 );

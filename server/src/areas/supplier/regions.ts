@@ -1,0 +1,49 @@
+import { REGION_PATH_PATTERN } from '@console/contract/areas/supplier/index';
+import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Executor } from '../../core/db/index.js';
+import { region } from '../system/index.js';
+
+/** Whether `path` walks down the region tree: its first code a province, each next a child of the one before. */
+export async function isRegionPath(tx: Executor, path: string): Promise<boolean> {
+  if (!REGION_PATH_PATTERN.test(path)) return false;
+  const codes = path.split(',');
+  const rows = await tx.select({ id: region.id, parentId: region.parentId }).from(region).where(and(inArray(region.id, codes), eq(region.isDeleted, 0)));
+  const parentOf = new Map(rows.map((r) => [String(r.id), String(r.parentId)]));
+  return codes.every((code, i) => parentOf.get(code) === (i === 0 ? '0' : codes[i - 1]));
+}
+
+/** The path of the region tree down to `code` (its ancestors, then itself), or undefined for no region. */
+export async function pathOf(tx: Executor, code: string): Promise<string | undefined> {
+  const [row] = await tx.select({ ancestors: region.ancestors }).from(region).where(and(eq(region.id, code), eq(region.isDeleted, 0)));
+  if (!row) return undefined;
+  return [...row.ancestors.split(',').filter((c) => c !== '' && c !== '0'), code].join(',');
+}
+
+/**
+ * `code=`: the region chosen in the search form, as the console sends it (a path, or a code): its last code names
+ * the region, and the rows of that region and of every region under it match (a prefix of the stored path).
+ */
+export const regionParam = (column: AnyPgColumn) => async (tx: Executor, _user: unknown, value: string): Promise<SQL> => {
+  const last = value.split(',').map((c) => c.trim()).filter(Boolean).at(-1) ?? '';
+  const path = /^\d{6,12}$/.test(last) ? await pathOf(tx, last) : undefined;
+  if (!path) return sql`false`;
+  return or(eq(column, path), sql`${column} COLLATE "C" like ${`${path},%`}`)!;
+};
+
+const codesOf = (v: unknown) => String(v ?? '').split(',').filter(Boolean);
+
+/**
+ * The names of each row's region paths, 浙江省 / 杭州市 / 西湖区, one name field per path field (`{ code: 'codeName' }`);
+ * a code the tree lacks is shown as it is.
+ */
+export async function showRegionNames(tx: Executor, rows: Array<Record<string, unknown>>, names: Record<string, string>): Promise<void> {
+  const fields = Object.keys(names);
+  // a code is digits (a region's id); anything else is shown as it is
+  const codes = [...new Set(rows.flatMap((r) => fields.flatMap((f) => codesOf(r[f]))))].filter((c) => /^\d{1,18}$/.test(c));
+  if (codes.length === 0) return;
+  const named = await tx.select({ id: region.id, name: region.name }).from(region).where(inArray(region.id, codes));
+  const nameOf = new Map(named.map((r) => [String(r.id), r.name]));
+  for (const row of rows) for (const f of fields) row[names[f]!] = codesOf(row[f]).map((c) => nameOf.get(c) ?? c).join(' / ');
+}
+
