@@ -163,6 +163,11 @@ export interface ButtonDef {
    * published version withdrawn); the server refuses the others all the same
    */
   shownWhen?: RowCondition;
+  /**
+   * a generic row button that decides a request: its dialog asks approve or reject (the action's `field` set to
+   * `approve` or `reject`) and an optional comment (`comment`, the input's key)
+   */
+  decide?: { field: string; approve: string | number; reject: string | number; comment?: string };
 }
 
 /** A condition on a row: its `field` holds one of `values`. */

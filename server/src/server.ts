@@ -92,6 +92,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     };
     app = await buildApp(ctx, {
       version: ctx.version,
+      urlAliases: AREAS.flatMap((a) => a.urlAliases ?? []),
       routes: async (a, c, extras) => {
         a.decorate('clients', extras.clients);
         await mountAreas(a, c, AREAS, opts.extraResources);

@@ -5,6 +5,8 @@ import { crudPaths } from '@console/contract';
 import { firmwareResource } from '@console/contract/areas/device/index';
 import { deliverResource } from '@console/contract/areas/product/index';
 import { batchResource } from '@console/contract/areas/production/index';
+import { areaAgentResource, areaDispatchResource } from '@console/contract/areas/supplier/index';
+import { regionResource } from '@console/contract/areas/base/index';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { parseDateTime } from '../src/core/time.js';
@@ -112,6 +114,31 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
     // its agent holds a region of its own (area_agent below)
     refs: { region: { values: { code: ({ n }) => `98${String(n).padStart(7, '0')}` } } },
   },
+  // a region change names a lock the tenant owns and a path of the tree
+  area_oa: {
+    values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who), code: ({ kit, who, n }) => regionFor(kit, who, n) },
+    devices: { field: 'deviceSn', device: deliveredDevice, onePerDevice: true },
+    refs: { region: { values: { code: ({ n }) => `98${String(n).padStart(7, '0')}` } }, area_dispatch: { create: kitDispatch } },
+  },
+  // a dispatch names a lock the tenant owns and a region its agent holds
+  area_dispatch: {
+    values: dispatchValues(),
+    omit: { batchNo: 'a dispatch names one SN or one batch; the kit\'s rows name an SN' },
+    skip: {
+      refs: 'the agent must hold the dispatch\'s region, which the kit\'s agent rows do not: references are tested in supplier-dispatch.test.ts',
+      search: 'a dispatch names an SN or a batch, never both, and the kit searches both of one row: the filters are tested in supplier-dispatch.test.ts',
+    },
+  },
+  area_dispatch_oa: {
+    values: dispatchValues(),
+    omit: { batchNo: 'a dispatch names one SN or one batch; the kit\'s rows name an SN' },
+    skip: {
+      refs: 'the agent must hold the dispatch\'s region, which the kit\'s agent rows do not: references are tested in supplier-dispatch.test.ts',
+      search: 'a dispatch names an SN or a batch, never both, and the kit searches both of one row: the filters are tested in supplier-dispatch.test.ts',
+    },
+  },
+  // a modify log's paths are paths of the tree
+  area_modify_log: { values: { newCode: ({ n }) => ['330000', '330000,330100', '310000'][n % 3]!, oldCode: ({ n }) => ['310000', '330000'][n % 2]! } },
   // issued codes are read of the locks the tenant owns now
   emergency_code: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) }, devices: { field: 'deviceSn', device: deliveredDevice } },
   // a model's key is the process id of its diagram: a letter, then letters, digits, _ or -
@@ -198,6 +225,47 @@ async function deliveredDevice(kit: Kit, owner: Account): Promise<{ sn: string; 
   return { sn, deliveryId: String(shipped.body.data.id) };
 }
 
+/**
+ * An agent of `who`'s tenant holding a root region of its own (97…: none seeded), and the regions under it the kit's
+ * rows name (one per generated row, so that a row's second value is another region the same agent holds)
+ */
+const kitAgents = new Map<string, Promise<{ agentId: string; root: string }>>();
+const kitRegions = new Map<string, Promise<string>>();
+function agentOf(kit: Kit, who: Account): Promise<{ agentId: string; root: string }> {
+  if (!kitAgents.has(who.tenantId)) {
+    kitAgents.set(who.tenantId, (async () => {
+      const root = `97${String(kitAgents.size).padStart(7, '0')}`;
+      await kit.create({ def: regionResource, who: PLATFORM_ADMIN, overrides: { code: root, parentId: '0' } });
+      const agent = await kit.create({ def: areaAgentResource, who, overrides: { agentName: `kit-agent-${root}`, regionCodes: root } });
+      return { agentId: String(agent.id), root };
+    })());
+  }
+  return kitAgents.get(who.tenantId)!;
+}
+async function regionFor(kit: Kit, who: Account, n: number): Promise<string> {
+  const { root } = await agentOf(kit, who);
+  const code = `${root}${String(n % 1000).padStart(3, '0')}`;
+  if (!kitRegions.has(code)) kitRegions.set(code, kit.create({ def: regionResource, who: PLATFORM_ADMIN, overrides: { code, parentId: root } }).then(() => `${root},${code}`));
+  return kitRegions.get(code)!;
+}
+
+function dispatchValues(): NonNullable<ResourceOptions['values']> {
+  return {
+    code: ({ kit, who, n }) => regionFor(kit, who, n),
+    agentId: async ({ kit, who }) => (await agentOf(kit, who)).agentId,
+    deviceSn: ({ kit, who }) => deviceSnFor(kit, who),
+  };
+}
+
+/** a dispatch of one of `who`'s locks, for what names one */
+async function kitDispatch(kit: Kit, who: Account): Promise<string> {
+  const { agentId } = await agentOf(kit, who);
+  const code = await regionFor(kit, who, Number(BigInt(nextId()) % 1000n));
+  const res = await kit.call<Record<string, unknown>>(who, 'POST', crudPaths(areaDispatchResource).submit, { body: { code, agentId, deviceSn: await deviceSnFor(kit, who) } });
+  if (res.status !== 200) throw new Error(`conformance: a dispatch for ${who.tenantId}: ${res.status} ${res.body.msg}`);
+  return String(res.body.data.id);
+}
+
 const rowsOf = (res: unknown) => (res as { rows: Array<{ id: string }> }).rows;
 
 async function factoryDeviceId(sn: string): Promise<string> {
@@ -250,6 +318,7 @@ const SHARED_REFS: ResourceOptions['refs'] = {
     },
   },
   emergency_unlock: { values: { deviceSn: ({ kit, who }) => deviceSnFor(kit, who) } },
+  area_dispatch: { create: kitDispatch },
 };
 
 for (const def of bound) {

@@ -14,6 +14,7 @@ import {
 } from 'fastify-type-provider-zod';
 import { ClientVerifier, installAccessControl, isApiPath } from './access.js';
 import { withDocsOnly } from './apiDocs.js';
+import type { UrlAlias } from './area.js';
 import type { AppContext } from './context.js';
 import { failure } from './envelope.js';
 import { AppError, UpstreamError } from './errors.js';
@@ -30,6 +31,8 @@ export interface BuildOptions {
   version: string;
   /** registers the modules' routes */
   routes: (app: FastifyInstance, ctx: AppContext, extras: { clients: ClientVerifier }) => Promise<void>;
+  /** the areas' other prefixes of their calls, after the core's */
+  urlAliases?: readonly UrlAlias[];
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -38,25 +41,25 @@ const BODY_LIMIT = 5 * 1024 * 1024;
 /**
  * Prefixes answered as another: BladeX answers its user calls under /api/blade-user as under
  * /api/blade-system/user (guest sign-up is the one call of its own there), and every IPC back-office call
- * under /tc/ymy-ipc as under /sc/ymy-ipc (api.md §4: "/sc and /tc twins answer the same call the same way").
+ * under /tc/ymy-ipc as under /sc/ymy-ipc (api.md §4: "/sc and /tc twins answer the same call the same way");
+ * the areas add theirs (`urlAliases`).
  */
-const URL_ALIASES: ReadonlyArray<{ from: string; to: string; own?: string[] }> = [
+const CORE_ALIASES: readonly UrlAlias[] = [
   { from: '/api/blade-user/', to: '/api/blade-system/user/', own: ['/api/blade-user/register-guest'] },
   { from: '/tc/ymy-ipc/', to: '/sc/ymy-ipc/' },
   // the sale console's device control is the tenant console's
   { from: '/api/ymy-sale/device-control/', to: '/tc/omc-device/control/' },
-  // the device areas under both of BladeX's prefixes (spec section 7)
-  { from: '/api/omc-device/area/', to: '/api/ymy-device/area/' },
 ];
 
-export function rewriteAlias(url: string): string {
-  for (const { from, to, own } of URL_ALIASES) {
+export function rewriteAlias(url: string, aliases: readonly UrlAlias[] = CORE_ALIASES): string {
+  for (const { from, to, own } of aliases) {
     if (url.startsWith(from) && !own?.some((p) => url.startsWith(p))) return to + url.slice(from.length);
   }
   return url;
 }
 
 export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<FastifyInstance> {
+  const aliases = [...CORE_ALIASES, ...(opts.urlAliases ?? [])];
   const app = Fastify({
     logger: {
       level: ctx.config.logLevel,
@@ -70,7 +73,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     bodyLimit: BODY_LIMIT,
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
-    rewriteUrl: (req) => rewriteAlias(req.url ?? '/'),
+    rewriteUrl: (req) => rewriteAlias(req.url ?? '/', aliases),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -85,6 +85,15 @@ export interface AreaManifest {
    * (`menu/buttons`), so the console does not offer them; their calls still refuse, naming the setting to make
    */
   idleButtons?: (config: Config) => readonly string[];
+  /** other prefixes of the area's calls (BladeX names some under two): a request to `from…` is answered as `to…` */
+  urlAliases?: readonly UrlAlias[];
+}
+
+export interface UrlAlias {
+  from: string;
+  to: string;
+  /** paths under `from` that are calls of their own */
+  own?: readonly string[];
 }
 
 /** the button codes the areas' `idleButtons` name for this server's settings */

@@ -40,5 +40,7 @@ export const deviceAreaResource = defineResource({
     agentId: { type: 'ref', ref: 'area_agent', label: { zh: '代理', en: 'Agent' }, search: 'equal', width: 160 },
     dispatchTime: { type: 'datetime', label: { zh: '派发时间', en: 'Dispatched at' }, sortable: true, search: 'dateRange' },
     source: { type: 'string', label: { zh: '来源', en: 'Source' }, dict: 'area_source', max: 16, form: false, search: 'equal', width: 90 },
+    // the dispatch that placed the lock here: removing it removes the device areas it still holds
+    dispatchId: { type: 'ref', ref: 'area_dispatch', label: { zh: '派发记录', en: 'Dispatch' }, form: false, list: false, onRemove: 'cascade' },
   },
 });

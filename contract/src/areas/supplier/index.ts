@@ -1,11 +1,18 @@
 import { defineArea } from '../../area.js';
 import { areaAgentResource } from './agent.js';
 import { deviceAreaResource } from './area.js';
+import { areaOaResource } from './areaOa.js';
+import { areaDispatchOaResource, areaDispatchResource } from './dispatch.js';
 import { supplierMessages } from './messages.js';
+import { areaModifyLogResource } from './modifyLog.js';
 import { areaWarnResource } from './warnLog.js';
 
 export * from './agent.js';
+export * from './approval.js';
 export * from './area.js';
+export * from './areaOa.js';
+export * from './dispatch.js';
+export * from './modifyLog.js';
 export * from './warnLog.js';
 
 /** The supplier area: regional business (agents and their regions, dispatch, device areas, cross-region warnings). */
@@ -13,7 +20,11 @@ export default /* @__PURE__ */ defineArea({
   name: 'supplier',
   resources: {
     area: deviceAreaResource,
+    area_oa: areaOaResource,
     area_agent: areaAgentResource,
+    area_dispatch: areaDispatchResource,
+    area_dispatch_oa: areaDispatchOaResource,
+    area_modify_log: areaModifyLogResource,
     region_wrong_log: areaWarnResource,
   },
   messages: supplierMessages,

@@ -3,6 +3,7 @@ import { msg } from '@console/contract';
 import { AppError, conflict, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { bySnColumn, ownsDevice } from '../production/index.js';
+import { logChange } from './placement.js';
 import { isRegionPath, regionParam, showRegionNames } from './regions.js';
 import { deviceArea } from './tables.js';
 
@@ -11,7 +12,7 @@ export const deviceAreaHooks = (): ResourceHooks => ({
   shownReads: ['code'],
   // a tenant's rows are those of the locks it owns now
   scope: bySnColumn(deviceArea.deviceSn),
-  listParams: { code: regionParam(deviceArea.code) },
+  listParams: { code: regionParam(deviceArea.code), code_likeright: regionParam(deviceArea.code) },
   async beforeSave(tx, values, c) {
     delete values.source;
     if (values.code !== undefined) {
@@ -31,5 +32,10 @@ export const deviceAreaHooks = (): ResourceHooks => ({
     } else if (c.stored && !(await ownsDevice(tx, c.user, String(c.stored.deviceSn)))) {
       throw new AppError(400, 'deviceUnknown', { sn: String(c.stored.deviceSn) });
     }
+  },
+  // every change of a lock's region is on record
+  async afterSave(tx, saved, c) {
+    const before = c.stored?.code === undefined || c.stored.code === null ? null : String(c.stored.code);
+    await logChange(tx, c.user, String(saved.deviceSn), before, String(saved.code), null);
   },
 });

@@ -1,6 +1,8 @@
-import { areaAgentResource, areaWarnResource, deviceAreaResource } from '@console/contract/areas/supplier/index';
+import {
+  areaAgentResource, areaDispatchOaResource, areaDispatchResource, areaModifyLogResource, areaOaResource, areaWarnResource, deviceAreaResource,
+} from '@console/contract/areas/supplier/index';
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { type ExtraConfigColumn, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';
 
 export const areaAgent = pgTable(
@@ -48,9 +50,11 @@ export const deviceArea = pgTable(
     agentId: id('agent_id'),
     dispatchTime: ts('dispatch_time'),
     source: varchar('source', { length: 16 }).notNull().default('manual'),
+    dispatchId: id('dispatch_id'),
     ...auditColumns(),
   }),
   (t) => [
+    index('ix_device_area_dispatch').on(t.dispatchId).where(sql`is_deleted = 0 and dispatch_id is not null`),
     uniqueIndex('ux_device_area_sn').on(t.tenantId, t.deviceSn).where(sql`is_deleted = 0`),
     index('ix_device_area_code').on(t.tenantId, sql`code COLLATE "C"`).where(sql`is_deleted = 0`),
     index('ix_device_area_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
@@ -78,4 +82,82 @@ export const areaWarn = pgTable(
     index('ix_device_area_warn_time').on(t.tenantId, t.activationTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     ...searchGramsIndexes(t),
   ],
+);
+
+const newestFirst = (name: string, t: Record<'tenantId' | 'createTime' | 'id', ExtraConfigColumn>) =>
+  index(name).on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`);
+
+/** Every change of a lock's region (`area_modify_log`). */
+export const areaModifyLog = pgTable(
+  'ymy_device_area_modify',
+  withSearchGrams(areaModifyLogResource, {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    deviceSn: varchar('device_sn', { length: 32 }).notNull(),
+    oldCode: varchar('old_code', { length: 64 }),
+    newCode: varchar('new_code', { length: 64 }).notNull(),
+    operator: varchar('operator', { length: 64 }),
+    reason: varchar('reason', { length: 255 }),
+    ...auditColumns(),
+  }),
+  (t) => [
+    newestFirst('ix_device_area_modify_time', t),
+    index('ix_device_area_modify_sn').on(t.tenantId, sql`device_sn COLLATE "C"`).where(sql`is_deleted = 0`),
+    ...searchGramsIndexes(t),
+  ],
+);
+
+const approvalColumns = () => ({
+  status: smallint('status').notNull().default(0),
+  approver: id('approver'),
+  approverName: varchar('approver_name', { length: 64 }),
+  approvalTime: ts('approval_time'),
+  comment: varchar('comment', { length: 255 }),
+});
+
+/** Region changes waiting for approval (`area_oa`): one pending per lock of a tenant. */
+export const areaOa = pgTable(
+  'ymy_device_area_oa',
+  withSearchGrams(areaOaResource, {
+    id: id('id').primaryKey(),
+    tenantId: tenantColumn(),
+    deviceSn: varchar('device_sn', { length: 32 }).notNull(),
+    code: varchar('code', { length: 64 }).notNull(),
+    agentId: id('agent_id'),
+    dispatchTime: ts('dispatch_time'),
+    reason: varchar('reason', { length: 255 }).notNull(),
+    // after the audit columns: the approval's state takes their `status`
+    ...auditColumns(),
+    ...approvalColumns(),
+  }),
+  (t) => [
+    uniqueIndex('ux_device_area_oa_pending').on(t.tenantId, t.deviceSn).where(sql`is_deleted = 0 and status = 0`),
+    newestFirst('ix_device_area_oa_time', t),
+    ...searchGramsIndexes(t),
+  ],
+);
+
+const dispatchColumns = () => ({
+  id: id('id').primaryKey(),
+  tenantId: tenantColumn(),
+  code: varchar('code', { length: 64 }).notNull(),
+  agentId: id('agent_id').notNull(),
+  deviceSn: varchar('device_sn', { length: 32 }),
+  batchNo: varchar('batch_no', { length: 32 }),
+  quantity: integer('quantity').notNull().default(0),
+  dispatchTime: ts('dispatch_time'),
+});
+
+/** Dispatches of locks to an agent's region (`area_dispatch`). */
+export const areaDispatch = pgTable(
+  'ymy_area_dispatch',
+  withSearchGrams(areaDispatchResource, { ...dispatchColumns(), ...auditColumns() }),
+  (t) => [newestFirst('ix_area_dispatch_time', t), ...searchGramsIndexes(t)],
+);
+
+/** Dispatches waiting for approval (`area_dispatch_oa`); `dispatchId`: the dispatch an approval made. */
+export const areaDispatchOa = pgTable(
+  'ymy_area_dispatch_oa',
+  withSearchGrams(areaDispatchOaResource, { ...dispatchColumns(), dispatchId: id('dispatch_id'), ...auditColumns(), ...approvalColumns() }),
+  (t) => [newestFirst('ix_area_dispatch_oa_time', t), ...searchGramsIndexes(t)],
 );

@@ -1,0 +1,58 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { AuthUser } from '../../core/context.js';
+import { type Executor, rowsAffected } from '../../core/db/index.js';
+import { idBlockSql, nextId } from '../../core/ids.js';
+import { areaModifyLog, deviceArea } from './tables.js';
+
+/** Where locks are placed: a region path, the agent selling there, when, how, and by which dispatch. */
+export interface Placement {
+  code: string;
+  agentId: string | null;
+  dispatchTime: Date | null;
+  source: 'manual' | 'import' | 'dispatch';
+  dispatchId: string | null;
+  /** for the modify log: who decided it and why */
+  operator: string;
+  reason: string | null;
+}
+
+/** Who is named as the operator of a change: the user's name, else their account. */
+export const operatorOf = (user: AuthUser): string => user.userName || user.account;
+
+/**
+ * Places the locks `sns` selects (a query answering one column `sn`, `count` rows at most) in one statement: each
+ * lock's device area takes the placement (created where it had none), and every lock whose region changes gets a
+ * modify log row. Answers how many locks were placed.
+ */
+export async function placeDevices(tx: Executor, user: AuthUser, sns: SQL, count: number, p: Placement): Promise<number> {
+  if (count <= 0) return 0;
+  const index = sql`i.n`;
+  const res = await tx.execute(sql`
+    with input as (select s.sn, row_number() over (order by s.sn) - 1 as n from (${sns}) s),
+    old as (
+      select a.device_sn, a.code from ${deviceArea} a join input i on a.device_sn = i.sn
+      where a.tenant_id = ${user.tenantId} and a.is_deleted = 0
+    ),
+    logged as (
+      insert into ${areaModifyLog} (id, tenant_id, device_sn, old_code, new_code, operator, reason, create_user, update_user)
+      select ${idBlockSql(count, index)}, ${user.tenantId}, i.sn, o.code, ${p.code}, ${p.operator}, ${p.reason}, ${user.userId}::bigint, ${user.userId}::bigint
+      from input i left join old o on o.device_sn = i.sn
+      where o.code is distinct from ${p.code}
+    )
+    insert into ${deviceArea} (id, tenant_id, device_sn, code, agent_id, dispatch_time, source, dispatch_id, create_user, update_user)
+    select ${idBlockSql(count, index)}, ${user.tenantId}, i.sn, ${p.code}, ${p.agentId}::bigint, ${p.dispatchTime?.toISOString() ?? null}::timestamptz, ${p.source},
+      ${p.dispatchId}::bigint, ${user.userId}::bigint, ${user.userId}::bigint
+    from input i
+    on conflict (tenant_id, device_sn) where is_deleted = 0 do update set
+      code = excluded.code, agent_id = excluded.agent_id, dispatch_time = excluded.dispatch_time, source = excluded.source,
+      dispatch_id = excluded.dispatch_id, update_user = excluded.update_user, update_time = now()`);
+  return rowsAffected(res);
+}
+
+/** A modify log row of one lock's change (an edit of its device area). */
+export async function logChange(tx: Executor, user: AuthUser, sn: string, oldCode: string | null, newCode: string, reason: string | null): Promise<void> {
+  if (oldCode === newCode) return;
+  await tx.execute(sql`
+    insert into ${areaModifyLog} (id, tenant_id, device_sn, old_code, new_code, operator, reason, create_user, update_user)
+    values (${nextId()}::bigint, ${user.tenantId}, ${sn}, ${oldCode}, ${newCode}, ${operatorOf(user)}, ${reason}, ${user.userId}::bigint, ${user.userId}::bigint)`);
+}
