@@ -7,6 +7,7 @@ import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { areaAgentHooks, registerAgentActions } from './agent.js';
 import { registerApprovalActions, areaOaHooks } from './approvals.js';
 import { deviceAreaHooks } from './area.js';
+import { watchLocations } from './crossRegion.js';
 import { areaDispatchHooks, areaDispatchOaHooks } from './dispatch.js';
 import { areaModifyLogHooks } from './modifyLog.js';
 import { areaAgent, areaDispatch, areaDispatchOa, areaModifyLog, areaOa, areaWarn, deviceArea } from './tables.js';
@@ -43,5 +44,6 @@ export const supplierArea = defineArea({
     registerAgentActions(app, ctx);
     registerWarnActions(app, ctx);
     registerApprovalActions(app, ctx);
+    watchLocations(ctx);
   },
 });

@@ -43,6 +43,17 @@ export interface FleetOptions {
   random?: () => number;
   /** each notable thing a device does (the CLI prints them) */
   onEvent?: (sn: string, event: string) => void;
+  /** where a device is: reported (`location` `report`) once it has connected, as a lock reports its activation */
+  location?: (sn: string) => LocationReport | undefined;
+}
+
+/** A location report's params (docs/device-protocol.md §6): the position, and the region code it resolves to. */
+export interface LocationReport {
+  lat: number;
+  lng: number;
+  accuracy?: number;
+  regionCode?: string;
+  address?: string;
 }
 
 export interface FleetCounters {
@@ -86,6 +97,8 @@ export interface Fleet {
    * server answers it (at most 5 times): true once answered
    */
   event(sn: string, params: Record<string, unknown>): Promise<boolean>;
+  /** a connected device reports where it is (`location` `report`); false when it is not connected */
+  locate(sn: string, report: LocationReport): boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -103,6 +116,7 @@ export function createFleet(opts: FleetOptions): Fleet {
   const run = randomBytes(3).toString('hex');
   const clients = new Map<string, MqttClient>();
   const posters = new Map<string, (params: Record<string, unknown>) => Promise<boolean>>();
+  const locators = new Map<string, (report: LocationReport) => boolean>();
   /** each device's current presence session (the clientToken of its `online` and of its last will) */
   const sessions = new Map<string, () => string>();
   const timers: NodeJS.Timeout[] = [];
@@ -148,6 +162,11 @@ export function createFleet(opts: FleetOptions): Fleet {
         if (err && !stopped) counters.errors++;
       });
     };
+    locators.set(s.sn, (report) => {
+      if (!client.connected) return false;
+      send('location', 'report', { ...report });
+      return true;
+    });
     const awaiting = new Map<string, () => void>();
     posters.set(s.sn, async (params) => {
       const clientToken = token();
@@ -300,6 +319,8 @@ export function createFleet(opts: FleetOptions): Fleet {
           send('status', 'online', {}, session);
           send('property', 'report_info', { version: dev.version, mac: macOf(s.sn), imei: imeiOf(s.sn) });
           send('property', 'report', { lock_state: dev.lockState, battery: dev.battery, rssi: -40 - Math.floor(random() * 50) });
+          const at = opts.location?.(s.sn);
+          if (at) send('location', 'report', { ...at });
           done();
         });
       });
@@ -336,6 +357,7 @@ export function createFleet(opts: FleetOptions): Fleet {
     devices,
     device: (sn) => devices.find((d) => d.session.sn === sn),
     event: (sn, params) => posters.get(sn)?.(params) ?? Promise.resolve(false),
+    locate: (sn, report) => locators.get(sn)?.(report) ?? false,
     async start() {
       const spread = opts.connectSpreadMs ?? Math.min(10_000, devices.length * 5);
       const gap = devices.length > 1 ? spread / devices.length : 0;
