@@ -30,6 +30,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
     env: { ...process.env, SWITCH_MODE: 'true', REDIS_PREFIX: `console-e2e:${process.pid}:`, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: process.env.E2E_SERVER_LOG_LEVEL ?? 'warn', WEB_DIR: join(root, 'web/dist'),
       // the device gateway on a free port, and simulated devices allowed (tests play devices through it), whatever the database
       MQTT_PORT: '0', MQTT_HOST: '127.0.0.1', DEVICE_SIMULATOR: 'true', PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // the region alarm polls every 3 s instead of 3 minutes (tests/region-alarm.test.ts waits for it)
+      REGION_ALARM_MS: '3000',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

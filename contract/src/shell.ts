@@ -172,4 +172,9 @@ export interface ConsoleConfig {
    * default Asia/Shanghai): the console shows and takes times in it, whatever the browser's zone.
    */
   timeZone: string;
+  /**
+   * how often the console asks for new cross-region warnings (spec 9: 180000 ms), where it asks at all (tenants
+   * 541742 and 000000, with the warnings' menu: `REGION_ALARM`)
+   */
+  regionAlarmMs: number;
 }

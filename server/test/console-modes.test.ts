@@ -23,7 +23,7 @@ describe('switch mode off (the default)', () => {
 });
 
 describe('captcha mode on', () => {
-  const h = useServer({ CAPTCHA_MODE: 'true', DEFAULT_TENANT_ID: '541742' });
+  const h = useServer({ CAPTCHA_MODE: 'true', DEFAULT_TENANT_ID: '541742', REGION_ALARM_MS: '60000' });
 
   it('refuses the plain password grant and accepts the captcha grant', async () => {
     const plain = await h.tokenRequest({ grant_type: 'password', tenantId: '000000', username: 'admin', password: md5('admin') });
@@ -40,6 +40,6 @@ describe('captcha mode on', () => {
 
   it('serves its switches to the console', async () => {
     const res = await h.call('GET', '/api/app/pub/console-config');
-    expect(res.body.data).toEqual({ switchMode: false, captchaMode: true, tenantMode: true, defaultTenantId: '541742', timeZone: 'Asia/Shanghai' });
+    expect(res.body.data).toEqual({ switchMode: false, captchaMode: true, tenantMode: true, defaultTenantId: '541742', timeZone: 'Asia/Shanghai', regionAlarmMs: 60000 });
   });
 });

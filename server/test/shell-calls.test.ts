@@ -42,7 +42,7 @@ async function upload(file: Buffer, filename: string, opts: { token?: string; ki
 describe('console switches', () => {
   it('are public and carry the spec defaults', async () => {
     const res = await h.call('GET', '/api/app/pub/console-config', { noClient: true });
-    expect(res.body.data).toEqual({ switchMode: false, captchaMode: false, tenantMode: true, defaultTenantId: '000000', timeZone: 'Asia/Shanghai' });
+    expect(res.body.data).toEqual({ switchMode: false, captchaMode: false, tenantMode: true, defaultTenantId: '000000', timeZone: 'Asia/Shanghai', regionAlarmMs: 180000 });
   });
 });
 

@@ -37,7 +37,7 @@ export interface Config {
   /** list totals: exact up to `exact` rows, estimated above; substring matches up to `textMatch` from the trigram index */
   listCount: { exact: number; textMatch: number };
   /** console switches served by `GET /api/app/pub/console-config` (spec 9: captcha off, switch off, tenant on) */
-  console: { switchMode: boolean; captchaMode: boolean; tenantMode: boolean; defaultTenantId: string };
+  console: { switchMode: boolean; captchaMode: boolean; tenantMode: boolean; defaultTenantId: string; regionAlarmMs: number };
   /**
    * uploads: each tenant's storage quota in bytes (live attachments, 0 = unlimited); per user at most
    * `userFiles` files and `userBytes` bytes per `userWindowSeconds`
@@ -213,6 +213,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       captchaMode: flag(env.CAPTCHA_MODE, false, 'CAPTCHA_MODE'),
       tenantMode: flag(env.TENANT_MODE, true, 'TENANT_MODE'),
       defaultTenantId: env.DEFAULT_TENANT_ID ?? '000000',
+      regionAlarmMs: positiveInt(env.REGION_ALARM_MS, 180_000, 'REGION_ALARM_MS'),
     },
     uploads: {
       tenantQuotaBytes: wholeNumber(env.TENANT_STORAGE_QUOTA_MB, 2048, 'TENANT_STORAGE_QUOTA_MB') * 1024 * 1024,

@@ -62,6 +62,11 @@ export const toolsZh = {
     success: '注册申请已提交, 请等待管理员审核',
     failed: '提交失败',
   },
+  regionAlarm: {
+    title: '区域预警: 新增 {{count}} 条',
+    body: '设备 {{sn}} 在 {{activated}} 激活, 其派发区域为 {{dispatched}}',
+    open: '查看预警',
+  },
   version: {
     title: '发现新版本',
     body: '控制台已更新到 {{version}}, 刷新页面即可使用新版本',
@@ -138,6 +143,11 @@ export const toolsEn: ToolsMessages = {
     submit: 'Submit',
     success: 'Registration submitted; it awaits administrator approval',
     failed: 'Submit failed',
+  },
+  regionAlarm: {
+    title: 'Region alarm: {{count}} new',
+    body: 'The lock {{sn}} was activated in {{activated}}; it was dispatched to {{dispatched}}',
+    open: 'View warnings',
   },
   version: {
     title: 'A new version is available',

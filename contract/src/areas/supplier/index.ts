@@ -8,6 +8,7 @@ import { areaModifyLogResource } from './modifyLog.js';
 import { areaWarnResource } from './warnLog.js';
 
 export * from './agent.js';
+export * from './alarm.js';
 export * from './approval.js';
 export * from './area.js';
 export * from './areaOa.js';

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { defineActions, okOutput } from '../../action.js';
 import { idInput } from '../../ids.js';
 import { defineResource } from '../../resource.js';
+import { REGION_ALARM } from './alarm.js';
 
-export const AREA_WARN_PATH = '/api/omc-log/device-area-warn';
+export const AREA_WARN_PATH = REGION_ALARM.path;
 
 /**
  * A cross-region warning (区域预警日志): a lock dispatched to one region activated in another (grey-market selling).

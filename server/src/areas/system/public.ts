@@ -21,7 +21,7 @@ export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<
       docsOnly: {
         noInput: true,
         response: {
-          200: envelopeOf(z.object({ switchMode: z.boolean(), captchaMode: z.boolean(), tenantMode: z.boolean(), defaultTenantId: z.string(), timeZone: z.string() })),
+          200: envelopeOf(z.object({ switchMode: z.boolean(), captchaMode: z.boolean(), tenantMode: z.boolean(), defaultTenantId: z.string(), timeZone: z.string(), regionAlarmMs: z.number().int() })),
         },
       },
     },

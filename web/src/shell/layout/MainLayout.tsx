@@ -10,6 +10,7 @@ import { HOME_PATH } from '../paths';
 import '../theme/frame.css';
 import { HEADER_HEIGHT, siderTheme } from '../theme/themeStyle';
 import { HeaderTools } from '../tools/HeaderTools';
+import { RegionAlarm } from '../alarm/RegionAlarm';
 import { PasswordResetGate } from '../password/PasswordResetGate';
 import { HeaderBar } from './header/HeaderBar';
 import { useAutoCollapse } from './screen';
@@ -52,6 +53,7 @@ export function MainLayout() {
         </Layout.Content>
       </Layout>
       <PasswordResetGate />
+      <RegionAlarm />
     </Layout>
   );
 }
