@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverFleet, type Fleet, makeFleet } from './device-fixture.js';
 import { useServer } from './harness.js';
+import { importCsv } from './importSheet.js';
 
 /**
  * Device areas (issue 27): the region a lock was dispatched to, a path of the region tree, and its agent; one row
@@ -94,6 +95,21 @@ describe('a device area', () => {
     expect((await h.call('GET', `${AREA}/list`, { token: viewer })).status).toBe(403);
     expect((await save(viewer, { deviceSn: sn(0), code: '330000' })).status).toBe(403);
     expect((await h.call('GET', `${AREA}/export-area`, { token: viewer })).status).toBe(403);
+  });
+
+  it('imports a sheet all or nothing, naming the bad row; imported rows say so', async () => {
+    const others = (await list(demo)).records.filter((r) => r.deviceSn !== sn(0)).map((r) => r.id);
+    expect((await h.call('POST', `${AREA}/remove`, { token: demo, query: { ids: others.join(',') } })).status).toBe(200);
+    const bad = await importCsv(h, demo, `${OMC_AREA}/import`, `设备 SN,区域编号\n${sn(1)},330000\n${sn(3)},330000\n${sn(2)},"330000,999999"\n`);
+    expect(bad.status).toBe('failed');
+    expect(bad.errors.map((e) => e.row)).toEqual([3, 4]);
+    expect(bad.errors[0]!.message).toContain(sn(3));
+    expect((await list(demo)).total).toBe(1);
+    const good = await importCsv(h, demo, `${AREA}/import`, `设备 SN,区域编号,代理\n${sn(1)},330000,${agentId}\n${sn(2)},"310000"\n`);
+    expect(good).toMatchObject({ status: 'done', succeeded: 2 });
+    const imported = (await list(demo, { source: 'import' })).records;
+    expect(imported.map((r) => r.deviceSn).sort()).toEqual([sn(1), sn(2)].sort());
+    expect(imported.find((r) => r.deviceSn === sn(1))).toMatchObject({ code: '330000', agentIdName: '浙江代理', codeName: '浙江省' });
   });
 
   it('keeps the agent named by a live area: removing it is refused', async () => {

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverFleet, type Fleet, makeFleet } from './device-fixture.js';
-import { until } from './gateway-fixture.js';
-import { BASIC, useServer } from './harness.js';
-import { multipart } from './multipart.js';
+import { useServer } from './harness.js';
+import { importCsv as importSheet } from './importSheet.js';
 
 /**
  * Dispatch and the approvals (issue 27): a batch or one lock dispatched to an agent's region writes each lock's
@@ -36,21 +35,7 @@ const areaOf = async (serial: string) => (await list(demo, AREA, { deviceSn_equa
 const count = async (table: string) =>
   Number(((await h.server.ctx.db.execute(sql.raw(`select count(*)::int as n from ${table} where is_deleted = 0`))) as unknown as { rows: Array<{ n: number }> }).rows[0]!.n);
 
-async function importCsv(token: string, path: string, csv: string) {
-  const { payload, contentType } = multipart([{ name: 'file', filename: 'rows.csv', type: 'text/csv', data: Buffer.from(csv) }]);
-  const res = await h.server.app.inject({
-    method: 'POST', url: path, payload, headers: { authorization: BASIC, 'blade-auth': `bearer ${token}`, 'content-type': contentType, 'accept-language': 'en' },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const id = (res.json() as { data: { id: string } }).data.id;
-  let job: { status: string; failed: number; succeeded: number; errors: Array<{ row: number; message: string }> } | undefined;
-  const progress = path.replace(/\/import(-file)?$/, '/get-upload-progress');
-  await until(async () => {
-    job = (await h.call<NonNullable<typeof job>>('GET', progress, { token, query: { id } })).body.data;
-    return job.status !== 'running';
-  }, 20_000, 'the import');
-  return job!;
-}
+const importCsv = (token: string, path: string, csv: string) => importSheet(h, token, path, csv);
 
 beforeAll(async () => {
   platform = (await h.login('000000', 'admin', 'admin')).access_token;
@@ -195,10 +180,12 @@ describe('a dispatch approval', () => {
 
   it('is imported all or nothing (import-file), with a report naming the bad row', async () => {
     const before = await count('ymy_area_dispatch_oa');
-    const bad = await importCsv(demo, `${DISPATCH_OA}/import-file`, `区域编号,代理,设备 SN\n330000,${zhejiang},${sn(2)}\n330000,${guangdong},${sn(3)}\n`);
+    const bad = await importCsv(demo, `${DISPATCH_OA}/import-file`,
+      `区域编号,代理,设备 SN\n330000,${zhejiang},${sn(2)}\n330000,${guangdong},${sn(3)}\n330000,${zhejiang},NOSUCHLOCK\n`);
     expect(bad).toMatchObject({ status: 'failed' });
-    expect(bad.errors.map((e) => e.row)).toEqual([3]);
+    expect(bad.errors.map((e) => e.row)).toEqual([3, 4]);
     expect(bad.errors[0]!.message).toMatch(/广东代理/);
+    expect(bad.errors[1]!.message).toMatch(/NOSUCHLOCK/);
     expect(await count('ymy_area_dispatch_oa')).toBe(before);
     const good = await importCsv(demo, `${DISPATCH_OA}/import`, `区域编号,代理,设备 SN\n330000,${zhejiang},${sn(2)}\n330000,${zhejiang},${sn(3)}\n`);
     expect(good).toMatchObject({ status: 'done', succeeded: 2 });

@@ -1,10 +1,10 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { msg } from '@console/contract';
 import { AppError, conflict, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { bySnColumn, ownsDevice } from '../production/index.js';
+import { bySnColumn, deviceOwner, factoryDevice, ownsDevice } from '../production/index.js';
 import { logChange } from './placement.js';
-import { isRegionPath, regionParam, showRegionNames } from './regions.js';
+import { isRegionPath, normalPath, regionParam, regionPaths, showRegionNames } from './regions.js';
 import { deviceArea } from './tables.js';
 
 export const deviceAreaHooks = (): ResourceHooks => ({
@@ -13,12 +13,32 @@ export const deviceAreaHooks = (): ResourceHooks => ({
   // a tenant's rows are those of the locks it owns now
   scope: bySnColumn(deviceArea.deviceSn),
   listParams: { code: regionParam(deviceArea.code), code_likeright: regionParam(deviceArea.code) },
+  // an import's rows are checked by chunks, one statement each for the regions, the locks and the areas held
+  async checkRows(tx, rows, lang, user) {
+    const sns = rows.map((r) => String(r.deviceSn ?? ''));
+    const paths = await regionPaths(tx, rows.map((r) => normalPath(r.code)));
+    const owner = deviceOwner(user);
+    const owned = new Set((await tx.select({ sn: factoryDevice.sn }).from(factoryDevice)
+      .where(and(inArray(factoryDevice.sn, sns), ...(owner === undefined ? [] : [eq(factoryDevice.ownerTenantId, owner)])))).map((r) => r.sn));
+    const held = new Set((await tx.select({ sn: deviceArea.deviceSn }).from(deviceArea)
+      .where(and(eq(deviceArea.tenantId, user.tenantId), inArray(deviceArea.deviceSn, sns), eq(deviceArea.isDeleted, 0)))).map((r) => r.sn));
+    return rows.map((r, i) => {
+      const sn = sns[i]!;
+      const errors: Record<string, string> = {};
+      if (!paths.has(normalPath(r.code))) errors.code = msg('areaCodePath', lang);
+      if (!owned.has(sn)) errors.deviceSn = msg('deviceUnknown', lang, { sn });
+      else if (held.has(sn)) errors.deviceSn = msg('duplicate', lang, { field: msg('areaDeviceLabel', lang), value: sn });
+      return Object.keys(errors).length ? errors : undefined;
+    });
+  },
   async beforeSave(tx, values, c) {
     delete values.source;
-    if (values.code !== undefined) {
-      values.code = String(values.code).split(',').map((p) => p.trim()).filter(Boolean).join(',');
-      if (!(await isRegionPath(tx, String(values.code)))) throw fieldError('areaCodePath', c.lang, 'code');
+    if (values.code !== undefined) values.code = normalPath(values.code);
+    if (c.checked) {
+      values.source = 'import';
+      return;
     }
+    if (values.code !== undefined && !(await isRegionPath(tx, String(values.code)))) throw fieldError('areaCodePath', c.lang, 'code');
     if (c.mode === 'create') {
       const sn = String(values.deviceSn ?? '');
       if (!(await ownsDevice(tx, c.user, sn))) throw fieldError('deviceUnknown', c.lang, 'deviceSn', { sn });
@@ -28,7 +48,7 @@ export const deviceAreaHooks = (): ResourceHooks => ({
         const params = { field: msg('areaDeviceLabel', c.lang), value: sn };
         throw conflict(params, { deviceSn: msg('duplicate', c.lang, params) });
       }
-      values.source = 'manual';
+      values.source = c.imported ? 'import' : 'manual';
     } else if (c.stored && !(await ownsDevice(tx, c.user, String(c.stored.deviceSn)))) {
       throw new AppError(400, 'deviceUnknown', { sn: String(c.stored.deviceSn) });
     }

@@ -3,7 +3,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
-import { fieldError } from '../../core/errors.js';
+import { AppError, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { batch, deviceOwner, factoryDevice, ownsDevice } from '../production/index.js';
 import { guardRequestRemove, guardRequestSave } from './approvalRules.js';
@@ -85,6 +85,21 @@ export async function applyDispatch(tx: Executor, user: AuthUser, lang: Lang, sa
 
 const SERVER_FIELDS = ['quantity', 'dispatchId'] as const;
 
+/**
+ * An import's rows, each checked as a save would (the rules of `checkDispatch`), so that the report names every bad
+ * row and not only the first; a save checks again (the rows are written after the whole sheet passed)
+ */
+const checkDispatchRows: NonNullable<ResourceHooks['checkRows']> = async (tx, rows, lang, user) => {
+  const verdicts: Array<Record<string, string> | undefined> = [];
+  for (const row of rows) {
+    verdicts.push(await checkDispatch(tx, { ...row }, { user, lang }).then(() => undefined, (e: unknown) => {
+      if (!(e instanceof AppError)) throw e;
+      return e.data ?? { code: e.message_(lang) };
+    }));
+  }
+  return verdicts;
+};
+
 /** The locks a saved dispatch names (checked when it was saved). */
 export const savedTarget = (tx: Executor, user: AuthUser, lang: Lang, saved: Row) =>
   targetOf(tx, user, lang, text(saved.deviceSn), text(saved.batchNo));
@@ -99,6 +114,7 @@ export const areaDispatchHooks = (): ResourceHooks => ({
   shown: (tx, rows) => showRegionNames(tx, rows, { code: 'codeName' }),
   shownReads: ['code'],
   listParams: regionParams(areaDispatch.code),
+  checkRows: checkDispatchRows,
   async beforeSave(tx, values, c) {
     for (const name of SERVER_FIELDS) delete values[name];
     await checkDispatch(tx, values, c);
@@ -112,6 +128,7 @@ export const areaDispatchOaHooks = (): ResourceHooks => ({
   shown: (tx, rows) => showRegionNames(tx, rows, { code: 'codeName' }),
   shownReads: ['code'],
   listParams: regionParams(areaDispatchOa.code),
+  checkRows: checkDispatchRows,
   async beforeSave(tx, values, c) {
     delete values.dispatchId;
     guardRequestSave(values, c);

@@ -6,12 +6,21 @@ import { region } from '../system/index.js';
 
 /** Whether `path` walks down the region tree: its first code a province, each next a child of the one before. */
 export async function isRegionPath(tx: Executor, path: string): Promise<boolean> {
-  if (!REGION_PATH_PATTERN.test(path)) return false;
-  const codes = path.split(',');
+  return (await regionPaths(tx, [path])).has(path);
+}
+
+/** Which of `paths` walk down the region tree (`isRegionPath` for many, in one statement). */
+export async function regionPaths(tx: Executor, paths: readonly string[]): Promise<Set<string>> {
+  const shaped = [...new Set(paths)].filter((p) => REGION_PATH_PATTERN.test(p));
+  const codes = [...new Set(shaped.flatMap((p) => p.split(',')))];
+  if (codes.length === 0) return new Set();
   const rows = await tx.select({ id: region.id, parentId: region.parentId }).from(region).where(and(inArray(region.id, codes), eq(region.isDeleted, 0)));
   const parentOf = new Map(rows.map((r) => [String(r.id), String(r.parentId)]));
-  return codes.every((code, i) => parentOf.get(code) === (i === 0 ? '0' : codes[i - 1]));
+  return new Set(shaped.filter((p) => p.split(',').every((code, i, all) => parentOf.get(code) === (i === 0 ? '0' : all[i - 1]))));
 }
+
+/** A region path as saved: codes trimmed, blanks dropped. */
+export const normalPath = (v: unknown): string => String(v ?? '').split(',').map((p) => p.trim()).filter(Boolean).join(',');
 
 /** The path of the region tree down to `code` (its ancestors, then itself), or undefined for no region. */
 export async function pathOf(tx: Executor, code: string): Promise<string | undefined> {

@@ -21,6 +21,8 @@ export interface SaveContext {
   afterCommitWith<T>(key: string, item: T, fn: (items: T[]) => Promise<void> | void): void;
   /** the record already passed `checkRows` (an import checks its rows by chunks): lookups made there may be skipped */
   checked?: boolean;
+  /** the record is a row of an imported sheet (a device area's source says so) */
+  imported?: boolean;
   /** what `prepare` answered */
   prepared?: unknown;
   /** values answered beside the saved record in this call's answer only (a generated secret); keys from `hooks.revealed` */

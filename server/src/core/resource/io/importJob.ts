@@ -71,7 +71,7 @@ export class ImportJob {
     this.lang = input.lang;
     this.seen = new Map(spec.uniqueFields.map((n) => [n, new Map<string, number>()]));
     this.base = {
-      user: this.user, lang: this.lang, ...afterCommitQueue(this.later),
+      user: this.user, lang: this.lang, ...afterCommitQueue(this.later), imported: true,
       // an import answers no record: nothing is revealed
       reveal: () => undefined,
       // nobody answers a warning in the middle of an import: a row a hook warns about is reported, not written
