@@ -137,6 +137,8 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
       search: 'a dispatch names an SN or a batch, never both, and the kit searches both of one row: the filters are tested in supplier-dispatch.test.ts',
     },
   },
+  // a warning's paths are paths of the tree
+  region_wrong_log: { values: { dispatchedCode: ({ kit, who, n }) => regionFor(kit, who, n), activatedCode: ({ n }) => ['440000,440300', '310000'][n % 2]! } },
   // a modify log's paths are paths of the tree
   area_modify_log: { values: { newCode: ({ n }) => ['330000', '330000,330100', '310000'][n % 3]!, oldCode: ({ n }) => ['310000', '330000'][n % 2]! } },
   // issued codes are read of the locks the tenant owns now

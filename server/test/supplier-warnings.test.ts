@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from './harness.js';
+import { importCsv } from './importSheet.js';
 
 /**
  * Cross-region warnings (issue 27), the list an operator works through: both regions by name, newest first, handled
@@ -60,9 +61,22 @@ describe('the region warnings', () => {
     expect((await h.call('POST', `${WARN}/handle`, { token: platform, body: { id: first } })).status).toBe(404);
   });
 
+  it('are imported all or nothing, their regions paths of the tree', async () => {
+    const header = '设备 SN,派发区域编号,激活区域编号,激活位置,激活时间';
+    const bad = await importCsv(h, demo, `${WARN}/import`, `${header}\nWARN00000009,330000,440000,深圳,2026-11-23 10:00:00\nWARN00000010,330000,"440000,110100",北京,2026-11-23 11:00:00\n`);
+    expect(bad.status).toBe('failed');
+    expect(bad.errors.map((e) => e.row)).toEqual([3]);
+    expect((await list(demo)).total).toBe(2);
+    const good = await importCsv(h, demo, `${WARN}/import`, `${header}\nWARN00000009,330000,"440000,440300",深圳,2026-11-23 10:00:00\n`);
+    expect(good).toMatchObject({ status: 'done', succeeded: 1 });
+    expect((await list(demo)).records[0]).toMatchObject({ deviceSn: 'WARN00000009', activatedName: '广东省 / 深圳市', handled: 0 });
+    expect((await list(platform)).total).toBe(1);
+  });
+
   it('are refused to a role without the screen', async () => {
     expect((await h.call('GET', `${WARN}/list`, { token: viewer })).status).toBe(403);
     expect((await h.call('POST', `${WARN}/handle`, { token: viewer, body: { id: first } })).status).toBe(403);
     expect((await h.call('GET', `${WARN}/export`, { token: viewer })).status).toBe(403);
+    expect((await h.call('POST', `${WARN}/import`, { token: viewer })).status).toBe(403);
   });
 });

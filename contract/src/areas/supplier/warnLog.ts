@@ -28,9 +28,11 @@ export const areaWarnResource = defineResource({
         confirm: { zh: '将该预警标记为已处理?', en: 'Mark this warning as handled?' },
       },
       { code: 'region_wrong_log_export', name: { zh: '导出', en: 'Export' }, alias: 'export', placement: 'toolbar' },
+      { code: 'region_wrong_log_import', name: { zh: '导入', en: 'Import' }, alias: 'import', placement: 'toolbar' },
     ],
   },
-  io: { export: { permission: 'region_wrong_log_export' } },
+  // an import brings in warnings found elsewhere (a field report, the old system's log)
+  io: { export: { permission: 'region_wrong_log_export' }, import: { permission: 'region_wrong_log_import' } },
   fields: {
     deviceSn: {
       type: 'string', label: { zh: '设备 SN', en: 'Device SN' }, required: { zh: '请输入设备 SN', en: 'Please enter the device SN' },

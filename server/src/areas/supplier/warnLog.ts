@@ -2,15 +2,23 @@ import { areaWarnResource } from '@console/contract/areas/supplier/index';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
-import { AppError, notFound } from '../../core/errors.js';
+import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { showRegionNames } from './regions.js';
+import { isRegionPath, normalPath, showRegionNames } from './regions.js';
 import { areaWarn } from './tables.js';
 
 export const areaWarnHooks = (): ResourceHooks => ({
   shown: (tx, rows) => showRegionNames(tx, rows, { dispatchedCode: 'dispatchedName', activatedCode: 'activatedName' }),
   shownReads: ['dispatchedCode', 'activatedCode'],
+  // a warning written by hand or imported names paths of the region tree
+  async beforeSave(tx, values, c) {
+    if (c.mode !== 'create') return;
+    for (const field of ['dispatchedCode', 'activatedCode'] as const) {
+      values[field] = normalPath(values[field]) || null;
+      if (values[field] && !(await isRegionPath(tx, String(values[field])))) throw fieldError('areaCodePath', c.lang, field);
+    }
+  },
 });
 
 export function registerWarnActions(app: FastifyInstance, ctx: AppContext): void {
