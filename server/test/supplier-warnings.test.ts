@@ -1,6 +1,7 @@
+import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useServer } from './harness.js';
+import { BASIC, useServer } from './harness.js';
 import { importCsv } from './importSheet.js';
 
 /**
@@ -71,6 +72,17 @@ describe('the region warnings', () => {
     expect(good).toMatchObject({ status: 'done', succeeded: 1 });
     expect((await list(demo)).records[0]).toMatchObject({ deviceSn: 'WARN00000009', activatedName: '广东省 / 深圳市', handled: 0 });
     expect((await list(platform)).total).toBe(1);
+  });
+
+  it('are exported with both regions by name', async () => {
+    const res = await h.server.app.inject({ method: 'GET', url: `${WARN}/export`, headers: { authorization: BASIC, 'blade-auth': `bearer ${demo}` } });
+    expect(res.statusCode, res.body).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const rows: string[] = [];
+    book.worksheets[0]!.eachRow((row) => rows.push((row.values as unknown[]).slice(1).map((v) => String(v ?? '')).join('|')));
+    expect(rows[0]).toContain('派发区域');
+    expect(rows.some((r) => r.includes('WARN00000001') && r.includes('浙江省 / 杭州市') && r.includes('广东省 / 深圳市'))).toBe(true);
   });
 
   it('are refused to a role without the screen', async () => {

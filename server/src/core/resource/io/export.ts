@@ -89,7 +89,9 @@ export async function exportSheetColumns(m: ResourceMount, user: AuthUser, filte
   const { def, columns } = m;
   const cols = exportColumns(def, lang);
   // only the columns written (and the id): a third of the work of reading whole rows
-  const wanted: Record<string, PgColumn> = Object.fromEntries(['id', ...cols.map((c) => c.name), ...(m.hooks.shownReads ?? [])].map((name) => [name, columns[name]!]));
+  // a virtual field (its `shown` hook derives it) has no column: the hook's own reads are `shownReads`
+  const wanted: Record<string, PgColumn> = Object.fromEntries(['id', ...cols.map((c) => c.name), ...(m.hooks.shownReads ?? [])]
+    .flatMap((name) => (columns[name] ? [[name, columns[name]]] : [])));
   const dynamic = def.dynamicColumns && m.hooks.dynamicColumns ? await dynamicExportColumns(def.dynamicColumns, m, user, filters, lang) : [];
   if (dynamic.length) {
     wanted[def.dynamicColumns!.field] = columns[def.dynamicColumns!.field]!;
@@ -120,7 +122,8 @@ export async function writeExport(
     return rows;
   };
   const names: ReferenceNames = new Map();
-  const written = new Set(Object.keys(wanted));
+  // the columns read, and the virtual fields the `shown` hook derived from them
+  const written = new Set([...Object.keys(wanted), ...cols.map((c) => c.name)]);
   // the next chunk is read while this one is written; the writer waits whenever the client reads slower
   let chunk = ids.next().value;
   let next = chunk ? read(chunk) : undefined;
