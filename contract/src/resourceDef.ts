@@ -63,9 +63,18 @@ export interface FieldDef {
    * how the field appears in the search form; absent means not in the search form (it can still be filtered
    * through the API). `prefix`: the value's start (the box sends `<field>_likeright`), for codes kept in capitals
    * (`upperCase`, an SN) on tables of millions of rows: the column's btree answers it, where a substring search
-   * of a long code costs the grams index its most common pairs
+   * of a long code costs the grams index its most common pairs. `region` (a `regionPath` field): a region picked
+   * in the tree, sent as `<field>_likeright` holding the picked path's last code; the resource answers it with that
+   * region and every region under it (a `listParams` hook of `<field>_likeright`, checked when the engine mounts it).
+   * A `regionPath` field searched `equal` is picked the same way and sends the whole path as `<field>_equal`.
    */
-  search?: 'like' | 'prefix' | 'equal' | 'dateRange';
+  search?: 'like' | 'prefix' | 'equal' | 'dateRange' | 'region';
+  /**
+   * a `string` holding a path of the region tree (the resource `REGION_TREE`), province first, comma-joined codes
+   * (`330000,330100,330106`); a province or a city alone is a path too. The console picks it level by level from the
+   * tree's `lazy-tree`, and the screens holding such a field may read that tree. The server's hooks check the path.
+   */
+  regionPath?: true;
   /** shown as a table column (default true, except text/richtext) */
   list?: boolean;
   /** shown in the add/edit form (default true) */
@@ -107,6 +116,9 @@ export interface FieldDef {
 }
 
 export type Fields = Record<string, FieldDef>;
+
+/** The tree resource whose codes a `regionPath` field holds (administrative divisions). */
+export const REGION_TREE = 'region';
 
 /** What removing a referenced row does to a record that names it (`FieldDef.onRemove`). */
 export type RemovePolicy = 'refuse' | 'cascade' | 'detach' | 'keep';
@@ -165,7 +177,8 @@ export interface ButtonDef {
   shownWhen?: RowCondition;
   /**
    * a generic row button that decides a request: its dialog asks approve or reject (the action's `field` set to
-   * `approve` or `reject`) and an optional comment (`comment`, the input's key)
+   * `approve` or `reject`) and an optional comment (`comment`, the input's key); it is offered only when the action
+   * takes `{ id, [field], [comment] }` (a row's, never the toolbar's)
    */
   decide?: { field: string; approve: string | number; reject: string | number; comment?: string };
 }

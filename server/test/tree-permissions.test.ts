@@ -74,6 +74,15 @@ describe('trees follow the list permission of their resource', () => {
     expect(await status(`${SYS}/dict/tree`)).toBe(403);
   });
 
+  it('opens the region tree to the screens whose region paths are picked from it (区域派发), and no other tree', async () => {
+    const provinces = () => status(`${SYS}/region/lazy-tree`, { parentCode: '00' });
+    await grant(['desk', 'notice']);
+    expect(await provinces()).toBe(403);
+    await grant(['desk', 'notice', 'area_dispatch']);
+    expect(await provinces()).toBe(200);
+    expect(await status(`${SYS}/dept/tree`)).toBe(403);
+  });
+
   it('keeps what every signed-in console needs for itself: its own menus, buttons, dictionaries and switch dialogs', async () => {
     await grant(['desk', 'notice']);
     for (const url of [`${SYS}/menu/routes`, `${SYS}/menu/buttons`, `${SYS}/menu/top-menu`, `${SYS}/dept/select`, `${SYS}/role/select`]) {

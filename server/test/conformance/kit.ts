@@ -971,9 +971,23 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             expect((await k.found({ [`${name}_datele`]: bound(2022) }, rows)).sort()).toEqual([r1, r2].sort());
             expect(await k.found({ [`${name}_datele`]: day(2021) }, rows), '_datele includes its bound').toEqual([r1]);
           });
+        } else if (f.search === 'region') {
+          // the values are region paths; a region's code finds the rows of that region and of every region under it
+          test(`${name} (region): the last code of a row's path finds the rows in that region or under it; an unknown code none`, async () => {
+            const a = await k.create();
+            const b = await k.create({ overrides: { [name]: await k.otherValue(name, a[name]) } });
+            const rows = [a, b];
+            const within = (path: string, r: Row) => String(r[name]) === path || String(r[name]).startsWith(`${path},`);
+            for (const r of rows) {
+              const path = String(r[name]);
+              const holding = rows.filter((x) => within(path, x)).map((x) => String(x.id));
+              expect((await k.found({ [`${name}_likeright`]: path.split(',').at(-1)! }, rows)).sort(), path).toEqual(holding.sort());
+            }
+            expect(await k.found({ [`${name}_likeright`]: '000000' }, rows)).toEqual([]);
+          });
         } else {
           test(`${name}: declares a search kind the kit knows`, async () => {
-            expect(['like', 'prefix', 'equal', 'dateRange']).toContain(f.search);
+            expect(['like', 'prefix', 'equal', 'dateRange', 'region']).toContain(f.search);
           });
         }
       }

@@ -7,6 +7,14 @@ export const actionsZh = {
   confirmMore: '确定对{{names}}等 {{total}} 条数据执行「{{action}}」?',
   confirmNone: '确定执行「{{action}}」?',
   done: '「{{action}}」执行成功',
+  // a decide button's dialog (ButtonDef.decide)
+  decideTitle: '{{action}}「{{name}}」',
+  decision: '审批结果',
+  approve: '通过',
+  reject: '驳回',
+  decisionRequired: '请选择通过或驳回',
+  comment: '审批意见',
+  commentHint: '选填',
 };
 
 export const actionsEn: typeof actionsZh = {
@@ -14,4 +22,11 @@ export const actionsEn: typeof actionsZh = {
   confirmMore: 'Run “{{action}}” on {{names}} and {{more}} more ({{total}} in all)?',
   confirmNone: 'Run “{{action}}”?',
   done: '“{{action}}” done',
+  decideTitle: '{{action}}: “{{name}}”',
+  decision: 'Decision',
+  approve: 'Approve',
+  reject: 'Reject',
+  decisionRequired: 'Please choose approve or reject',
+  comment: 'Comment',
+  commentHint: 'Optional',
 };

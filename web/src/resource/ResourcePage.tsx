@@ -104,7 +104,7 @@ function useResourceList<F extends Fields>(props: ResourcePageProps<F>) {
   const io = useImportExport(def, can, list.lastQuery);
   const reload = useCallback(() => void actionRef.current?.reload(), []);
   // the menu's buttons that call an action of the definition (publish, sync…), for who holds them
-  const actions = useActionButtons<Rec>(def, reload);
+  const { ui: actions, dialog: actionDialog } = useActionButtons<Rec>(def, reload);
   const clearSelection = useCallback(() => setSelected([]), []);
   const closeDetail = useCallback(() => setDetailId(null), []);
   const closeWithin = useCallback(() => setWithin(null), []);
@@ -120,7 +120,7 @@ function useResourceList<F extends Fields>(props: ResourcePageProps<F>) {
   });
   return {
     params, formOverride, withinDefs, within, closeWithin, dicts, allowed, actionRef, selected, setSelected, detailId, closeDetail,
-    tree, list, io, reload, actions, clearSelection, formDialog, removeSelected: () => removeSelected(selected), columns,
+    tree, list, io, reload, actions, actionDialog, clearSelection, formDialog, removeSelected: () => removeSelected(selected), columns,
   };
 }
 
@@ -205,6 +205,7 @@ export function ResourcePage<F extends Fields>(props: ResourcePageProps<F>) {
             />
           </Suspense>
         )}
+        {page.actionDialog}
         <OnceOpened open={page.detailId !== null}>
           <DetailDrawer def={def} id={page.detailId} onClose={page.closeDetail} />
         </OnceOpened>

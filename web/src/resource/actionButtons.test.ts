@@ -3,9 +3,12 @@ import {
 } from '@console/contract';
 import { deviceControlResource, firmwareResource } from '@console/contract/areas/device/index';
 import { productResource } from '@console/contract/areas/product/index';
+import { APPROVAL_APPROVED, APPROVAL_REJECTED, areaDispatchOaResource, areaOaResource } from '@console/contract/areas/supplier/index';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { actionButtons, doneMessage, namedRows, rowActionInput, rowInputOf, shownOn, toolbarActionInput, toolbarInputOf } from './actionButtons';
+import {
+  actionButtons, decideInput, doneMessage, namedRows, rowActionInput, rowInputOf, rowName, shownOn, takesDecision, toolbarActionInput, toolbarInputOf,
+} from './actionButtons';
 
 const id = z.string().regex(/^\d+$/);
 const thing = defineResource({
@@ -127,6 +130,79 @@ describe('the definitions\' action buttons', () => {
     for (const def of defs) {
       for (const b of def.menu?.buttons ?? []) if (b.action) expect(def.actions?.[b.action], `${def.code}: ${b.code}`).toBeDefined();
     }
+  });
+});
+
+describe('decide buttons', () => {
+  const decide = { field: 'status', approve: 1, reject: 2, comment: 'comment' };
+  const decision = z.object({ id, status: z.coerce.number().int().refine((s) => s === 1 || s === 2), comment: z.string().max(255).optional() });
+  const request = defineResource({
+    code: 'ask',
+    path: '/api/x/ask',
+    title: { zh: '申请', en: 'Requests' },
+    scope: 'tenant',
+    fields: { name: { type: 'string', label: { zh: '名称', en: 'Name' }, required: true } },
+    menu: {
+      parent: 'x', route: '/x/ask', name: { zh: '申请', en: 'Requests' }, sort: 1,
+      buttons: [
+        { code: 'ask_process', name: { zh: '审批', en: 'Decide' }, alias: 'process', placement: 'both', action: 'process', decide },
+        // an action that takes no decision: the button is not offered at all (not even as a plain confirmation)
+        { code: 'ask_close', name: { zh: '关闭', en: 'Close' }, alias: 'close', placement: 'row', action: 'close', decide },
+        // a decision whose values the action refuses
+        { code: 'ask_odd', name: { zh: '审', en: 'Odd' }, alias: 'odd', placement: 'row', action: 'process', decide: { ...decide, approve: 'yes' } },
+        // a comment key the action does not take (zod would drop it silently)
+        { code: 'ask_note', name: { zh: '注', en: 'Note' }, alias: 'note', placement: 'row', action: 'process', decide: { ...decide, comment: 'note' } },
+      ],
+    },
+    actions: defineActions('/api/x/ask', {
+      process: { method: 'POST', permission: 'ask_process', title: { zh: '审批', en: 'Decide' }, input: decision, output: okOutput },
+      close: { method: 'POST', permission: 'ask_close', title: { zh: '关闭', en: 'Close' }, input: z.object({ id }), output: okOutput },
+    }),
+  });
+
+  it('offers a decide button on rows when its action takes the row\'s id, either decision and the comment; never in the toolbar', () => {
+    expect(rowInputOf(request.actions.process, decide)).toBe('decide');
+    expect(takesDecision(request.actions.close, decide)).toBe(false);
+    expect(rowInputOf(request.actions.close, decide)).toBeNull();
+    expect(rowInputOf(request.actions.close)).toBe('id');
+    expect(takesDecision(request.actions.process, { ...decide, approve: 'yes' })).toBe(false);
+    expect(takesDecision(request.actions.process, { ...decide, comment: 'note' })).toBe(false);
+    expect(takesDecision(request.actions.process, { field: 'status', approve: 1, reject: 2 })).toBe(true);
+    const b = actionButtons(request, () => true);
+    expect(b.row.map((x) => [x.button.code, x.input])).toEqual([['ask_process', 'decide']]);
+    expect(b.toolbar).toEqual([]);
+  });
+
+  it('sends the row\'s id, the decision in its field and the comment when one was written', () => {
+    expect(decideInput(decide, '7', 'approve', '  同意 ')).toEqual({ id: '7', status: 1, comment: '同意' });
+    expect(decideInput(decide, '7', 'reject')).toEqual({ id: '7', status: 2 });
+    expect(decideInput(decide, '7', 'reject', '   ')).toEqual({ id: '7', status: 2 });
+    expect(decideInput({ field: 'status', approve: 1, reject: 2 }, '7', 'approve', 'ignored')).toEqual({ id: '7', status: 1 });
+    for (const input of [decideInput(decide, '7', 'approve', '同意'), decideInput(decide, '7', 'reject')]) {
+      expect(request.actions.process.input.safeParse(input).success).toBe(true);
+    }
+  });
+
+  it('区域审批 and 派发审批: 审批 on each row, deciding `process` with status 1 or 2 and the comment', () => {
+    for (const def of [areaOaResource, areaDispatchOaResource]) {
+      const b = actionButtons(def, () => true);
+      expect(b.row.map((x) => [x.button.code, x.input]), def.code).toEqual([[`${def.code}_process`, 'decide']]);
+      expect(b.toolbar, def.code).toEqual([]);
+      const { decide: d } = b.row[0]!.button;
+      expect(decideInput(d!, '9', 'approve', '可以')).toEqual({ id: '9', status: APPROVAL_APPROVED, comment: '可以' });
+      expect(decideInput(d!, '9', 'reject')).toEqual({ id: '9', status: APPROVAL_REJECTED });
+      expect(def.actions.process.input.safeParse(decideInput(d!, '9', 'reject', '不对')).success).toBe(true);
+      // only a pending request is decided
+      expect(shownOn(b.row[0]!.button, { id: '9', status: 0 })).toBe(true);
+      expect(shownOn(b.row[0]!.button, { id: '9', status: APPROVAL_APPROVED })).toBe(false);
+    }
+  });
+
+  it('names a row by the name the server answers beside its name field (a region path\'s), else by the field', () => {
+    expect(rowName({ id: '1', code: '330000,330100', codeName: '浙江省 / 杭州市' }, 'code')).toBe('浙江省 / 杭州市');
+    expect(rowName({ id: '1', code: '330000,330100', codeName: '' }, 'code')).toBe('330000,330100');
+    expect(rowName({ id: '1', title: 'A' }, 'title')).toBe('A');
+    expect(rowName({ id: '1' }, 'title')).toBe('1');
   });
 });
 

@@ -1,15 +1,20 @@
-import { format, rowMeets, t as text, type ButtonDef, type Lang, type ResourceDef } from '@console/contract';
+import { dictNameKey, format, rowMeets, t as text, type ButtonDef, type Lang, type ResourceDef } from '@console/contract';
 import type { ActionDef } from '@console/contract/action';
 
 /**
  * The extra menu buttons that name an action (`ButtonDef.action` → `def.actions[action]`) and that the generic
  * list page renders itself: a row button calls the action with the row (`{ id }`, or `{ ids: [id] }` for an
- * action that takes a list), a toolbar button with the selected rows (`{ ids }`) or with no input at all.
+ * action that takes a list), a toolbar button with the selected rows (`{ ids }`) or with no input at all; a row
+ * button that decides a request (`decide`) asks approve or reject first and sends it with the row's `id`.
  * A button a custom page draws (`custom: true`), or whose action needs more than that, is left out.
  */
 
-/** What a row button sends: the row's id as `id`, or as a one-item `ids`. */
-export type RowInput = 'id' | 'ids';
+/** What a row button sends: the row's id as `id`, or as a one-item `ids`; or the row's `id` with a decision. */
+export type RowInput = 'id' | 'ids' | 'decide';
+/** How a `decide` button's action takes a decision (`ButtonDef.decide`). */
+export type DecideDef = NonNullable<ButtonDef['decide']>;
+/** A decide dialog's choice. */
+export type Decision = 'approve' | 'reject';
 /** What a toolbar button sends: the selected rows' ids, or nothing. */
 export type ToolbarInput = 'ids' | 'none';
 
@@ -42,8 +47,24 @@ function accepts(action: ActionDef, input: Record<string, unknown>): boolean {
   return action.input.safeParse(input).success;
 }
 
-/** How a row button calls its action: with `{ id }` when its input has `id`, else `{ ids }` when it has `ids`. */
-export function rowInputOf(action: ActionDef): RowInput | null {
+/**
+ * Whether an action takes a decision on one row: its input names `id`, the decision's field and its comment, and
+ * accepts either decision, with a comment and without.
+ */
+export function takesDecision(action: ActionDef, decide: DecideDef): boolean {
+  const keys = inputKeys(action);
+  const named = [...new Set(['id', decide.field, ...(decide.comment === undefined ? [] : [decide.comment])])];
+  if (!named.every((k) => keys.includes(k))) return false;
+  const comments = decide.comment === undefined ? [{}] : [{}, { [decide.comment]: 'ok' }];
+  return (['approve', 'reject'] as const).every((d) => comments.every((c) => accepts(action, { ...decideInput(decide, SAMPLE_ID, d), ...c })));
+}
+
+/**
+ * How a row button calls its action: a decide button with its decision (or not at all when the action cannot take
+ * it); else with `{ id }` when its input has `id`, else `{ ids }` when it has `ids`.
+ */
+export function rowInputOf(action: ActionDef, decide?: DecideDef): RowInput | null {
+  if (decide) return takesDecision(action, decide) ? 'decide' : null;
   const keys = inputKeys(action);
   if (keys.includes('id') && accepts(action, { id: SAMPLE_ID })) return 'id';
   if (keys.includes('ids') && accepts(action, { ids: [SAMPLE_ID] })) return 'ids';
@@ -65,10 +86,11 @@ export function actionButtons(def: Pick<ResourceDef, 'menu' | 'actions'>, can: (
     const action = button.action ? def.actions?.[button.action] : undefined;
     if (!action || button.custom || !can(button.code)) continue;
     if (button.placement === 'row' || button.placement === 'both') {
-      const input = rowInputOf(action);
+      const input = rowInputOf(action, button.decide);
       if (input) out.row.push({ button, action, input });
     }
-    if (button.placement === 'toolbar' || button.placement === 'both') {
+    // a decision is on one row: never the selection's
+    if ((button.placement === 'toolbar' || button.placement === 'both') && !button.decide) {
       const input = toolbarInputOf(action);
       if (input) out.toolbar.push({ button, action, input });
     }
@@ -76,9 +98,25 @@ export function actionButtons(def: Pick<ResourceDef, 'menu' | 'actions'>, can: (
   return out;
 }
 
-/** The action's input for one row. */
+/** The action's input for one row (a decide button's: see `decideInput`). */
 export function rowActionInput(b: RowActionButton, id: string): Record<string, unknown> {
-  return b.input === 'id' ? { id } : { ids: [id] };
+  return b.input === 'ids' ? { ids: [id] } : { id };
+}
+
+/** A decide button's input: the row, the decision in its field, and the comment when one was written. */
+export function decideInput(decide: DecideDef, id: string, decision: Decision, comment?: string): Record<string, unknown> {
+  const input: Record<string, unknown> = { id, [decide.field]: decide[decision] };
+  const written = comment?.trim();
+  if (decide.comment !== undefined && written) input[decide.comment] = written;
+  return input;
+}
+
+/** A row's name in a dialog: the name the server answers beside its name field (a region path's), else the field's. */
+export function rowName(record: Readonly<Record<string, unknown>>, nameField: string): string {
+  const shown = record[dictNameKey(nameField)];
+  if (typeof shown === 'string' && shown !== '') return shown;
+  const own = record[nameField] ?? record.id;
+  return own === undefined || own === null ? '' : String(own);
 }
 
 /** The action's input for the selected rows. */

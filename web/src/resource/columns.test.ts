@@ -1,5 +1,6 @@
 import { noticeResource } from '@console/contract/areas/desk/index';
 import { paramResource } from '@console/contract/areas/system/index';
+import { areaDispatchOaResource, areaDispatchResource, areaModifyLogResource, areaOaResource, deviceAreaResource } from '@console/contract/areas/supplier/index';
 import type { ProColumns } from '@ant-design/pro-components';
 import dayjs from 'dayjs';
 import { vi, describe, expect, it } from 'vitest';
@@ -187,5 +188,43 @@ describe('fitColumns', () => {
   it('does nothing before the table is measured', () => {
     const columns = [col('name', 900), actions];
     expect(fitColumns(columns, false, 0).width).toBe(1100);
+  });
+});
+
+describe('region paths in the search form', () => {
+  const byKey = (def: Parameters<typeof buildColumns>[0], key: string) => buildColumns<unknown>(def, { lang: 'zh', dicts: {} }, labels).find((c) => c.key === key);
+
+  it('a region search picks in the tree and sends the picked region, the path\'s last code, as <field>_likeright', () => {
+    for (const def of [deviceAreaResource, areaDispatchResource]) {
+      const code = byKey(def, 'code');
+      expect(code?.hideInSearch, def.code).toBe(false);
+      expect(code?.hideInTable, def.code).toBe(true);
+      expect(code?.renderFormItem, def.code).toBeTypeOf('function');
+      expect(transformOf(code)?.('330000,330100')).toEqual({ code_likeright: '330100' });
+      expect(transformOf(code)?.('330000')).toEqual({ code_likeright: '330000' });
+      expect(transformOf(code)?.(undefined)).toEqual({});
+    }
+  });
+
+  it('an equal search of a region path picks in the tree and sends the whole path as <field>_equal', () => {
+    for (const def of [areaOaResource, areaDispatchOaResource]) {
+      const code = byKey(def, 'code');
+      expect(code?.renderFormItem, def.code).toBeTypeOf('function');
+      expect(transformOf(code)?.('330000,330100,330106')).toEqual({ code_equal: '330000,330100,330106' });
+      expect(transformOf(code)?.('')).toEqual({});
+    }
+  });
+
+  it('shows the names the server answers beside a path (virtual fields) as columns, never in the search form', () => {
+    for (const def of [deviceAreaResource, areaDispatchResource, areaDispatchOaResource]) {
+      expect(byKey(def, 'codeName')?.hideInTable, def.code).toBe(false);
+      expect(byKey(def, 'codeName')?.hideInSearch, def.code).toBe(true);
+    }
+  });
+
+  it('the modify log\'s paths are not searched; their names are the columns', () => {
+    expect(byKey(areaModifyLogResource, 'oldCode')).toBeUndefined();
+    expect(byKey(areaModifyLogResource, 'newCode')).toBeUndefined();
+    expect(byKey(areaModifyLogResource, 'newName')?.hideInTable).toBe(false);
   });
 });

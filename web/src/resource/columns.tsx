@@ -13,6 +13,8 @@ import { dictOptions } from './dictValues';
 import { displayText, WIRE_DATE, WIRE_DATETIME } from './display';
 import { FieldValue, isFileField } from './FieldValue';
 import { RefSelect } from './RefSelect';
+import { joinPath, lastCode, splitPath } from './regionPath';
+import { RegionSelect } from './RegionSelect';
 import type { ColumnsOverride, RenderContext } from './types';
 
 /**
@@ -82,7 +84,7 @@ function dateRangeTransform(name: string) {
 }
 
 function searchable(f: FieldDef): boolean {
-  return f.search === 'like' || f.search === 'prefix' || f.search === 'equal';
+  return f.search === 'like' || f.search === 'prefix' || f.search === 'equal' || f.search === 'region';
 }
 
 /** A picked day → 'yyyy-MM-dd'. */
@@ -93,17 +95,33 @@ function dayText(value: unknown): string | undefined {
 }
 
 /**
- * The search parameter of a field: 'like' sends the plain key, 'prefix' `<field>_likeright`, 'equal' (and any
- * flag or reference) `<field>_equal`.
+ * The search parameter of a field: 'like' sends the plain key, 'prefix' and 'region' `<field>_likeright`, 'equal'
+ * (and any flag or reference) `<field>_equal`.
  */
 function searchKey(name: string, f: FieldDef): string {
-  if (f.search === 'prefix') return `${name}_likeright`;
+  if (f.search === 'prefix' || f.search === 'region') return `${name}_likeright`;
   return f.search === 'equal' || f.type === 'boolean' || f.type === 'ref' ? `${name}_equal` : name;
 }
 
-/** How the search form offers a field: dictionaries and flags as selects, references as a reference select, dates as a day. */
+/**
+ * A region path's search: picked in the tree; 'region' sends the picked region (the path's last code: the server
+ * finds it and every region under it), 'equal' the whole path.
+ */
+function regionSearch<Rec>(key: string, f: FieldDef): Partial<ProColumns<Rec>> {
+  const sent = (value: unknown) => (f.search === 'region' ? lastCode(value) : joinPath(splitPath(value)));
+  return {
+    renderFormItem: () => <RegionSelect />,
+    search: { transform: (value: unknown) => { const v = sent(value); return v ? { [key]: v } : {}; } },
+  };
+}
+
+/**
+ * How the search form offers a field: region paths in the region tree, dictionaries and flags as selects, references
+ * as a reference select, dates as a day.
+ */
 function searchInput<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels: ColumnLabels): Partial<ProColumns<Rec>> {
   const key = searchKey(name, f);
+  if (f.regionPath) return regionSearch<Rec>(key, f);
   if (f.dict) return { valueType: 'select', fieldProps: { options: dictOptions(f, ctx.dicts), showSearch: true, optionFilterProp: 'label' } };
   switch (f.type) {
     case 'boolean':
@@ -158,12 +176,22 @@ function rangeColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels:
 }
 
 /**
+ * The fields of the table and the search form, in definition order: those a list can filter, and the values the
+ * server derives for its rows (`virtual`: a region path's names) where they are listed; then the system fields.
+ */
+function columnFields(def: ResourceDef): [string, FieldDef][] {
+  const filterable = filterableFields(def);
+  const own = Object.entries(def.fields).filter(([name, f]) => Object.hasOwn(filterable, name) || (f.virtual === true && shownInList(f)));
+  return [...own, ...Object.entries(filterable).filter(([name]) => !Object.hasOwn(def.fields, name))];
+}
+
+/**
  * The table and search columns of a resource: its fields and the engine's system fields (createTime
  * with its date-range search). A field that is searchable but not listed is a column hidden in the table.
  */
 export function buildColumns<Rec>(def: ResourceDef, ctx: RenderContext, labels: ColumnLabels): ProColumns<Rec>[] {
   const columns: ProColumns<Rec>[] = [];
-  for (const [name, f] of Object.entries(filterableFields(def))) {
+  for (const [name, f] of columnFields(def)) {
     if (shownInList(f) || searchable(f)) columns.push(fieldColumn<Rec>(name, f, ctx, labels));
     if (f.search === 'dateRange') columns.push(rangeColumn<Rec>(name, f, ctx, labels));
   }

@@ -16,6 +16,7 @@ import { isOn, WIRE_DATE, WIRE_DATETIME } from './display';
 import { dictOptions } from './dictValues';
 import { joinIds, splitIds } from './refOptions';
 import { RefSelect } from './RefSelect';
+import { RegionSelect } from './RegionSelect';
 import { RichTextEditor } from './RichTextEditor';
 import { fieldPrompt, fieldRules, VALIDATE_TRIGGER } from './rules';
 import type { FormFieldContext } from './types';
@@ -60,7 +61,7 @@ type ItemProps = ReturnType<typeof fieldItemProps>['common'];
 /** the phone keypad for numbers, the email keyboard for addresses */
 const INPUT_MODE: Record<string, 'tel' | 'email' | 'url' | undefined> = { mobile: 'tel', phone: 'tel', email: 'email', url: 'url' };
 
-/** Fields shown by their role rather than their type: passwords, credentials, dictionaries, a tree's parent. */
+/** Fields shown by their role rather than their type: passwords, credentials, region paths, dictionaries, a tree's parent. */
 function specialField(ctx: FormFieldContext, t: TFunction, common: ItemProps, placeholder: string | undefined): ReactNode | undefined {
   const { name, field: f, mode } = ctx;
   const disabled = common.disabled;
@@ -77,6 +78,14 @@ function specialField(ctx: FormFieldContext, t: TFunction, common: ItemProps, pl
   if (f.secret) {
     // a credential: answered as ****** (sending that back keeps the stored one), typed in a password box
     return <ProFormText.Password {...common} placeholder={placeholder} fieldProps={{ maxLength: f.max, autoComplete: 'new-password' }} />;
+  }
+  if (f.regionPath) {
+    // picked in the region tree; the form holds the comma-joined path, as the wire does
+    return (
+      <ProForm.Item {...common}>
+        <RegionSelect placeholder={placeholder} disabled={disabled} />
+      </ProForm.Item>
+    );
   }
   if (f.dict) {
     return (

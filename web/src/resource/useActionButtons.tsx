@@ -2,19 +2,26 @@ import { nameFieldOf, t as text, type ResourceDef } from '@console/contract';
 import type { ActionInput } from '@console/contract/action';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button } from 'antd';
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callAction } from '../api/action';
 import { useLang } from '../i18n';
 import { actionsEn, actionsZh } from '../i18n/actions';
 import { addMessages } from '../i18n/lazy';
+import { lazy } from '../shell/chunkLoad';
 import { usePermissionCheck } from '../store/permissions';
 import { testId } from '../testId';
-import { actionButtons, doneMessage, namedRows, rowActionInput, shownOn, toolbarActionInput, type ActionButton, type ActionButtons } from './actionButtons';
+import {
+  actionButtons, decideInput, doneMessage, namedRows, rowActionInput, rowName, shownOn, toolbarActionInput,
+  type ActionButton, type ActionButtons, type RowActionButton,
+} from './actionButtons';
 import { resourceKeys } from './api';
 import type { ResourceRecord } from './types';
 
 addMessages('actions', { zh: actionsZh, en: actionsEn });
+
+// a decide button's dialog loads when one is first opened
+const DecideDialog = lazy(() => import('./DecideDialog').then((m) => ({ default: m.DecideDialog })));
 
 export interface ActionButtonsUi<Rec> {
   buttons: ActionButtons;
@@ -26,9 +33,10 @@ export interface ActionButtonsUi<Rec> {
 
 /**
  * The generic page's action buttons (`actionButtons`): each asks for confirmation naming the action and the
- * rows, calls the action, says so and reloads the list; a failure is the server's message (the API client).
+ * rows (a decide button: approve or reject, and a comment), calls the action, says so and reloads the list; a
+ * failure is the server's message (the API client). `dialog` is the open decide dialog, for the page to render.
  */
-export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, reload: () => void): ActionButtonsUi<Rec> {
+export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, reload: () => void): { ui: ActionButtonsUi<Rec>; dialog: ReactNode } {
   const lang = useLang();
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
@@ -36,11 +44,23 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
   const can = usePermissionCheck();
   const buttons = useMemo(() => actionButtons(def, can), [def, can]);
   const nameField = nameFieldOf(def);
+  const [deciding, setDeciding] = useState<{ b: RowActionButton; record: Rec } | null>(null);
+
+  const call = useCallback(
+    (b: ActionButton, input: Record<string, unknown>) =>
+      callAction(b.action, input as ActionInput<typeof b.action>).then((answer) => {
+        const action = text(b.button.name, lang);
+        void message.success(doneMessage(b.button, answer, lang) ?? t('actions.done', { action }));
+        void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });
+        reload();
+      }),
+    [def.path, lang, message, queryClient, reload, t],
+  );
 
   const run = useCallback(
     (b: ActionButton, input: Record<string, unknown>, rows: readonly Rec[]) => {
       const action = text(b.button.name, lang);
-      const names = rows.map((r) => String(r[nameField as keyof Rec] ?? r.id));
+      const names = rows.map((r) => rowName(r, nameField));
       const named = namedRows(names, lang);
       const content = b.button.confirm
         ? text(b.button.confirm, lang)
@@ -54,26 +74,18 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
         cancelText: t('common.cancel'),
         okButtonProps: testId('confirm-ok'),
         cancelButtonProps: testId('confirm-cancel'),
-        onOk: () =>
-          callAction(b.action, input as ActionInput<typeof b.action>).then(
-            (answer) => {
-              void message.success(doneMessage(b.button, answer, lang) ?? t('actions.done', { action }));
-              void queryClient.invalidateQueries({ queryKey: resourceKeys.all(def.path) });
-              reload();
-            },
-            // the client has shown the server's message; close the dialog
-            () => undefined,
-          ),
+        // the client has shown the server's message; close the dialog
+        onOk: () => call(b, input).catch(() => undefined),
       });
     },
-    [def.path, lang, message, modal, nameField, queryClient, reload, t],
+    [call, lang, modal, nameField, t],
   );
 
   const rowButtons = useCallback(
     (record: Rec) =>
       buttons.row.filter((b) => shownOn(b.button, record)).map((b) => (
         <Button key={`action-${b.button.code}`} type="link" size="small" {...testId(`resource-row-action-${b.button.code}`)}
-          onClick={() => run(b, rowActionInput(b, record.id), [record])}>
+          onClick={() => (b.input === 'decide' ? setDeciding({ b, record }) : run(b, rowActionInput(b, record.id), [record]))}>
           {text(b.button.name, lang)}
         </Button>
       )),
@@ -97,5 +109,21 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
     [buttons, lang, message, run, t],
   );
 
-  return useMemo(() => ({ buttons, rowButtons, toolbarButtons }), [buttons, rowButtons, toolbarButtons]);
+  const ui = useMemo(() => ({ buttons, rowButtons, toolbarButtons }), [buttons, rowButtons, toolbarButtons]);
+  const decide = deciding?.b.button.decide;
+  const commentField = decide?.comment === undefined ? undefined : def.fields[decide.comment];
+  const dialog = deciding && decide && (
+    <Suspense fallback={null}>
+      <DecideDialog
+        key={`${deciding.b.button.code}-${deciding.record.id}`}
+        title={t('actions.decideTitle', { action: text(deciding.b.button.name, lang), name: rowName(deciding.record, nameField) })}
+        decide={decide}
+        commentLabel={commentField ? text(commentField.label, lang) : undefined}
+        commentMax={commentField?.max}
+        onSubmit={(decision, comment) => call(deciding.b, decideInput(decide, deciding.record.id, decision, comment))}
+        onClose={() => setDeciding(null)}
+      />
+    </Suspense>
+  );
+  return { ui, dialog };
 }

@@ -38,7 +38,8 @@ export const areaDispatchResource = defineResource({
     buttons: [{ code: 'area_dispatch_import', name: { zh: '导入', en: 'Import' }, alias: 'import', placement: 'toolbar' }],
   },
   io: { export: { permission: 'area_dispatch' }, import: { permission: 'area_dispatch_import' } },
-  fields: dispatchFields,
+  // the list's region: the one picked and every region under it
+  fields: { ...dispatchFields, code: { ...dispatchFields.code, search: 'region' } },
 });
 
 /**

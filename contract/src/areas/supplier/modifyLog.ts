@@ -24,10 +24,10 @@ export const areaModifyLogResource = defineResource({
       type: 'string', label: { zh: '设备 SN', en: 'Device SN' }, required: { zh: '请输入设备 SN', en: 'Please enter the device SN' },
       max: 32, upperCase: true, immutable: true, search: 'prefix', key: true, width: 170,
     },
-    oldCode: { type: 'string', label: { zh: '原区域编号', en: 'Old region code' }, max: 64, immutable: true, list: false },
+    oldCode: { type: 'string', label: { zh: '原区域编号', en: 'Old region code' }, max: 64, immutable: true, list: false, regionPath: true },
     newCode: {
       type: 'string', label: { zh: '新区域编号', en: 'New region code' }, required: { zh: '请输入新区域编号', en: 'Please enter the new region code' },
-      max: 64, immutable: true, list: false,
+      max: 64, immutable: true, list: false, regionPath: true,
     },
     oldName: { type: 'string', label: { zh: '原区域', en: 'From' }, form: false, virtual: true, width: 200 },
     newName: { type: 'string', label: { zh: '新区域', en: 'To' }, form: false, virtual: true, key: true, width: 200 },

@@ -8,6 +8,7 @@ import { badRequest } from '../errors.js';
 import { isId } from '../ids.js';
 import { parseDateTime } from '../time.js';
 import { columnRange } from './ranges.js';
+import type { ResourceHooks } from './hooks.js';
 
 export type ColumnMap = Record<string, PgColumn>;
 
@@ -109,6 +110,21 @@ export function checkSearchGrams(def: ResourceDef, columns: ColumnMap): void {
     const column = columns[name];
     if (!column || !gramsColumn(columns, column)) {
       throw new Error(`resource ${def.code}: the searchable field ${name} needs its grams column (${column?.name ?? name}_grams: declare the table with withSearchGrams() and searchGramsIndexes(), core/db/columns.ts)`);
+    }
+  }
+}
+
+/**
+ * A region search (`search: 'region'`) sends `<field>_likeright` with a region's code, which finds the rows of that
+ * region and of the regions under it only through the resource's own parameter (the stored value is a path, not a
+ * prefix of the code): thrown when the engine mounts a resource without it.
+ */
+export function checkRegionSearch(def: ResourceDef, hooks: Pick<ResourceHooks, 'listParams'>): void {
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (f.search !== 'region') continue;
+    if (!f.regionPath) throw new Error(`resource ${def.code}: the region search of ${name} is for a regionPath field`);
+    if (!hooks.listParams?.[`${name}_likeright`]) {
+      throw new Error(`resource ${def.code}: the region search of ${name} needs its listParams hook ${name}_likeright (the region and every region under it)`);
     }
   }
 }

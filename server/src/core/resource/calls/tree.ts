@@ -1,4 +1,4 @@
-import { type Lang, msg, permissionCodes, type ResourceDef, resources, TREE_NODE, type TreeNode } from '@console/contract';
+import { type FieldDef, type Lang, msg, permissionCodes, REGION_TREE, type ResourceDef, resources, TREE_NODE, type TreeNode } from '@console/contract';
 import { and } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -20,13 +20,16 @@ import { markParents, treeOrder } from './treeReads.js';
 
 type Row = Record<string, unknown>;
 
+/** Whether a field's value is picked from the tree of `code`: a reference to it, or a region path of the region tree. */
+const picksFrom = (f: FieldDef, code: string) => f.ref === code || (f.regionPath === true && code === REGION_TREE);
+
 /**
  * The permission codes that may read a resource's tree: its list's, and those of the resources whose fields
- * reference it (the user screen's form picks departments and roles from their trees).
+ * pick from it (the user screen's form picks departments and roles from their trees, the dispatch screen regions).
  */
 export function treeReaders(def: ResourceDef): string[] {
   const pickers = Object.values(resources as Record<string, ResourceDef>)
-    .filter((other) => other.code !== def.code && Object.values(other.fields).some((f) => f.ref === def.code))
+    .filter((other) => other.code !== def.code && Object.values(other.fields).some((f) => picksFrom(f, def.code)))
     .map((other) => permissionCodes(other).menu);
   return [...new Set([permissionCodes(def).menu, ...pickers])];
 }

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../context.js';
 import { secretBox } from '../../secrets.js';
 import type { FieldLabels } from '../../validation.js';
-import { checkSearchGrams, type ColumnMap } from '../filters.js';
+import { checkRegionSearch, checkSearchGrams, type ColumnMap } from '../filters.js';
 import type { ResourceHooks } from '../hooks.js';
 import type { MountedResource } from '../registry.js';
 import { TreeRules } from '../tree.js';
@@ -95,6 +95,7 @@ export function buildMount(ctx: AppContext, def: ResourceDef, table: PgTable, ho
   };
   const { removable } = checkColumns(def, col);
   checkSearchGrams(def, columns);
+  checkRegionSearch(def, hooks);
   const adminOnly: { platformAdmin?: true } = def.platformAdminOnly ? { platformAdmin: true } : {};
   const codes = permissionCodes(def);
   const tag = def.path.split('/')[2] ?? 'resource';
