@@ -34,7 +34,10 @@ export const deviceAreaResource = defineResource({
     code: {
       type: 'string', label: { zh: '区域编号', en: 'Region code' }, required: { zh: '请选择所属区域', en: 'Please choose the region' }, max: 64, list: false,
       regionPath: true, search: 'region',
-      help: { zh: '区划编号路径, 省在前: 330000,330100,330106', en: 'Region codes from the province down: 330000,330100,330106' },
+      help: {
+        zh: '省、市或区县; 导入表格中填写区划编号路径, 省在前: 330000,330100,330106',
+        en: 'A province, city or district; a sheet gives the codes from the province down: 330000,330100,330106',
+      },
     },
     // the path's names (浙江省 / 杭州市 / 西湖区), for the list, the detail and the export
     codeName: { type: 'string', label: { zh: '所属区域', en: 'Region' }, form: false, virtual: true, key: true, width: 220 },
