@@ -29,14 +29,12 @@ export async function placeDevices(tx: Executor, user: AuthUser, sns: SQL, count
   const index = sql`i.n`;
   const res = await tx.execute(sql`
     with input as (select s.sn, row_number() over (order by s.sn) - 1 as n from (${sns}) s),
-    old as (
-      select a.device_sn, a.code from ${deviceArea} a join input i on a.device_sn = i.sn
-      where a.tenant_id = ${user.tenantId} and a.is_deleted = 0
-    ),
     logged as (
       insert into ${areaModifyLog} (id, tenant_id, device_sn, old_code, new_code, operator, reason, create_user, update_user)
       select ${idBlockSql(count, index)}, ${user.tenantId}, i.sn, o.code, ${p.code}, ${p.operator}, ${p.reason}, ${user.userId}::bigint, ${user.userId}::bigint
-      from input i left join old o on o.device_sn = i.sn
+      from input i
+      -- each lock's live area by its key (a join per lock: the planner's estimate of a fresh batch is one row)
+      left join ${deviceArea} o on o.tenant_id = ${user.tenantId} and o.device_sn = i.sn and o.is_deleted = 0
       where o.code is distinct from ${p.code}
     )
     insert into ${deviceArea} (id, tenant_id, device_sn, code, agent_id, dispatch_time, source, dispatch_id, create_user, update_user)
