@@ -80,6 +80,9 @@ export const areaWarn = pgTable(
   (t) => [
     uniqueIndex('ux_device_area_warn').on(t.tenantId, t.deviceSn, t.activatedCode).where(sql`is_deleted = 0`),
     index('ix_device_area_warn_time').on(t.tenantId, t.activationTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    // the unhandled ones, newest first (the operator's work list), and an SN's start (COLLATE "C": a prefix match)
+    index('ix_device_area_warn_open').on(t.tenantId, t.activationTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0 and handled = 0`),
+    index('ix_device_area_warn_sn').on(t.tenantId, sql`device_sn COLLATE "C"`).where(sql`is_deleted = 0`),
     ...searchGramsIndexes(t),
   ],
 );

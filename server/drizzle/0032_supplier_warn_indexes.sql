@@ -1,0 +1,2 @@
+CREATE INDEX "ix_device_area_warn_open" ON "ymy_device_area_warn" USING btree ("tenant_id","activation_time" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE is_deleted = 0 and handled = 0;--> statement-breakpoint
+CREATE INDEX "ix_device_area_warn_sn" ON "ymy_device_area_warn" USING btree ("tenant_id",device_sn COLLATE "C") WHERE is_deleted = 0;
