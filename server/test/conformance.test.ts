@@ -124,8 +124,9 @@ const OPTIONS: Record<string, Omit<ResourceOptions, 'harness'>> = {
   area_dispatch: {
     values: dispatchValues(),
     omit: { batchNo: 'a dispatch names one SN or one batch; the kit\'s rows name an SN' },
+    // the agent it names is the one holding the kit's regions
+    refs: { area_agent: { create: async (kit, who) => (await agentOf(kit, who)).agentId } },
     skip: {
-      refs: 'the agent must hold the dispatch\'s region, which the kit\'s agent rows do not: references are tested in supplier-dispatch.test.ts',
       search: 'a dispatch names an SN or a batch, never both, and the kit searches both of one row: the filters are tested in supplier-dispatch.test.ts',
     },
   },
