@@ -118,6 +118,7 @@ export const coreMessages = {
   importMissingColumns: { zh: '缺少必填列: {columns}', en: 'Required columns are missing: {columns}' },
   importDuplicateInFile: { zh: '{field}「{value}」与第 {row} 行重复', en: '{field} "{value}" repeats row {row}' },
   importUnknownValue: { zh: '{field}的取值「{value}」不存在', en: '{field}: no such value "{value}"' },
+  importAmbiguousName: { zh: '{field}「{value}」对应多条记录，请填写其编号', en: '{field}: several records are named "{value}"; give its id' },
   importWriteFailed: { zh: '导入失败, 未写入任何数据: {detail}', en: 'The import failed and wrote nothing: {detail}' },
   importTooManyErrors: { zh: '错误过多, 仅列出前 {max} 条', en: 'Too many errors; only the first {max} are listed' },
   logTitleSubmit: { zh: '{title}: 保存', en: '{title}: save' },

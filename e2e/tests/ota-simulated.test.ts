@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// the fleet simulator's core (npm run simulate): real MQTT connections to the server's device gateway
-import { createFleet, type Fleet, type FleetSession } from '../../server/src/areas/device/gateway/fleet.js';
-import { api, apiToken } from '../api.js';
+import type { Fleet } from '../../server/src/areas/device/gateway/fleet.js';
+import { apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
+import { connect, simulatedBatch as makeBatch, platformCalls, type PlatformCalls, simulatedProduct } from '../simulatedLocks.js';
 import { pickOption, signIn, submitResourceForm, tableRows, waitFor, clickRowAction } from '../flows.js';
 
 /**
@@ -13,30 +13,17 @@ import { pickOption, signIn, submitResourceForm, tableRows, waitFor, clickRowAct
  * server's embedded broker with the credentials of certificates imported and allocated through the API.
  */
 const b = useBrowser();
-const IPC = '/sc/ymy-ipc/back';
-const PRODUCT = 'E2E 模拟锁';
+const TAG = 'SIM';
+const CLOUD_PRODUCT = 'E2ESIMPROD';
+// the product simulatedProduct makes of the tag
+const PRODUCT = `E2E ${TAG} 锁`;
 const BATCH = 'E2E-SIM-B1';
 const VERSION = '5.0.0';
 let admin = '';
 let fleet: Fleet | undefined;
 
 let sns: string[] = [];
-
-async function call<T>(path: string, json?: unknown): Promise<T> {
-  const res = await api<T>(b.baseUrl, admin, path, json === undefined ? {} : { method: 'POST', json });
-  if (!res.success) throw new Error(`${path}: ${res.msg}`);
-  return res.data;
-}
-
-async function multipart<T>(path: string, form: FormData): Promise<T> {
-  const res = await fetch(`${b.baseUrl}${path}`, {
-    method: 'POST', body: form, headers: { authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`, 'blade-auth': `bearer ${admin}` },
-  });
-  const body = (await res.json()) as { success: boolean; msg: string; data: T };
-  if (!body.success) throw new Error(`${path}: ${body.msg}`);
-  return body.data;
-}
-
+let p: PlatformCalls;
 let productId = '';
 let factoryId = '';
 const fleets: Fleet[] = [];
@@ -46,49 +33,26 @@ const fleets: Fleet[] = [];
  * connected as simulated locks; `random` decides their OTA fate (below the fleet's failRate: the install fails).
  */
 async function simulatedBatch(batchNo: string, snPrefix: string, options: { failRate?: number; random: () => number }): Promise<{ fleet: Fleet; sns: string[] }> {
-  const batch = await call<{ id: string }>(`${IPC}/add-batch`, { batchNo, factoryId, productId, cloudVendor: 1, quantity: 3, snPrefix });
-  const devices = await call<{ records: Array<{ sn: string }> }>(`${IPC}/get-device-list?batchId=${batch.id}&size=10`);
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('certs');
-  sheet.addRow(['cloudVendor', 'cloudProductId', 'deviceName', 'deviceSecret']);
-  for (const d of devices.records) sheet.addRow(['1', 'E2ESIMPROD', d.sn, randomBytes(16).toString('base64')]);
-  const form = new FormData();
-  form.append('file', new Blob([Buffer.from(await book.xlsx.writeBuffer())]), 'certs.xlsx');
-  const job = await multipart<{ id: string }>(`${IPC}/import-cert-list`, form);
-  let status = 'running';
-  for (let i = 0; i < 100 && status === 'running'; i++) {
-    await new Promise((r) => setTimeout(r, 200));
-    status = (await call<{ status: string }>(`${IPC}/get-upload-progress?id=${job.id}`)).status;
-  }
-  expect(status).toBe('done');
-  expect(await call(`${IPC}/allocate-cert`, { batchId: batch.id })).toMatchObject({ allocated: 3 });
-  const sessions = await call<{ sessions: FleetSession[] }>('/api/omc-device/simulator/sessions', { batchNo });
-  expect(sessions.sessions).toHaveLength(3);
-  const made = createFleet({ sessions: sessions.sessions, speed: 10, connectSpreadMs: 0, version: '4.0.0', ...options });
+  const { sessions } = await makeBatch(p, { batchNo, snPrefix, count: 3, productId, factoryId, cloudProductId: CLOUD_PRODUCT });
+  expect(sessions).toHaveLength(3);
+  const made = await connect(sessions, { speed: 10, version: '4.0.0', ...options });
   fleets.push(made);
-  await made.start();
-  expect(made.counters.connected).toBe(3);
-  return { fleet: made, sns: sessions.sessions.map((x) => x.sn) };
+  return { fleet: made, sns: sessions.map((x) => x.sn) };
 }
 
 beforeAll(async () => {
   admin = (await apiToken(b.baseUrl, '000000', 'admin', 'admin'))!;
-  const type = await call<{ id: string }>('/api/ymy-product/type/submit', { typeName: 'E2E 模拟门锁', typeCode: 'E2E-SIM-LOCK' });
-  const model = await call<{ id: string }>('/api/ymy-product/model/submit', { typeId: type.id, modelName: 'E2E SIM1', modelCode: 'E2E-SIM1' });
-  const product = await call<{ id: string }>('/api/ymy-product/product/submit', {
-    productName: PRODUCT, productCode: 'E2E-SIM-P1', typeId: type.id, modelId: model.id, cloudVendor: 1, cloudProductId: 'E2ESIMPROD',
-  });
-  productId = product.id;
-  factoryId = (await call<{ id: string }>(`${IPC}/add-factory`, { factoryName: 'E2E 模拟工厂', factoryCode: 'E2E-SIM-F1' })).id;
+  p = platformCalls(b.baseUrl, admin);
+  ({ productId, factoryId } = await simulatedProduct(p, TAG, CLOUD_PRODUCT));
 
   // the firmware, uploaded with its record and published
   const fw = new FormData();
-  fw.append('productId', product.id);
+  fw.append('productId', productId);
   fw.append('moduleType', 'mcu');
   fw.append('version', VERSION);
   fw.append('file', new Blob([randomBytes(32 * 1024)]), `lock-${VERSION}.bin`);
-  const firmware = await multipart<{ id: string }>('/api/ymy-firmware/firmware/submit', fw);
-  await call(`/api/ymy-firmware/firmware/publish?id=${firmware.id}`, {});
+  const firmware = await p.multipart<{ id: string }>('/api/ymy-firmware/firmware/submit', fw);
+  await p.call(`/api/ymy-firmware/firmware/publish?id=${firmware.id}`, {});
 
   // the simulated locks connect
   ({ fleet, sns } = await simulatedBatch(BATCH, 'simx', { random: () => 0.5 }));

@@ -11,8 +11,14 @@ export interface ImportJob {
 }
 
 /** Imports a CSV sheet through `path` (multipart `file`, English messages) and waits for the job's end. */
-export async function importCsv(h: Harness, token: string, path: string, csv: string): Promise<ImportJob> {
-  const { payload, contentType } = multipart([{ name: 'file', filename: 'rows.csv', type: 'text/csv', data: Buffer.from(csv) }]);
+export function importCsv(h: Harness, token: string, path: string, csv: string): Promise<ImportJob> {
+  return importFile(h, token, path, Buffer.from(csv), 'rows.csv');
+}
+
+/** Imports a file (.csv or .xlsx by its name) through `path` and waits for the job's end. */
+export async function importFile(h: Harness, token: string, path: string, data: Buffer, filename: string): Promise<ImportJob> {
+  const type = filename.endsWith('.csv') ? 'text/csv' : 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+  const { payload, contentType } = multipart([{ name: 'file', filename, type, data }]);
   const res = await h.server.app.inject({
     method: 'POST', url: path, payload, headers: { authorization: BASIC, 'blade-auth': `bearer ${token}`, 'content-type': contentType, 'accept-language': 'en' },
   });

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
+import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deliverFleet, type Fleet, makeFleet } from './device-fixture.js';
-import { useServer } from './harness.js';
-import { importCsv } from './importSheet.js';
+import { BASIC, useServer } from './harness.js';
+import { importCsv, importFile } from './importSheet.js';
 
 /**
  * Device areas (issue 27): the region a lock was dispatched to, a path of the region tree, and its agent; one row
@@ -110,11 +111,44 @@ describe('a device area', () => {
     const imported = (await list(demo, { source: 'import' })).records;
     expect(imported.map((r) => r.deviceSn).sort()).toEqual([sn(1), sn(2)].sort());
     expect(imported.find((r) => r.deviceSn === sn(1))).toMatchObject({ code: '330000', agentIdName: '浙江代理', codeName: '浙江省' });
+    // each imported lock's region is on record in the modify log, none of the refused sheet's
+    const logged = await h.call<{ records: Array<{ deviceSn: string; oldCode: string | null; newCode: string; operator: string }> }>(
+      'GET', '/api/omc-log/device-area-modify/list', { token: demo, query: { size: '100' } });
+    const of = (s: string) => logged.body.data.records.filter((r) => r.deviceSn === s);
+    expect(of(sn(1))[0]).toMatchObject({ oldCode: null, newCode: '330000' });
+    expect(of(sn(2))[0]).toMatchObject({ oldCode: null, newCode: '310000' });
+    expect(of(sn(3)).filter((r) => r.newCode === '330000')).toEqual([]);
+  });
+
+  it('takes back its own export: the agent named as the export writes it, only the tenant\'s own', async () => {
+    const before = (await list(demo)).records.map((r) => ({ deviceSn: r.deviceSn, code: r.code, agentId: r.agentId ?? null })).sort((a, b) => a.deviceSn.localeCompare(b.deviceSn));
+    expect(before.some((r) => r.agentId === agentId)).toBe(true);
+    const exported = await h.server.app.inject({ method: 'GET', url: `${AREA}/export-area`, headers: { authorization: BASIC, 'blade-auth': `bearer ${demo}` } });
+    expect(exported.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(exported.rawPayload as unknown as ArrayBuffer);
+    const cells: string[] = [];
+    book.worksheets[0]!.eachRow((row) => cells.push(...(row.values as unknown[]).map(String)));
+    expect(cells).toContain('浙江代理');
+    expect((await h.call('POST', `${AREA}/remove`, { token: demo, query: { ids: (await list(demo)).records.map((r) => r.id).join(',') } })).status).toBe(200);
+    expect(await importFile(h, demo, `${AREA}/import`, exported.rawPayload, 'areas.xlsx')).toMatchObject({ status: 'done', succeeded: before.length });
+    const after = (await list(demo)).records.map((r) => ({ deviceSn: r.deviceSn, code: r.code, agentId: r.agentId ?? null })).sort((a, b) => a.deviceSn.localeCompare(b.deviceSn));
+    expect(after).toEqual(before);
+    // a name no agent of the tenant has (the platform's agent of that name is not the tenant's) is reported, nothing written
+    const platformAgent = await h.call('POST', '/api/omc-device/area-agent/submit', { token: platform, body: { agentName: '平台代理', regionCodes: '440000' } });
+    expect(platformAgent.status, platformAgent.body.msg).toBe(200);
+    await h.call('POST', `${AREA}/remove`, { token: demo, query: { ids: (await list(demo)).records.map((r) => r.id).join(',') } });
+    const bad = await importCsv(h, demo, `${AREA}/import`, `设备 SN,区域编号,代理\n${sn(1)},330000,浙江代理\n${sn(2)},330000,平台代理\n`);
+    expect(bad).toMatchObject({ status: 'failed' });
+    expect(bad.errors).toEqual([{ row: 3, message: expect.stringContaining('平台代理') }]);
+    expect((await list(demo)).total).toBe(0);
+    expect(await importCsv(h, demo, `${AREA}/import`, `设备 SN,区域编号,代理\n${sn(1)},330000,浙江代理\n${sn(2)},330000,${agentId}\n`)).toMatchObject({ status: 'done', succeeded: 2 });
+    expect((await list(demo)).records.map((r) => r.agentIdName)).toEqual(['浙江代理', '浙江代理']);
   });
 
   it('keeps the agent named by a live area: removing it is refused', async () => {
     const res = await h.call('POST', '/api/omc-device/area-agent/remove', { token: demo, query: { ids: agentId } });
     expect(res.status).toBe(409);
-    expect(res.body.msg).toContain(sn(0));
+    expect(res.body.msg).toContain(sn(1));
   });
 });

@@ -60,6 +60,9 @@ export function formatDateTime(d: Date | null | undefined): string | null {
 
 /** Offset of the zone at an instant, in minutes east of UTC. */
 function zoneOffsetMinutes(at: Date): number {
+  const ms = at.getTime();
+  const known = Number.isNaN(ms) ? null : quarterOffset(ms);
+  if (known !== null) return Math.round(known / 60000);
   const text = formatWithIntl(at);
   const asUtc = Date.parse(`${text.replace(' ', 'T')}Z`);
   return Math.round((asUtc - Math.floor(at.getTime() / 1000) * 1000) / 60000);

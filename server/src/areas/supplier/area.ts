@@ -1,9 +1,10 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { msg } from '@console/contract';
+import { inList } from '../../core/db/bulk.js';
 import { AppError, conflict, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { bySnColumn, deviceOwner, factoryDevice, ownsDevice } from '../production/index.js';
-import { logChange } from './placement.js';
+import { logChanges } from './placement.js';
 import { isRegionPath, normalPath, regionParam, regionPaths, showRegionNames } from './regions.js';
 import { deviceArea } from './tables.js';
 
@@ -17,11 +18,12 @@ export const deviceAreaHooks = (): ResourceHooks => ({
   async checkRows(tx, rows, lang, user) {
     const sns = rows.map((r) => String(r.deviceSn ?? ''));
     const paths = await regionPaths(tx, rows.map((r) => normalPath(r.code)));
+    // the locks by their SN alone (its unique index), the owner compared here: one probe a lock
     const owner = deviceOwner(user);
-    const owned = new Set((await tx.select({ sn: factoryDevice.sn }).from(factoryDevice)
-      .where(and(inArray(factoryDevice.sn, sns), ...(owner === undefined ? [] : [eq(factoryDevice.ownerTenantId, owner)])))).map((r) => r.sn));
+    const owned = new Set((await tx.select({ sn: factoryDevice.sn, owner: factoryDevice.ownerTenantId }).from(factoryDevice)
+      .where(inList(factoryDevice.sn, sns))).filter((r) => owner === undefined || r.owner === owner).map((r) => r.sn));
     const held = new Set((await tx.select({ sn: deviceArea.deviceSn }).from(deviceArea)
-      .where(and(eq(deviceArea.tenantId, user.tenantId), inArray(deviceArea.deviceSn, sns), eq(deviceArea.isDeleted, 0)))).map((r) => r.sn));
+      .where(and(eq(deviceArea.tenantId, user.tenantId), inList(deviceArea.deviceSn, sns), eq(deviceArea.isDeleted, 0)))).map((r) => r.sn));
     return rows.map((r, i) => {
       const sn = sns[i]!;
       const errors: Record<string, string> = {};
@@ -56,6 +58,8 @@ export const deviceAreaHooks = (): ResourceHooks => ({
   // every change of a lock's region is on record
   async afterSave(tx, saved, c) {
     const before = c.stored?.code === undefined || c.stored.code === null ? null : String(c.stored.code);
-    await logChange(tx, c.user, String(saved.deviceSn), before, String(saved.code), null);
+    await logChanges(tx, c.user, [{ sn: String(saved.deviceSn), oldCode: before, newCode: String(saved.code) }], null);
   },
+  afterCreateRows: (tx, saved, c) =>
+    logChanges(tx, c.user, saved.map((r) => ({ sn: String(r.deviceSn), oldCode: null, newCode: String(r.code) })), null),
 });

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
+import { insertRows } from '../../core/db/bulk.js';
 import { type Executor, rowsAffected } from '../../core/db/index.js';
 import { idBlockSql, nextId } from '../../core/ids.js';
 import { areaModifyLog, deviceArea } from './tables.js';
@@ -47,10 +48,19 @@ export async function placeDevices(tx: Executor, user: AuthUser, sns: SQL, count
   return rowsAffected(res);
 }
 
-/** A modify log row of one lock's change (an edit of its device area). */
-export async function logChange(tx: Executor, user: AuthUser, sn: string, oldCode: string | null, newCode: string, reason: string | null): Promise<void> {
-  if (oldCode === newCode) return;
-  await tx.execute(sql`
-    insert into ${areaModifyLog} (id, tenant_id, device_sn, old_code, new_code, operator, reason, create_user, update_user)
-    values (${nextId()}::bigint, ${user.tenantId}, ${sn}, ${oldCode}, ${newCode}, ${operatorOf(user)}, ${reason}, ${user.userId}::bigint, ${user.userId}::bigint)`);
+/** One lock's change of region, as the modify log keeps it. */
+export interface RegionChange {
+  sn: string;
+  oldCode: string | null;
+  newCode: string;
+}
+
+/** The modify log rows of locks' changes (edits of device areas, an import's new ones), in one statement. */
+export async function logChanges(tx: Executor, user: AuthUser, changes: readonly RegionChange[], reason: string | null): Promise<void> {
+  const operator = operatorOf(user);
+  const rows = changes.filter((c) => c.oldCode !== c.newCode).map((c) => ({
+    id: nextId(), tenantId: user.tenantId, deviceSn: c.sn, oldCode: c.oldCode, newCode: c.newCode, operator, reason,
+    createUser: user.userId, updateUser: user.userId,
+  }));
+  if (rows.length) await insertRows(tx, areaModifyLog, rows);
 }

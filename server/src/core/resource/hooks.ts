@@ -53,6 +53,12 @@ export interface ResourceHooks {
   beforeSave?: (tx: Executor, values: Row, c: SaveContext) => Promise<void>;
   /** runs inside the write transaction after the row was written */
   afterSave?: (tx: Executor, saved: Row, c: SaveContext) => Promise<void>;
+  /**
+   * an import's `afterSave` for a chunk of created rows at once (one statement for the chunk, where `afterSave`
+   * would make one a row): when present, an import writes its new rows in bulk and calls this instead of
+   * `afterSave` for them; rows it covers (updates) still go through `afterSave`
+   */
+  afterCreateRows?: (tx: Executor, saved: Row[], c: SaveContext) => Promise<void>;
   /** runs inside the transaction before the rows are soft-deleted; may refuse */
   beforeRemove?: (tx: Executor, rows: Row[], c: RemoveContext) => Promise<void>;
   /**

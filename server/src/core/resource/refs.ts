@@ -1,6 +1,7 @@
 import { dictNameKey, type Lang, msg, nameFieldOf, type ResourceDef, t } from '@console/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AuthUser } from '../callers.js';
+import { inList } from '../db/bulk.js';
 import type { Executor } from '../db/index.js';
 import { AppError } from '../errors.js';
 import type { ReferenceNames, ResourceRegistry } from './registry.js';
@@ -29,6 +30,25 @@ async function liveIds(tx: Executor, registry: ResourceRegistry, code: string, i
   const nameField = nameFieldOf(target.def);
   const rows = await tx.select({ id: c.id!, name: c[nameField] ?? c.id! }).from(target.table).where(and(...conds));
   return new Map(rows.map((r) => [String(r.id), r as Row]));
+}
+
+/**
+ * The live rows of a referenced resource the caller sees whose display name (`nameFieldOf`) is one of `names`:
+ * name → their ids (a spreadsheet names a reference as an export writes it). One query for all the names.
+ */
+export async function idsByName(tx: Executor, registry: ResourceRegistry, code: string, names: string[], user: AuthUser): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const target = registry.get(code);
+  const c = target.columns;
+  const nameColumn = c[nameFieldOf(target.def)];
+  if (names.length === 0 || !nameColumn || nameColumn === c.id) return out;
+  const conds = [inList(nameColumn, names), eq(c.isDeleted!, 0)];
+  if (target.def.scope === 'tenant') conds.push(eq(c.tenantId!, user.tenantId));
+  for (const r of await tx.select({ id: c.id!, name: nameColumn }).from(target.table).where(and(...conds))) {
+    const name = String(r.name);
+    out.set(name, [...(out.get(name) ?? []), String(r.id)]);
+  }
+  return out;
 }
 
 /** Refuses values of `ref`/`ids` fields that name rows the caller cannot see (400 naming the field). */

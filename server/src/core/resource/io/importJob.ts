@@ -12,7 +12,8 @@ import { runAs, scopeIn, visible } from '../mount/access.js';
 import type { ResourceMount } from '../mount/resourceMount.js';
 import { columnValues, newRow } from '../mount/rows.js';
 import { validateSubmit } from '../mount/validate.js';
-import { checkReferences } from '../refs.js';
+import { isId } from '../../ids.js';
+import { checkReferences, idsByName } from '../refs.js';
 import type { ImportBundle } from './bundle.js';
 import { cellText } from './cells.js';
 import {
@@ -22,6 +23,9 @@ import {
 import type { SheetRow } from './sheet.js';
 
 type Row = Record<string, unknown>;
+
+/** the parts of a reference cell: one id or name, or a comma-joined list of them */
+const referenceParts = (text: string): string[] => text.split(',').map((p) => p.trim()).filter(Boolean);
 
 /** rows checked against the table (uniqueness, references) per statement, and written together */
 const CHECK_CHUNK = 2000;
@@ -58,6 +62,8 @@ export class ImportJob {
   private readonly user: AuthUser;
   private readonly lang: Lang;
   private dicts = new Map<string, Map<string, string>>();
+  /** reference names looked up so far: field → name → the ids of the rows of that name the caller sees */
+  private readonly refNames = new Map<string, Map<string, string[]>>();
   private readonly seen: Map<string, Map<string, number>>;
   private now = new Date();
   private readonly later: Array<() => Promise<void> | void> = [];
@@ -114,8 +120,8 @@ export class ImportJob {
   private async checkAllThenWrite(): Promise<boolean> {
     const { m, user, lang } = this;
     const good: Checked[] = [];
-    await this.readRows(async (chunk) => {
-      good.push(...await runAs(m, user, (tx) => this.checkChunk(tx, chunk)));
+    await this.readRows(async (chunk, named) => {
+      good.push(...await runAs(m, user, async (tx) => this.checkChunk(tx, [...chunk, ...await this.checkNamed(tx, named)])));
     });
     if (await this.reportFailures()) return true;
     await this.save();
@@ -140,9 +146,9 @@ export class ImportJob {
     await runAs(this.m, this.user, async (tx) => {
       await allowLongTransaction(tx, IMPORT_TRANSACTION_MS);
       let writing: Promise<void> = Promise.resolve();
-      await this.readRows(async (chunk) => {
+      await this.readRows(async (chunk, named) => {
         await writing; // the transaction runs one statement at a time
-        const good = await this.checkChunk(tx, chunk);
+        const good = await this.checkChunk(tx, [...chunk, ...await this.checkNamed(tx, named)]);
         if (state.failed === 0 && !failure && good.length) {
           writing = this.writeChunk(tx, good).catch((e: unknown) => {
             failure = new WriteFailure(e);
@@ -248,7 +254,10 @@ export class ImportJob {
       }
     }
     this.current = 0;
-    if (fresh.length && m.hooks.afterSave) {
+    if (fresh.length && m.hooks.afterCreateRows) {
+      await insertRows(tx, m.table, fresh);
+      await m.hooks.afterCreateRows(tx, fresh, { ...base, mode: 'create', checked: !!m.hooks.checkRows });
+    } else if (fresh.length && m.hooks.afterSave) {
       for (let at = 0; at < fresh.length; at += INSERT_CHUNK) {
         const saved = await tx.insert(m.table).values(fresh.slice(at, at + INSERT_CHUNK).map((r) => columnValues(m, r)) as never).returning() as Row[];
         for (const row of saved) await m.hooks.afterSave(tx, row, { ...base, mode: 'create', checked: !!m.hooks.checkRows });
@@ -278,10 +287,14 @@ export class ImportJob {
     await m.hooks.afterSave?.(tx, updated as Row, ctxOf);
   }
 
-  /** reads the file, each row checked on its own (submit's rules); every `CHECK_CHUNK` good rows go to `flush` */
-  private async readRows(flush: (chunk: Checked[]) => Promise<void>): Promise<void> {
+  /**
+   * reads the file, each row checked on its own (submit's rules); every `CHECK_CHUNK` rows go to `flush`: those
+   * checked, and those naming a reference by a name not looked up yet (checked there, once the chunk's names are)
+   */
+  private async readRows(flush: (chunk: Checked[], named: SheetRow[]) => Promise<void>): Promise<void> {
     const { state, lang } = this;
     let pending: Checked[] = [];
+    let named: SheetRow[] = [];
     for await (const { row, cells } of this.input.rows) {
       if (cells.every(isEmptyCell)) continue;
       state.total++;
@@ -291,17 +304,53 @@ export class ImportJob {
         state.errors = [{ row, message: msg('importTooManyRows', lang, { max: IMPORT_MAX_ROWS }) }];
         return;
       }
-      const checked = await this.checkRow(row, cells);
-      if (checked) {
-        pending.push(checked);
-        if (pending.length >= CHECK_CHUNK) {
-          await flush(pending);
-          pending = [];
-        }
+      if (this.unknownNames(cells).length) named.push({ row, cells });
+      else {
+        const checked = await this.checkRow(row, cells);
+        if (checked) pending.push(checked);
+      }
+      if (pending.length + named.length >= CHECK_CHUNK) {
+        await flush(pending, named);
+        pending = [];
+        named = [];
       }
       if (state.total % PROGRESS_EVERY === 0) await this.save();
     }
-    await flush(pending);
+    await flush(pending, named);
+  }
+
+  /** the reference names of a row's cells not looked up yet: [field, name] */
+  private unknownNames(cells: SheetRow['cells']): Array<[string, string]> {
+    const out: Array<[string, string]> = [];
+    for (const [index, name] of this.input.header) {
+      const f = this.m.def.fields[name]!;
+      if (!f.ref) continue;
+      const text = cellText(cells[index], f);
+      if (text === undefined) continue;
+      const known = this.refNames.get(name);
+      for (const part of referenceParts(text)) if (!isId(part) && !known?.has(part)) out.push([name, part]);
+    }
+    return out;
+  }
+
+  /** the rows naming references by new names: the names looked up (one query per field), then each row checked */
+  private async checkNamed(tx: Executor, rows: SheetRow[]): Promise<Checked[]> {
+    const wanted = new Map<string, Set<string>>();
+    for (const { cells } of rows) {
+      for (const [field, name] of this.unknownNames(cells)) wanted.set(field, (wanted.get(field) ?? new Set()).add(name));
+    }
+    for (const [field, names] of wanted) {
+      const found = await idsByName(tx, this.m.ctx.resources, this.m.def.fields[field]!.ref!, [...names], this.user);
+      let known = this.refNames.get(field);
+      if (!known) this.refNames.set(field, (known = new Map()));
+      for (const name of names) known.set(name, found.get(name) ?? []);
+    }
+    const out: Checked[] = [];
+    for (const { row, cells } of rows) {
+      const checked = await this.checkRow(row, cells);
+      if (checked) out.push(checked);
+    }
+    return out;
   }
 
   /** one row of the file checked on its own: its values, or undefined once its errors are reported */
@@ -343,7 +392,20 @@ export class ImportJob {
         }
       }
       const dict = this.dicts.get(name);
-      if (dict) {
+      if (f.ref && referenceParts(text).some((part) => !isId(part))) {
+        // a reference named as an export writes it: each name stands for the one row of that name the caller sees
+        const ids: string[] = [];
+        for (const part of referenceParts(text)) {
+          const found = isId(part) ? [part] : this.refNames.get(name)?.get(part) ?? [];
+          if (found.length === 1) ids.push(found[0]!);
+          else messages.push(msg(found.length ? 'importAmbiguousName' : 'importUnknownValue', lang, { field: t(f.label, lang), value: part }));
+        }
+        if (ids.length < referenceParts(text).length) {
+          wrongDict.add(name);
+          continue;
+        }
+        body[name] = ids.join(',');
+      } else if (dict) {
         const key = dict.get(text.toLowerCase());
         if (key === undefined) {
           messages.push(msg('importUnknownValue', lang, { field: t(f.label, lang), value: text }));
