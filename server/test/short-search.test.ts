@@ -82,6 +82,34 @@ describe('the declaration: every searchable field has its grams', () => {
     expect(checked).toBeGreaterThanOrEqual(3); // notice.title, param.paramName, param.paramKey
   });
 
+  it('every `search: prefix` field of every resource has a btree in COLLATE "C" (after its tenant) for the prefix the engine writes', async () => {
+    const [db] = await rows<{ datcollate: string }>('select datcollate from pg_database where datname = current_database()');
+    const missing: string[] = [];
+    let checked = 0;
+    for (const def of Object.values(resources) as ResourceDef[]) {
+      const entry = mounted.find((m) => m.def.code === def.code);
+      if (!entry) continue;
+      const table = getTableName(entry.table);
+      const columns = getTableColumns(entry.table) as Record<string, PgColumn>;
+      for (const [field, f] of Object.entries(def.fields)) {
+        if (f.search !== 'prefix' || f.virtual) continue;
+        const column = columns[field]!.name;
+        const [info] = await rows<{ collation_name: string | null }>(
+          `select collation_name from information_schema.columns where table_schema = 'public' and table_name = ${lit(table)} and column_name = ${lit(column)}`,
+        );
+        const inC = info?.collation_name === 'C' || db?.datcollate === 'C';
+        const defs = (await rows<{ indexdef: string }>(`select indexdef from pg_indexes where schemaname = 'public' and tablename = ${lit(table)}`)).map((r) => r.indexdef);
+        // `col LIKE 'X%'` under COLLATE "C" (filters.ts) is a range of the column's btree when the btree sorts it in C
+        const lead = `\\((?:tenant_id, )?"?${column}"?`;
+        const serves = defs.some((d) => / USING btree /.test(d) && (new RegExp(`${lead} COLLATE "C"`).test(d) || (inC && new RegExp(`${lead}[,)]`).test(d))));
+        if (!serves) missing.push(`${table}.${column}`);
+        checked++;
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThanOrEqual(5);
+  });
+
   it('rows are read without their grams (they serve the index only), and with every other column', () => {
     let withGrams = 0;
     for (const { def, table } of mounted) {

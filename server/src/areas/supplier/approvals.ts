@@ -13,7 +13,7 @@ import { msg } from '@console/contract';
 import { bySnColumn, ownsDevice } from '../production/index.js';
 import { checkDecidable, decision, guardRequestRemove, guardRequestSave } from './approvalRules.js';
 import { applyDispatch, checkDispatch, savedTarget } from './dispatch.js';
-import { operatorOf, placeDevices } from './placement.js';
+import { operatorOf, placeDevices, tendPlaced } from './placement.js';
 import { isRegionPath, showRegionNames } from './regions.js';
 import { areaDispatch, areaDispatchOa, areaOa } from './tables.js';
 
@@ -58,7 +58,7 @@ export function registerApprovalActions(app: FastifyInstance, ctx: AppContext): 
     return true;
   });
 
-  mountAction(app, ctx, areaDispatchOaResource.actions.process, async ({ id, status, comment }, { tx, user, lang }) => {
+  mountAction(app, ctx, areaDispatchOaResource.actions.process, async ({ id, status, comment }, { tx, user, lang, afterCommit }) => {
     await lockRequest(tx, 'area-dispatch-oa', id);
     const [row] = await tx.select().from(areaDispatchOa).where(and(eq(areaDispatchOa.id, id), eq(areaDispatchOa.tenantId, user.tenantId), eq(areaDispatchOa.isDeleted, 0)));
     if (!row) throw notFound();
@@ -74,7 +74,7 @@ export function registerApprovalActions(app: FastifyInstance, ctx: AppContext): 
         batchNo: values.batchNo as string | null, quantity: Number(values.quantity), dispatchTime: (values.dispatchTime as Date | null) ?? new Date(),
         createUser: row.createUser, createDept: row.createDept, updateUser: user.userId,
       }).returning();
-      await applyDispatch(tx, user, lang, saved!, await savedTarget(tx, user, lang, saved!));
+      tendPlaced(ctx, afterCommit, await applyDispatch(tx, user, lang, saved!, await savedTarget(tx, user, lang, saved!)));
     }
     await tx.update(areaDispatchOa).set({ ...decision(user, status, comment), dispatchId }).where(eq(areaDispatchOa.id, id));
     return true;

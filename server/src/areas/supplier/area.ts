@@ -1,14 +1,15 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableName } from 'drizzle-orm';
 import { msg } from '@console/contract';
+import type { AppContext } from '../../core/context.js';
 import { inList } from '../../core/db/bulk.js';
 import { AppError, conflict, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { bySnColumn, deviceOwner, factoryDevice, ownsDevice } from '../production/index.js';
 import { logChanges } from './placement.js';
 import { isRegionPath, normalPath, regionParam, regionPaths, showRegionNames } from './regions.js';
-import { deviceArea } from './tables.js';
+import { areaModifyLog, deviceArea } from './tables.js';
 
-export const deviceAreaHooks = (): ResourceHooks => ({
+export const deviceAreaHooks = (ctx: AppContext): ResourceHooks => ({
   shown: (tx, rows) => showRegionNames(tx, rows, { code: 'codeName' }),
   shownReads: ['code'],
   // a tenant's rows are those of the locks it owns now
@@ -60,6 +61,8 @@ export const deviceAreaHooks = (): ResourceHooks => ({
     const before = c.stored?.code === undefined || c.stored.code === null ? null : String(c.stored.code);
     await logChanges(tx, c.user, [{ sn: String(saved.deviceSn), oldCode: before, newCode: String(saved.code) }], null);
   },
-  afterCreateRows: (tx, saved, c) =>
-    logChanges(tx, c.user, saved.map((r) => ({ sn: String(r.deviceSn), oldCode: null, newCode: String(r.code) })), null),
+  async afterCreateRows(tx, saved, c) {
+    await logChanges(tx, c.user, saved.map((r) => ({ sn: String(r.deviceSn), oldCode: null, newCode: String(r.code) })), null);
+    c.afterCommit(() => ctx.upkeep.changed(getTableName(areaModifyLog), saved.length));
+  },
 });

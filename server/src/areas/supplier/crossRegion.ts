@@ -1,5 +1,5 @@
 import { PLATFORM_TENANT } from '@console/contract';
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import type { AppContext } from '../../core/context.js';
 import { type Executor, inTenant, rowsAffected } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
@@ -72,5 +72,6 @@ export function watchLocations(ctx: AppContext): void {
   const gw = ctx.services.find(GATEWAY);
   // the device areas and warnings belong to tenants: the batch is matched across them, as the platform
   gw?.onUplink(['location'], (batch) =>
-    inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true, timeoutMs: FOLD_TIMEOUT_MS }, (tx) => foldCrossRegion(tx, batch)).then(() => undefined));
+    inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true, timeoutMs: FOLD_TIMEOUT_MS }, (tx) => foldCrossRegion(tx, batch))
+      .then((written) => ctx.upkeep.changed(getTableName(areaWarn), written)));
 }

@@ -1,13 +1,13 @@
 import { msg, type Lang } from '@console/contract';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { AuthUser } from '../../core/context.js';
+import type { AppContext, AuthUser } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { batch, deviceOwner, factoryDevice, ownsDevice } from '../production/index.js';
 import { guardRequestRemove, guardRequestSave } from './approvalRules.js';
-import { operatorOf, placeDevices } from './placement.js';
+import { operatorOf, placeDevices, tendPlaced } from './placement.js';
 import { isRegionPath, regionParam, showRegionNames } from './regions.js';
 import { areaAgent, areaAgentRegion, areaDispatch, areaDispatchOa, deviceArea } from './tables.js';
 
@@ -72,12 +72,15 @@ export async function checkDispatch(tx: Executor, values: Row, c: { user: AuthUs
   return target;
 }
 
-/** Places a dispatch's locks (a saved dispatch row); those it held before and names no more lose their device area. */
-export async function applyDispatch(tx: Executor, user: AuthUser, lang: Lang, saved: Row, target: DispatchTarget): Promise<void> {
+/**
+ * Places a dispatch's locks (a saved dispatch row); those it held before and names no more lose their device area.
+ * Answers how many locks were placed.
+ */
+export async function applyDispatch(tx: Executor, user: AuthUser, lang: Lang, saved: Row, target: DispatchTarget): Promise<number> {
   const id = String(saved.id);
   await tx.update(deviceArea).set({ isDeleted: 1, updateUser: user.userId, updateTime: new Date() })
     .where(and(eq(deviceArea.dispatchId, id), eq(deviceArea.isDeleted, 0), sql`${deviceArea.deviceSn} not in (${target.sns})`));
-  await placeDevices(tx, user, target.sns, target.count, {
+  return placeDevices(tx, user, target.sns, target.count, {
     code: String(saved.code), agentId: String(saved.agentId), dispatchTime: new Date(saved.dispatchTime as Date | string),
     source: 'dispatch', dispatchId: id, operator: operatorOf(user), reason: msg('areaByDispatch', lang),
   });
@@ -110,7 +113,7 @@ export const savedTarget = (tx: Executor, user: AuthUser, lang: Lang, saved: Row
  */
 const regionParams = (column: AnyPgColumn) => ({ code: regionParam(column), code_likeright: regionParam(column) });
 
-export const areaDispatchHooks = (): ResourceHooks => ({
+export const areaDispatchHooks = (ctx: AppContext): ResourceHooks => ({
   shown: (tx, rows) => showRegionNames(tx, rows, { code: 'codeName' }),
   shownReads: ['code'],
   listParams: regionParams(areaDispatch.code),
@@ -120,7 +123,7 @@ export const areaDispatchHooks = (): ResourceHooks => ({
     await checkDispatch(tx, values, c);
   },
   async afterSave(tx, saved, c) {
-    await applyDispatch(tx, c.user, c.lang, saved, await savedTarget(tx, c.user, c.lang, saved));
+    tendPlaced(ctx, c.afterCommit, await applyDispatch(tx, c.user, c.lang, saved, await savedTarget(tx, c.user, c.lang, saved)));
   },
 });
 

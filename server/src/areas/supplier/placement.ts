@@ -1,5 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm';
-import type { AuthUser } from '../../core/context.js';
+import { getTableName, sql, type SQL } from 'drizzle-orm';
+import type { AppContext, AuthUser } from '../../core/context.js';
 import { insertRows } from '../../core/db/bulk.js';
 import { type Executor, rowsAffected } from '../../core/db/index.js';
 import { idBlockSql, nextId } from '../../core/ids.js';
@@ -15,6 +15,19 @@ export interface Placement {
   /** for the modify log: who decided it and why */
   operator: string;
   reason: string | null;
+}
+
+/**
+ * After the commit: `placed` locks were placed (their device areas and modify log rows written). The tables' statistics
+ * follow at once (core/db/upkeep.ts): with a new batch's areas unknown to the planner, the location reports that follow
+ * a dispatch are matched by scanning the tenant's areas once per report (436 ms instead of 30 for 500 reports over 2,000
+ * areas; bench/RESULTS.md).
+ */
+export function tendPlaced(ctx: AppContext, afterCommit: (fn: () => void) => void, placed: number): void {
+  if (placed > 0) afterCommit(() => {
+    ctx.upkeep.changed(getTableName(deviceArea), placed);
+    ctx.upkeep.changed(getTableName(areaModifyLog), placed);
+  });
 }
 
 /** Who is named as the operator of a change: the user's name, else their account. */

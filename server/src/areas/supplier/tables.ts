@@ -38,6 +38,11 @@ export const areaAgentRegion = pgTable(
   (t) => [primaryKey({ columns: [t.tenantId, t.regionCode] }), index('ix_area_agent_region_agent').on(t.agentId)],
 );
 
+/*
+ * Every `device_sn` of these tables is COLLATE "C" (migrations 0033, and 0029–0031 for the indexes that named it):
+ * the SN prefix the lists search (`deviceSn_likeright`) is a range of the btree that leads with the tenant.
+ */
+
 /** The device → region registry (`area`): one live row per device of a tenant. */
 export const deviceArea = pgTable(
   'ymy_device_area',
@@ -135,6 +140,7 @@ export const areaOa = pgTable(
   }),
   (t) => [
     uniqueIndex('ux_device_area_oa_pending').on(t.tenantId, t.deviceSn).where(sql`is_deleted = 0 and status = 0`),
+    index('ix_device_area_oa_sn').on(t.tenantId, t.deviceSn).where(sql`is_deleted = 0`),
     newestFirst('ix_device_area_oa_time', t),
     ...searchGramsIndexes(t),
   ],
@@ -155,12 +161,12 @@ const dispatchColumns = () => ({
 export const areaDispatch = pgTable(
   'ymy_area_dispatch',
   withSearchGrams(areaDispatchResource, { ...dispatchColumns(), ...auditColumns() }),
-  (t) => [newestFirst('ix_area_dispatch_time', t), ...searchGramsIndexes(t)],
+  (t) => [newestFirst('ix_area_dispatch_time', t), index('ix_area_dispatch_sn').on(t.tenantId, t.deviceSn).where(sql`is_deleted = 0`), ...searchGramsIndexes(t)],
 );
 
 /** Dispatches waiting for approval (`area_dispatch_oa`); `dispatchId`: the dispatch an approval made. */
 export const areaDispatchOa = pgTable(
   'ymy_area_dispatch_oa',
   withSearchGrams(areaDispatchOaResource, { ...dispatchColumns(), dispatchId: id('dispatch_id'), ...auditColumns(), ...approvalColumns() }),
-  (t) => [newestFirst('ix_area_dispatch_oa_time', t), ...searchGramsIndexes(t)],
+  (t) => [newestFirst('ix_area_dispatch_oa_time', t), index('ix_area_dispatch_oa_sn').on(t.tenantId, t.deviceSn).where(sql`is_deleted = 0`), ...searchGramsIndexes(t)],
 );

@@ -220,8 +220,9 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
         ilike(col, `%${escapeLike(value)}`);
         break;
       case 'likeright':
-        // a field kept in capitals: a case-sensitive prefix, which the column's btree (COLLATE "C") serves
-        if (f.upperCase) out.push(sql`${col} like ${`${escapeLike(value.trim().toUpperCase())}%`}`);
+        // a field kept in capitals: a case-sensitive prefix, which a btree in COLLATE "C" serves (of the column, or of
+        // the expression `col COLLATE "C"`; the database's own collation may not be C)
+        if (f.upperCase) out.push(sql`${col} COLLATE "C" like ${`${escapeLike(value.trim().toUpperCase())}%`}`);
         else ilike(col, `${escapeLike(value)}%`);
         break;
       case 'notlike':
