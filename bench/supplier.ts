@@ -664,6 +664,14 @@ async function main() {
         const load0 = load();
         const pids0 = db === 'postgres' ? await backendPids(adminUrl, dbName) : [];
         const pgCpu0 = new Map(pids0.map((p) => [p, procCpuSeconds(p)]));
+        // --profile: the server's JS while the devices publish, written to $TMPDIR/supplier-ingest-<rate>.cpuprofile
+        const session = profile ? new Session() : undefined;
+        if (session) {
+          session.connect();
+          await session.post('Profiler.enable');
+          await session.post('Profiler.setSamplingInterval', { interval: 500 });
+          await session.post('Profiler.start');
+        }
         child.send({ type: 'go' });
         const t0 = performance.now();
         const seconds: Array<{ accepted: number; flushed: number; checked: number }> = [];
@@ -676,6 +684,14 @@ async function main() {
           peak = Math.max(peak, process.memoryUsage.rss() / 2 ** 20);
         }, 1000);
         const done = await wait('done');
+        if (session) {
+          const { profile: p } = await session.post('Profiler.stop');
+          session.disconnect();
+          writeFileSync(join(tmpdir(), `supplier-ingest-${c.rate}.cpuprofile`), JSON.stringify(p));
+          const summary = summariseProfile(p as never);
+          log(`  profile while publishing: ${summary.packages.map(([k, v]) => `${k} ${n(v)} ms`).join(', ')}`);
+          log(`  top functions: ${summary.functions.slice(0, 25).map(([k, v]) => `${k} ${n(v)}`).join(' | ')}`);
+        }
         log(`  per second (accepted/flushed/checked): ${seconds.map((x) => `${x.accepted}/${x.flushed}/${x.checked}`).join(' ')}`);
         const publishMs = performance.now() - t0;
         const sPub = gw.stats();

@@ -133,6 +133,33 @@ describe('ingest', () => {
     expect(ingest.counters).toMatchObject({ accepted: 7, flushed: 7, rejected: { duplicate: 1 }, handlerErrors: 6, dropped: 4 });
   });
 
+  it('remembers the last `recentTokens` tokens: an older one is taken again', async () => {
+    const ingest = new Ingest(silentLogger, { batchSize: 100, intervalMs: 5, recentTokens: 2 });
+    const taken = ['a', 'b', 'c', 'a', 'c', 'b', 'b'].map((t) => ingest.pushUplink(up('event', t)));
+    // a and b remembered; c forgets a; a (again) forgets b; c is still remembered; b (again) forgets c
+    expect(taken).toEqual([true, true, true, true, false, true, false]);
+    await ingest.close();
+  });
+
+  it('takes a backlog ten batches at a time, in arrival order', async () => {
+    const ingest = new Ingest(silentLogger, { batchSize: 3, intervalMs: 5 });
+    const sizes: number[] = [];
+    const order: string[] = [];
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    ingest.onUplink(['event'], async (b) => {
+      sizes.push(b.length);
+      order.push(...b.map((u) => u.clientToken!));
+      if (sizes.length === 1) await gate; // the handler is slow while the devices go on sending
+    });
+    for (let i = 0; i < 40; i++) ingest.pushUplink(up('event', `t${i}`));
+    open();
+    await ingest.close();
+    // the first batch left before the backlog; then 37 waiting: 30 (ten batches), then the last 7 as 3, 3, 1
+    expect(sizes).toEqual([3, 30, 3, 3, 1]);
+    expect(order).toEqual(Array.from({ length: 40 }, (_, i) => `t${i}`));
+  });
+
   it('hands a failed batch to its handler again; nothing is dropped when a later try succeeds', async () => {
     const ingest = new Ingest(silentLogger, { batchSize: 10, intervalMs: 5 });
     let calls = 0;

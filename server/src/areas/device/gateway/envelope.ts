@@ -44,6 +44,16 @@ export function decodeEnvelope(payload: Buffer | string, kind: UpTopicKind): Dec
   return { name, clientToken: token, timestamp: raw.timestamp as number | undefined, body, conn: raw.conn as string | undefined, sign: raw.sign as string | undefined };
 }
 
+/** a device key's session key (an HMAC), kept for the next message of the same session (an HMAC less per message) */
+const sessionKeys = new WeakMap<Buffer, { conn: string; key: Buffer }>();
+function sessionKeyOf(deviceKey: Buffer, conn: string): Buffer {
+  const known = sessionKeys.get(deviceKey);
+  if (known?.conn === conn) return known.key;
+  const key = sessionKey(deviceKey, conn);
+  sessionKeys.set(deviceKey, { conn, key });
+  return key;
+}
+
 /**
  * Checks a signed envelope: `conn` is this device's Tencent-style username (clientId = productId + deviceName),
  * not expired; the timestamp within the tolerance; the sign made with the session key derived from `conn`.
@@ -57,7 +67,7 @@ export function checkSigned(
   // `fresh: false`: a last will, signed at connect and delivered whenever the device goes away (bound to its session instead)
   if (opts.fresh !== false && u.expiry * 1000 < now) return 'conn_expired';
   if (opts.fresh !== false && Math.abs(now - timestampMs(d.timestamp)) > CLOCK_TOLERANCE_MS) return 'clock';
-  return verifyMessage(sessionKey(deviceKey, d.conn), topic, d.timestamp, d.clientToken, d.body, d.sign) ? null : 'bad_sign';
+  return verifyMessage(sessionKeyOf(deviceKey, d.conn), topic, d.timestamp, d.clientToken, d.body, d.sign) ? null : 'bad_sign';
 }
 
 /** An unsigned message's timestamp (embedded mode): absent means now; present, it must be within the tolerance. */

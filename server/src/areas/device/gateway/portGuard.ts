@@ -124,6 +124,12 @@ export class GuardedConnection extends Duplex {
     this.socket.write(chunk, (err) => callback(err ?? null));
   }
 
+  // what the broker wrote while the socket was still busy (the acks of a read of many messages) goes in one write
+  override _writev(chunks: Array<{ chunk: Buffer }>, callback: (error?: Error | null) => void): void {
+    if (this.socket.destroyed) return callback();
+    this.socket.write(chunks.length === 1 ? chunks[0]!.chunk : Buffer.concat(chunks.map((c) => c.chunk)), (err) => callback(err ?? null));
+  }
+
   override _final(callback: (error?: Error | null) => void): void {
     this.socket.end(() => callback());
   }
