@@ -22,7 +22,8 @@
  *
  * `--section`: the marker key of RESULTS.md the run rewrites (a run of some parts kept beside a run of all).
  * `--profile`: a CPU profile of this process during the import, summarised in the section (and written to
- * $TMPDIR/supplier-import.cpuprofile); it slows the import, so its time is not the figure.
+ * $TMPDIR/supplier-import.cpuprofile), and during each ingestion case (logged, written to
+ * $TMPDIR/supplier-ingest-<rate>.cpuprofile); it slows what it watches, so those runs' times are not the figures.
  *
  * The server runs in this process (createServer, listening on 127.0.0.1, the device gateway embedded with
  * MQTT_PORT=0), as in bench/devices.ts: its counters can be read, and its CPU is this process's. Setup calls go
@@ -158,6 +159,16 @@ async function backendPids(adminUrl: string, dbName: string): Promise<number[]> 
 // ---------- a CPU profile of this process (the server's JS), summarised by function self time ----------
 
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number; children?: number[] }
+
+/** a CPU profile of this process, sampled every 0.5 ms, started (stop it with `Profiler.stop`) */
+async function startProfile(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 500 });
+  await session.post('Profiler.start');
+  return session;
+}
 
 function summariseProfile(p: { nodes: ProfileNode[]; samples?: number[]; timeDeltas?: number[]; startTime: number; endTime: number }) {
   const byNode = new Map<number, number>();
@@ -300,13 +311,7 @@ async function main() {
       const cpu0 = process.cpuUsage();
       const load0 = load();
       statements.clear();
-      const session = profile ? new Session() : undefined;
-      if (session) {
-        session.connect();
-        await session.post('Profiler.enable');
-        await session.post('Profiler.setSamplingInterval', { interval: 500 });
-        await session.post('Profiler.start');
-      }
+      const session = profile ? await startProfile() : undefined;
       recording = true;
       const t0 = performance.now();
       const form = new FormData();
@@ -665,13 +670,7 @@ async function main() {
         const pids0 = db === 'postgres' ? await backendPids(adminUrl, dbName) : [];
         const pgCpu0 = new Map(pids0.map((p) => [p, procCpuSeconds(p)]));
         // --profile: the server's JS while the devices publish, written to $TMPDIR/supplier-ingest-<rate>.cpuprofile
-        const session = profile ? new Session() : undefined;
-        if (session) {
-          session.connect();
-          await session.post('Profiler.enable');
-          await session.post('Profiler.setSamplingInterval', { interval: 500 });
-          await session.post('Profiler.start');
-        }
+        const session = profile ? await startProfile() : undefined;
         child.send({ type: 'go' });
         const t0 = performance.now();
         const seconds: Array<{ accepted: number; flushed: number; checked: number }> = [];
