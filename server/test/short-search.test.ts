@@ -99,7 +99,7 @@ describe('the declaration: every searchable field has its grams', () => {
         );
         const inC = info?.collation_name === 'C' || db?.datcollate === 'C';
         const defs = (await rows<{ indexdef: string }>(`select indexdef from pg_indexes where schemaname = 'public' and tablename = ${lit(table)}`)).map((r) => r.indexdef);
-        // `col LIKE 'X%'` under COLLATE "C" (filters.ts) is a range of the column's btree when the btree sorts it in C
+        // the range filters.ts `prefixRange` writes is one of the btree when the btree sorts the column in C
         const lead = `\\((?:tenant_id, )?"?${column}"?`;
         const serves = defs.some((d) => / USING btree /.test(d) && (new RegExp(`${lead} COLLATE "C"`).test(d) || (inC && new RegExp(`${lead}[,)]`).test(d))));
         if (!serves) missing.push(`${table}.${column}`);

@@ -48,6 +48,21 @@ describe('the region warnings', () => {
     expect((await h.call('GET', `${WARN}/detail`, { token: platform, query: { id: first } })).status).toBe(404);
   });
 
+  it('are found by the start of an SN as typed (any case, any characters), the tenant\'s own only', async () => {
+    await warning('541742', 'WARNZ9', '310000', '440000', '2026-11-23 10:00:00+08');
+    await warning('541742', 'WARN%_1', '310000', '440000', '2026-11-23 11:00:00+08');
+    const sns = async (typed: string) => (await list(demo, { deviceSn_likeright: typed })).records.map((r) => r.deviceSn).sort();
+    expect(await sns('warn0000000')).toEqual(['WARN00000001', 'WARN00000002']);
+    expect(await sns('WARN00000001')).toEqual(['WARN00000001']);
+    expect(await sns('WARNZ')).toEqual(['WARNZ9']);
+    // the next SN after the prefix's range and the like wildcards are no matches of their own
+    expect(await sns('WARNZ9X')).toEqual([]);
+    expect(await sns('WARN%')).toEqual(['WARN%_1']);
+    expect(await sns('WARN0000000%')).toEqual([]);
+    expect((await list(platform, { deviceSn_likeright: 'WARN' })).records.map((r) => r.deviceSn)).toEqual(['WARN00000003']);
+    await h.server.ctx.db.execute(sql`delete from ymy_device_area_warn where device_sn in ('WARNZ9', 'WARN%_1')`);
+  });
+
   it('are handled once, with a remark, and filtered by state', async () => {
     const done = await h.call('POST', `${WARN}/handle`, { token: demo, body: { id: first, remark: '已联系代理核实' } });
     expect(done.status, done.body.msg).toBe(200);

@@ -115,6 +115,23 @@ export function checkSearchGrams(def: ResourceDef, columns: ColumnMap): void {
 }
 
 /**
+ * `col` starts with `prefix`, as a range of a btree in COLLATE "C" (of the column, or of the expression `col COLLATE
+ * "C"`; the database's own collation may not be C): `>= prefix and < prefix'`, the last character one code point up
+ * (every string in that range starts with the prefix, in code point order). Not `like 'prefix%'`: under row-level
+ * security a condition that is not leakproof (LIKE's textlike) never becomes an index condition, so a tenant's SN
+ * prefix walked the tenant's whole index (212 ms on 1,000,000 warnings); the comparisons are leakproof.
+ */
+export function prefixRange(col: PgColumn, prefix: string): SQL {
+  const chars = [...prefix];
+  const last = chars.pop()?.codePointAt(0);
+  if (last === undefined) return sql`true`;
+  let next = last + 1;
+  if (next === 0xd800) next = 0xe000; // no character is a lone surrogate
+  if (next > 0x10ffff) return sql`${col} COLLATE "C" like ${`${escapeLike(prefix)}%`}`;
+  return sql`(${col} COLLATE "C" >= ${prefix} and ${col} COLLATE "C" < ${chars.join('') + String.fromCodePoint(next)})`;
+}
+
+/**
  * A region search (`search: 'region'`) sends `<field>_likeright` with a region's code, which finds the rows of that
  * region and of the regions under it only through the resource's own parameter (the stored value is a path, not a
  * prefix of the code): thrown when the engine mounts a resource without it.
@@ -220,9 +237,8 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
         ilike(col, `%${escapeLike(value)}`);
         break;
       case 'likeright':
-        // a field kept in capitals: a case-sensitive prefix, which a btree in COLLATE "C" serves (of the column, or of
-        // the expression `col COLLATE "C"`; the database's own collation may not be C)
-        if (f.upperCase) out.push(sql`${col} COLLATE "C" like ${`${escapeLike(value.trim().toUpperCase())}%`}`);
+        // a field kept in capitals: a case-sensitive prefix, a range of its btree in COLLATE "C"
+        if (f.upperCase) out.push(prefixRange(col, value.trim().toUpperCase()));
         else ilike(col, `${escapeLike(value)}%`);
         break;
       case 'notlike':
