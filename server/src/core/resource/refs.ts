@@ -41,7 +41,8 @@ export async function idsByName(tx: Executor, registry: ResourceRegistry, code: 
   const target = registry.get(code);
   const c = target.columns;
   const nameColumn = c[nameFieldOf(target.def)];
-  if (names.length === 0 || !nameColumn || nameColumn === c.id) return out;
+  // a name is text: a resource named by a number or a date is referred to by id only
+  if (names.length === 0 || !nameColumn || nameColumn === c.id || !/^(varchar|text|char)/.test(nameColumn.getSQLType())) return out;
   const conds = [inList(nameColumn, names), eq(c.isDeleted!, 0)];
   if (target.def.scope === 'tenant') conds.push(eq(c.tenantId!, user.tenantId));
   for (const r of await tx.select({ id: c.id!, name: nameColumn }).from(target.table).where(and(...conds))) {
