@@ -25,6 +25,17 @@ export function platformCalls(baseUrl: string, token: string) {
 
 export type PlatformCalls = ReturnType<typeof platformCalls>;
 
+/**
+ * The agent of the tenant holding `region` (a region belongs to one agent): the one there is (whichever browser test
+ * made it first), or a new one named `name`.
+ */
+export async function agentHolding(p: PlatformCalls, region: string, name: string): Promise<{ id: string; name: string }> {
+  const held = (await p.call<Array<{ regionCode: string; agentId: string; agentName: string }>>('/api/omc-device/area-agent/used-region'))
+    .find((r) => r.regionCode === region);
+  if (held) return { id: held.agentId, name: held.agentName };
+  return { id: (await p.call<{ id: string }>('/api/omc-device/area-agent/submit', { agentName: name, regionCodes: region })).id, name };
+}
+
 /** A product type, model and product on the cloud product `cloudProductId`, and a factory: what batches are made of. */
 export async function simulatedProduct(p: PlatformCalls, tag: string, cloudProductId: string): Promise<{ typeId: string; productId: string; factoryId: string }> {
   const type = await p.call<{ id: string }>('/api/ymy-product/type/submit', { typeName: `E2E ${tag} 门锁`, typeCode: `E2E-${tag}-LOCK` });

@@ -24,7 +24,9 @@ function vitest(label, project, report, files = []) {
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, 'utf8'));
     passed += r.numPassedTests;
-    failed += r.numFailedTests;
+    // a suite that fails before its tests (its beforeAll) fails no test of its own: it counts as one
+    const suitesOnly = !ok && r.numFailedTests === 0 ? Math.max(1, r.numFailedTestSuites ?? 0) : 0;
+    failed += r.numFailedTests + suitesOnly;
     if (r.numFailedTests || !ok) failures.push(label);
   } else {
     failed += 1;

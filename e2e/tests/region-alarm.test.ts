@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken } from '../api.js';
 import { useBrowser } from '../browser.js';
 import { signIn, tableRows, waitFor } from '../flows.js';
-import { connect, platformCalls, simulatedBatch, simulatedProduct } from '../simulatedLocks.js';
+import { agentHolding, connect, platformCalls, simulatedBatch, simulatedProduct } from '../simulatedLocks.js';
 
 /**
  * Issue 27's browser proof of the region alarm: a batch of simulated locks delivered to the demo tenant and
@@ -27,7 +27,7 @@ beforeAll(async () => {
   await p.call('/api/ymy-product/auth/save-auth-pt', { tenantId: '541742', typeIds: typeId });
   await p.call('/api/ymy-product/deliver/submit', { productId, batchId, customerTenantId: '541742', quantity: 2, deliverTime: '2026-11-20 10:00:00' });
   const demo = platformCalls(b.baseUrl, (await apiToken(b.baseUrl, '541742', 'admin', 'admin'))!);
-  const agent = await demo.call<{ id: string }>('/api/omc-device/area-agent/submit', { agentName: 'E2E 浙江代理', regionCodes: '330000' });
+  const agent = await agentHolding(demo, '330000', 'E2E 浙江代理');
   const dispatch = await demo.call<{ quantity: number }>('/api/omc-device/area-dispatch/update', { code: '330000,330100', agentId: agent.id, batchNo: BATCH });
   expect(dispatch.quantity).toBe(2);
   fleet = await connect(sessions);

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, apiToken, md5 } from '../api.js';
 import { useBrowser } from '../browser.js';
 import { clickRowAction, pickOption, signIn, submitResourceForm, tableRows, toast, waitFor } from '../flows.js';
+import { agentHolding, platformCalls } from '../simulatedLocks.js';
 
 /**
  * The supplier screens in the browser, as the demo tenant's administrator: a lock dispatched to an agent's region
@@ -16,7 +17,6 @@ const IPC = '/sc/ymy-ipc/back';
 const TENANT = '541742';
 const DISPATCH = '/api/omc-device/area-dispatch';
 const DISPATCH_OA = '/api/omc-device/area-dispatch-oa';
-const AGENT = '/api/omc-device/area-agent';
 const BATCH = 'E2E-SUP-B1';
 const SN = (i: number) => `SUPX0000000${i}`;
 let zhejiang = '';
@@ -29,11 +29,7 @@ async function call<T>(token: string, path: string, json?: unknown): Promise<T> 
 }
 
 /** The demo tenant's agent holding `region` (another test file may have made one: a region has one agent), or a new one. */
-async function agentFor(token: string, region: string, name: string): Promise<{ id: string; name: string }> {
-  const held = (await call<Array<{ regionCode: string; agentId: string; agentName: string }>>(token, `${AGENT}/used-region`)).find((r) => r.regionCode === region);
-  if (held) return { id: held.agentId, name: held.agentName };
-  return { id: (await call<{ id: string }>(token, `${AGENT}/submit`, { agentName: name, regionCodes: region })).id, name };
-}
+const agentFor = (token: string, region: string, name: string) => agentHolding(platformCalls(b.baseUrl, token), region, name);
 
 /** A user of the demo tenant with its administrators' role, their first password changed; answers their token. */
 async function demoUser(demo: string, account: string): Promise<string> {
