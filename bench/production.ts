@@ -21,12 +21,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 // @electric-sql/pglite: the server's dependency, reached through the workspace's hoisting (as in data.ts)
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyCsv } from './pgCopy.js';
 import { loadConfig } from '@console/server/src/core/config.js';
 import { createServer } from '@console/server/src/server.js';
 import { dbOption, intOption, queryOnce, withDatabase } from './data.js';
@@ -186,15 +185,7 @@ async function main() {
     if (db === 'postgres') {
       const c = new pg.Client({ connectionString: dbUrl });
       await c.connect();
-      const copy = async (statement: string, text: string) => {
-        const t0 = performance.now();
-        await new Promise<void>((resolve, reject) => {
-          const stream = c.query(copyFrom(`${statement} STDIN WITH (FORMAT csv)`));
-          stream.on('finish', resolve).on('error', reject);
-          Readable.from([text]).pipe(stream);
-        });
-        return performance.now() - t0;
-      };
+      const copy = (statement: string, text: string) => copyCsv(c, statement, text);
       await c.query(PLAIN);
       await c.query(LIKE);
       copyMs = await copy('COPY bench_cert_copy FROM', csv);

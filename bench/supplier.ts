@@ -35,12 +35,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import ExcelJS from 'exceljs';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
+import { copyCsv } from './pgCopy.js';
 import { PLATFORM_TENANT } from '@console/contract';
 import { loadConfig } from '@console/server/src/core/config.js';
 import { insertRows } from '@console/server/src/core/db/bulk.js';
@@ -379,15 +378,7 @@ async function main() {
       if (db === 'postgres') {
         const c = new pg.Client({ connectionString: dbUrl });
         await c.connect();
-        const copy = async (statement: string, text: string) => {
-          const t = performance.now();
-          await new Promise<void>((resolve, reject) => {
-            const stream = c.query(copyFrom(`${statement} STDIN WITH (FORMAT csv)`));
-            stream.on('finish', resolve).on('error', reject);
-            Readable.from([text]).pipe(stream);
-          });
-          return performance.now() - t;
-        };
+        const copy = (statement: string, text: string) => copyCsv(c, statement, text);
         copyMs = await copy(AREA_COPY, csv);
         copyLogMs = await copy(LOG_COPY, csvLog);
         await c.end();
