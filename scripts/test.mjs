@@ -11,12 +11,15 @@ const reports = mkdtempSync(join(tmpdir(), 'console-test-report-'));
 let passed = 0;
 let failed = 0;
 const failures = [];
+const failedTests = [];
 
 function run(label, cmd, args, opts = {}) {
   console.log(`\n▶ ${label}`);
   const res = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...opts.env } });
   return res.status === 0;
 }
+
+const firstLine = (text) => (text ?? '').split('\n').find((l) => l.trim())?.trim().slice(0, 300) ?? '';
 
 function vitest(label, project, report, files = []) {
   const out = join(reports, `${report}.json`);
@@ -28,6 +31,12 @@ function vitest(label, project, report, files = []) {
     const suitesOnly = !ok && r.numFailedTests === 0 ? Math.max(1, r.numFailedTestSuites ?? 0) : 0;
     failed += r.numFailedTests + suitesOnly;
     if (r.numFailedTests || !ok) failures.push(label);
+    for (const file of r.testResults ?? []) {
+      const name = file.name.slice(root.length);
+      const broken = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const t of broken) failedTests.push(`${name} › ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+      if (!broken.length && file.status === 'failed') failedTests.push(`${name}: ${firstLine(file.message)}`);
+    }
   } else {
     failed += 1;
     failures.push(`${label} (did not run)`);
@@ -70,6 +79,8 @@ if (existsSync(join(root, 'e2e/vitest.config.ts'))) {
 }
 
 rmSync(reports, { recursive: true, force: true });
+// the run's log is long: the tests that failed are named again at its end, where a truncated log still shows them
+for (const t of failedTests) console.log(`✗ ${t}`);
 console.log(`\n${failures.length ? `Failed: ${failures.join(', ')}` : 'All suites green'}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

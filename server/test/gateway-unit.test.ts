@@ -70,6 +70,16 @@ describe('credentials', () => {
     expect(aliyunVerify('x', 'd&p', 'ab', Buffer.from('s'))).toBe(false);
   });
 
+  it('canonical JSON: keys in code-unit order at every level, escaped keys and values as JSON writes them, undefined left out', () => {
+    expect(canonicalJson({ 'b"q': 1, a: [undefined, { 'é': 2, z: { y: true, x: '\u2028' } }], c: undefined, 'k\\': 'v\n', B: -0.5, '': null }))
+      .toBe('{"":null,"B":-0.5,"a":[null,{"z":{"x":"\u2028","y":true},"é":2}],"b\\"q":1,"k\\\\":"v\\n"}');
+    expect(canonicalJson([])).toBe('[]');
+    expect(canonicalJson({})).toBe('{}');
+    expect(canonicalJson({ a: undefined })).toBe('{}');
+    expect(canonicalJson('x')).toBe('"x"');
+    expect(canonicalJson(undefined)).toBe('null');
+  });
+
   it('the session key and the signature of a message: fixed vectors', () => {
     expect(sessionKey(PSK, USER).toString('hex')).toBe('cfa31c0342b1a84e2754aea11aebc48c499e315f70455b30902fdd33f4faf8d0');
     expect(canonicalJson({ b: 1, a: { d: [1, { z: 2, y: 'x' }], c: null } })).toBe('{"a":{"c":null,"d":[1,{"y":"x","z":2}]},"b":1}');

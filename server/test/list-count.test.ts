@@ -1,5 +1,10 @@
 import type { Page } from '@console/contract';
+import { asc, desc, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { insertRows } from '../src/core/db/bulk.js';
+import { inTenant } from '../src/core/db/index.js';
+import { notice } from '../src/areas/desk/tables.js';
+import { nextId } from '../src/core/ids.js';
 import { useServer } from './harness.js';
 
 // Small limits, so that a dozen rows exercise every counting path of a list of millions.
@@ -61,3 +66,48 @@ describe('list totals', () => {
     expect(res.body.data.records).toHaveLength(6);
   });
 });
+
+describe('pages read by their ids', () => {
+  const BULK = 1200;
+  const stamp = (i: number) => new Date(Date.UTC(2025, 0, 1) + i * 60_000);
+  const stored = (order: 'created' | 'release') => inTenant(h.server.ctx.db, { tenantId: '541742' }, async (tx) =>
+    (await tx.select({ id: notice.id }).from(notice).where(eq(notice.isDeleted, 0))
+      .orderBy(...(order === 'created' ? [desc(notice.createTime), desc(notice.id)] : [asc(notice.releaseTime), desc(notice.id)]))).map((r) => String(r.id)));
+
+  beforeAll(async () => {
+    // ten creation times shared by 120 rows each: the id orders the ties
+    const rows = Array.from({ length: BULK }, (_, i) => ({
+      id: nextId(), tenantId: '541742', title: `bulk ${String(i).padStart(4, '0')}`, category: (i % 3) + 1,
+      releaseTime: stamp((i * 7919) % BULK), createTime: stamp(i % 10), updateTime: stamp(0),
+    }));
+    await inTenant(h.server.ctx.db, { tenantId: '541742' }, (tx) => insertRows(tx, notice, rows));
+  });
+
+  it('answers a deep page (past the first thousand rows) in the list\'s order, ties by id, as reading every row would', async () => {
+    const all = await stored('created');
+    expect(all.length).toBeGreaterThan(BULK);
+    for (const current of [100, 101, 121]) {
+      const res = await list({ current, size: 10 });
+      expect(res.body.data.records.map((r) => r.id)).toEqual(all.slice((current - 1) * 10, current * 10));
+    }
+    const byRelease = await stored('release');
+    const res = await list({ current: 11, size: 100, ascs: 'release_time' });
+    expect(res.body.data.records.map((r) => r.id)).toEqual(byRelease.slice(1000, 1100));
+  });
+
+  it('pages a filter\'s few matches in the asked order', async () => {
+    // four rows released in this window (minutes 0–3), every one created at another time
+    const window = { releaseTime_datege: '2025-01-01 08:00:00', releaseTime_datele: '2025-01-01 08:03:00' };
+    const first = await list({ ...window, ascs: 'title', size: 3 });
+    expect(first.body.data).toMatchObject({ total: 4, totalExact: true });
+    const second = await list({ ...window, ascs: 'title', size: 3, current: 2 });
+    const titles = [...first.body.data.records, ...second.body.data.records].map((r) => r.title);
+    expect(titles).toHaveLength(4);
+    expect(titles).toEqual([...titles].sort());
+    const released = await list({ ...window, descs: 'release_time', size: 4 });
+    expect(released.body.data.records.map((r) => r.title)).toEqual([...titles].sort((a, b) => releasedAt(b) - releasedAt(a)));
+  });
+});
+
+/** the minute a bulk notice was released at: its number × 7919 mod 1200 */
+const releasedAt = (title: string) => (Number(title.slice(5)) * 7919) % 1200;

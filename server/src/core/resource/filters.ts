@@ -266,10 +266,13 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
   return { conditions: out, textMatches };
 }
 
-/** ORDER BY from ascs/descs, restricted to the resource's sortable fields; id breaks ties. */
-export function buildOrder(def: ResourceDef, columns: ColumnMap, ascs: string | undefined, descs: string | undefined, lang: Lang): SQL[] {
+/** a list's sort: the columns and their directions, id last */
+export type SortKeys = Array<{ column: PgColumn; dir: 'asc' | 'desc' }>;
+
+/** the sort from ascs/descs, restricted to the resource's sortable fields; id breaks ties */
+export function sortKeys(def: ResourceDef, columns: ColumnMap, ascs: string | undefined, descs: string | undefined, lang: Lang): SortKeys {
   const allowed = new Set(sortableFields(def));
-  const order: SQL[] = [];
+  const keys: SortKeys = [];
   const used = new Set<string>();
   const add = (list: string | undefined, dir: 'asc' | 'desc') => {
     for (const raw of (list ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
@@ -278,22 +281,29 @@ export function buildOrder(def: ResourceDef, columns: ColumnMap, ascs: string | 
       if (!name || !col) throw badRequest('unknownSort', { field: raw }, { [raw]: msg('unknownSort', lang, { field: raw }) });
       if (used.has(name)) continue;
       used.add(name);
-      order.push(dir === 'asc' ? asc(col) : desc(col));
+      keys.push({ column: col, dir });
     }
   };
   add(ascs, 'asc');
   add(descs, 'desc');
-  if (order.length === 0) {
+  if (keys.length === 0) {
     const d = def.defaultSort ?? { field: 'createTime', order: 'desc' as const };
     const col = columns[d.field];
     if (col) {
-      order.push(d.order === 'asc' ? asc(col) : desc(col));
+      keys.push({ column: col, dir: d.order });
       used.add(d.field);
     }
   }
   const idCol = columns.id;
-  if (idCol && !used.has('id')) order.push(desc(idCol));
-  return order;
+  if (idCol && !used.has('id')) keys.push({ column: idCol, dir: 'desc' });
+  return keys;
+}
+
+export const orderBy = (keys: SortKeys): SQL[] => keys.map((k) => (k.dir === 'asc' ? asc(k.column) : desc(k.column)));
+
+/** ORDER BY from ascs/descs, restricted to the resource's sortable fields; id breaks ties. */
+export function buildOrder(def: ResourceDef, columns: ColumnMap, ascs: string | undefined, descs: string | undefined, lang: Lang): SQL[] {
+  return orderBy(sortKeys(def, columns, ascs, descs, lang));
 }
 
 export { camelToSnake };
