@@ -8,3 +8,4 @@ export * from './treeNode.js';
 export * from './areas/index.js';
 export * from './paths.js';
 export * from './shell.js';
+export * from './money.js';

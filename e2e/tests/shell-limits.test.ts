@@ -68,6 +68,11 @@ async function go(page: Page, path: string): Promise<void> {
   await waitFor(page, `${path} shown`, async () => new URL(page.url()).pathname + new URL(page.url()).search === path);
 }
 
+/** Waits until the sidebar shows this menu item as the current page's: the navigation has been rendered. */
+async function selected(page: Page, code: string): Promise<void> {
+  await page.locator(`.ant-menu-item-selected [data-testid="menu-${code}"]`).waitFor();
+}
+
 /** The open tabs, as the bar keeps them (the bar itself shows those that fit, the others in its overflow menu). */
 const tabKeys = (page: Page) => page.evaluate(() => (JSON.parse(sessionStorage.getItem('saber-tabs') ?? '{}') as { state?: { tabs?: string[] } }).state?.tabs ?? []);
 
@@ -135,14 +140,15 @@ describe('sidebar groups', () => {
       await b.page.setViewportSize({ width, height: 800 });
       await go(b.page, '/system/param');
       const param = b.page.getByTestId('menu-param');
-      await param.waitFor();
+      // the page is rendered (its item selected), so the sidebar opened its branch before the clicks below
+      await selected(b.page, 'param');
       await b.page.getByTestId('menu-system').click();
       await param.waitFor({ state: 'hidden' });
       await b.page.getByTestId('menu-system').click();
       await param.waitFor();
       // another branch: it opens, the first one closes
       await go(b.page, '/desk/notice');
-      await b.page.getByTestId('menu-notice').waitFor();
+      await selected(b.page, 'notice');
       await param.waitFor({ state: 'hidden' });
       // the user's toggles stand while they stay in the branch
       await b.page.getByTestId('menu-system').click();

@@ -1,7 +1,30 @@
 import type { I18nText } from '../../i18n.js';
 
-/** Messages of the postsale area (the after-sales app's calls); merged into the contract's `messages` by the area registry. */
+/** Messages of the postsale area; merged into the contract's `messages` by the area registry. */
 export const postsaleMessages = {
   appBadCredentials: { zh: '手机号或密码错误', en: 'Wrong phone number or password' },
+  appPasswordReset: { zh: '密码已被客服重置, 请通过短信验证码设置新密码', en: 'Your password was reset by customer service: set a new one with an SMS code' },
   fileRequired: { zh: '请选择要上传的文件', en: 'Please choose a file to upload' },
+  smsCodeWrong: { zh: '短信验证码错误或已过期', en: 'The SMS code is wrong or has expired' },
+  smsCodeTooSoon: { zh: '验证码已发送, 请 {seconds} 秒后再试', en: 'A code was just sent: try again in {seconds} s' },
+  smsNotConfigured: { zh: '短信服务未配置, 请联系客服', en: 'SMS is not set up: please contact customer service' },
+  phoneRegistered: { zh: '手机号 {phone} 已注册', en: 'The phone number {phone} is already registered' },
+  phoneNotRegistered: { zh: '手机号 {phone} 未注册', en: 'The phone number {phone} is not registered' },
+  bindNoDevice: { zh: '设备 {sn} 不存在或不属于本品牌', en: 'The lock {sn} does not exist or is not one of this brand\'s' },
+  bindOwned: { zh: '设备 {sn} 已被其他用户绑定', en: 'The lock {sn} is already bound by another user' },
+  bindAlready: { zh: '您已绑定设备 {sn}', en: 'You have already bound the lock {sn}' },
+  bindOwnerOnly: { zh: '只有设备 {sn} 的主人可以分享或移除成员', en: 'Only the owner of the lock {sn} can share it or remove members' },
+  bindNotHeld: { zh: '您没有绑定设备 {sn}', en: 'You do not hold the lock {sn}' },
+  bindMemberOfOwner: { zh: '设备须由主人绑定后才能添加成员', en: 'A lock needs an owner before it can have members' },
+  bindNotMember: { zh: '{phone} 不是设备 {sn} 的成员', en: '{phone} is not a member of the lock {sn}' },
+  bindShareSelf: { zh: '不能把设备分享给自己', en: 'You cannot share a lock with yourself' },
+  recordNotPending: { zh: '该售后记录已被受理', en: 'This record has already been taken' },
+  recordNotProcessing: { zh: '该售后记录须先受理', en: 'Take this record first' },
+  recordEnded: { zh: '该售后记录已结束', en: 'This record has ended' },
+  recordReplaceSn: { zh: '换货须先填写新设备 SN (编辑记录)', en: 'Enter the new lock\'s SN first (edit the record)' },
+  recordReplaceSame: { zh: '新设备 SN 不能与原设备相同', en: 'The new lock must differ from the old one' },
+  recordNewDeviceBound: { zh: '新设备 {sn} 已被其他用户绑定', en: 'The new lock {sn} is already bound by another user' },
+  feedbackClosed: { zh: '该反馈已关闭', en: 'This feedback is closed' },
+  feedbackTooManyImages: { zh: '图片最多 {max} 张', en: 'At most {max} images' },
+  feedbackImageLink: { zh: '图片须为上传后的链接或 https 链接', en: 'An image must be an uploaded file\'s link or an https link' },
 } as const satisfies Record<string, I18nText>;

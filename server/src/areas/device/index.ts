@@ -63,7 +63,7 @@ const DEVICE_DATA_STEPS: DataStep[] = [{ name: '0601-device-dicts', run: (tx) =>
 export { GATEWAY, OTA } from './services.js';
 export type { DeviceGateway } from './gateway/gateway.js';
 export type { Uplink } from './gateway/types.js';
-export { appLog, appVersion } from './tables.js';
+export { appLog, appVersion, deviceStatus } from './tables.js';
 export { deviceFigures } from './figures.js';
 
 /**

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { APP_API, Code, type UploadedFile } from '@console/contract';
 import { RELEASE_STATE } from '@console/contract/areas/device/index';
+import { APP_USER_STATUS, POSTSALE_APP_API } from '@console/contract/areas/postsale/index';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -81,9 +82,29 @@ export function appTokenVerifier(ctx: AppContext): AppAuth {
       const [user] = await inTenant(ctx.db, { tenantId: claims.tenant_id }, (tx) => tx
         .select({ phone: postsaleUser.phone, status: postsaleUser.status, passwordTime: postsaleUser.passwordTime }).from(postsaleUser)
         .where(and(eq(postsaleUser.id, claims.app_user_id), eq(postsaleUser.tenantId, claims.tenant_id), eq(postsaleUser.isDeleted, 0))));
-      if (!user || user.status !== 1 || user.passwordTime.getTime() !== claims.pwt) throw unauthorized('tokenInvalid');
+      if (!user || user.status !== APP_USER_STATUS.active || user.passwordTime.getTime() !== claims.pwt) throw unauthorized('tokenInvalid');
       return { tenantId: claims.tenant_id, appUserId: claims.app_user_id, phone: user.phone };
     },
+  };
+}
+
+/** The app's tenant: the body's, the `Tenant-Id` header's, or the console's default; refused when not usable. */
+export async function appTenantOf(ctx: AppContext, req: FastifyRequest, fromBody: string | undefined): Promise<string> {
+  const tenantId = fromBody ?? header(req, 'tenant-id') ?? ctx.config.console.defaultTenantId;
+  const { problem } = await usableTenant(ctx.db, tenantId);
+  if (problem) throw new AppError(400, problem);
+  return tenantId;
+}
+
+/** The answer of a sign-in (and of a sign-up): an app token for the user, their last sign-in noted. */
+export async function signedIn(ctx: AppContext, req: FastifyRequest, tenantId: string, user: typeof postsaleUser.$inferSelect) {
+  await inTenant(ctx.db, { tenantId }, (tx) => tx.update(postsaleUser).set({ lastLoginTime: new Date() }).where(eq(postsaleUser.id, user.id)));
+  const accessToken = await ctx.signer.signApp(
+    { token_type: 'app_access_token', tenant_id: tenantId, app_user_id: user.id, pwt: user.passwordTime.getTime() }, APP_TOKEN_TTL_SECONDS);
+  ctx.logs.usual(req, tenantId, 'info', 'app-login', { key: 'logSignIn' }, `app:${user.phone}`);
+  return {
+    accessToken, tokenType: 'bearer' as const, expiresIn: APP_TOKEN_TTL_SECONDS, tenantId,
+    user: { id: user.id, phone: user.phone, nickname: user.nickname ?? '', avatar: user.avatar ?? '' },
   };
 }
 
@@ -140,15 +161,9 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
       fail(locked ? new AppError(400, 'accountLocked', { minutes: LOCK_MINUTES }) : new AppError(400, 'appBadCredentials'));
     }
     await ctx.signIns.succeeded(req, tenantId, account);
-    if (user!.status !== 1) fail(new AppError(400, 'accountDisabled'));
-    await inTenant(ctx.db, { tenantId }, (tx) => tx.update(postsaleUser).set({ lastLoginTime: new Date() }).where(eq(postsaleUser.id, user!.id)));
-    const accessToken = await ctx.signer.signApp(
-      { token_type: 'app_access_token', tenant_id: tenantId, app_user_id: user!.id, pwt: user!.passwordTime.getTime() }, APP_TOKEN_TTL_SECONDS);
-    ctx.logs.usual(req, tenantId, 'info', 'app-login', { key: 'logSignIn' }, account);
-    return ok({
-      accessToken, tokenType: 'bearer', expiresIn: APP_TOKEN_TTL_SECONDS, tenantId,
-      user: { id: user!.id, phone: user!.phone, nickname: user!.nickname ?? '', avatar: user!.avatar ?? '' },
-    }, req.lang);
+    if (user!.status !== APP_USER_STATUS.active) fail(new AppError(400, 'accountDisabled'));
+    if (user!.passwordReset === 1) fail(new AppError(400, 'appPasswordReset'));
+    return ok(await signedIn(ctx, req, tenantId, user!), req.lang);
   });
 
   await app.register(async (scoped) => {
@@ -209,6 +224,38 @@ export async function registerAppApi(app: FastifyInstance, ctx: AppContext): Pro
         await takeBack();
         throw e;
       }
+    });
+  });
+
+  await app.register(async (scoped) => {
+    await scoped.register(multipart, { limits: { fileSize: UPLOAD_MAX_BYTES.image, files: 1, fields: 0, parts: 1 } });
+    scoped.post(POSTSALE_APP_API.imageUpload, {
+      config: { access: { app: true }, title: { zh: 'APP 图片上传', en: 'App image upload' } },
+      schema: {
+        tags: ['app'],
+        summary: 'The app uploads one image (multipart "file"): a feedback names its link in `images`',
+        security: [{ appToken: [] }],
+        docsOnly: { ...multipartBody({ file: binary() }), response: { 200: envelopeOf(z.object({ link: z.string(), name: z.string() })) } },
+      },
+    }, async (req, reply) => {
+      const uploads = ctx.services.find(UPLOADS);
+      if (!uploads) throw new Error('app image upload: the server has no upload service');
+      if (!req.isMultipart()) throw badRequest('fileNotMultipart');
+      let stored: UploadedFile | undefined;
+      try {
+        for await (const part of req.parts()) {
+          if (part.type === 'field' || part.fieldname !== 'file') {
+            if (part.type === 'file') part.file.resume();
+            throw badRequest('uploadFieldUnknown', { field: part.fieldname });
+          }
+          stored = await uploads.store(uploader(req.appUser!), part, 'image', req.lang, (seconds) => void reply.header('retry-after', String(seconds)));
+        }
+      } catch (e) {
+        if (stored) await uploads.discard(uploader(req.appUser!), stored).catch(() => undefined);
+        brokenMultipart(e);
+      }
+      if (!stored) throw badRequest('fileRequired');
+      return ok({ link: stored.link, name: stored.originalName }, req.lang);
     });
   });
 

@@ -7,7 +7,8 @@ import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { attachHooks, registerAttachRoutes } from './attach.js';
 import { mountEnable, ossHooks, smsHooks } from './configs.js';
 import { createUploadService, registerFileRoutes } from './files.js';
-import { registerSmsRoutes } from './sms.js';
+import { registerSmsRoutes, smsSender } from './sms.js';
+import { SMS } from './smsSender.js';
 import { OssStorages } from './storages.js';
 import { attach, oss, sms } from './tables.js';
 
@@ -31,6 +32,7 @@ function storages(ctx: AppContext): OssStorages {
 }
 
 export { attach } from './tables.js';
+export { SMS, type SmsSender } from './smsSender.js';
 
 /**
  * blade-resource: object storage and SMS configurations, the attachment register, and file uploads
@@ -38,7 +40,7 @@ export { attach } from './tables.js';
  */
 export const resourceArea = defineArea({
   name: 'resource',
-  services: [provide(UPLOADS, (ctx) => createUploadService(ctx, storages(ctx)))],
+  services: [provide(UPLOADS, (ctx) => createUploadService(ctx, storages(ctx))), provide(SMS, smsSender)],
   resources: [
     bind(ossResource, oss, ossHooks),
     bind(smsResource, sms, smsHooks),

@@ -1,11 +1,13 @@
 import { msg } from '@console/contract';
 import { RESOURCE_STATUS, SMS_CATEGORY, smsResource } from '@console/contract/areas/resource/index';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../core/context.js';
+import { type Executor, inTenant } from '../../core/db/index.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
-import { secretBox } from '../../core/secrets.js';
+import { type SecretBox, secretBox } from '../../core/secrets.js';
+import type { SmsSender } from './smsSender.js';
 import { mountEnable } from './configs.js';
 import { type SmsMessage, type SmsResult, SmsError, sendAliyun, sendTencent } from './smsProviders.js';
 import { sms } from './tables.js';
@@ -53,32 +55,54 @@ export function registerSmsRoutes(app: FastifyInstance, ctx: AppContext): void {
   mountAction(app, ctx, smsResource.actions.send, async (input, { user, tx, lang, req, afterCommit }) => {
     const phones = phonesOf(input.phones, lang);
     const params = paramsOf(input.params, lang);
-    const live = [eq(sms.tenantId, user.tenantId), eq(sms.isDeleted, 0)];
-    const [row] = await tx.select().from(sms)
-      .where(and(...live, input.code ? eq(sms.smsCode, input.code) : eq(sms.status, RESOURCE_STATUS.enabled))).limit(1);
+    const row = await configOf(tx, user.tenantId, input.code);
     if (!row) throw badRequest('smsNoConfig', undefined, input.code ? { code: msg('smsNoConfig', lang) } : undefined);
-    const message: SmsMessage = {
-      accessKey: box.open(row.accessKey) ?? '', secretKey: box.open(row.secretKey) ?? '', appId: row.appId, regionId: row.regionId,
-      signName: row.signName, templateId: row.templateId, phones, params,
-    };
     const answer: SmsResult = { success: false, code: '', msg: '' };
     // the answer is filled once the transaction is over (mountAction answers it after the commit work)
     afterCommit(async () => {
-      let sent: SmsResult;
-      try {
-        if (row.category === SMS_CATEGORY.aliyun) sent = await sendAliyun(message, ctx.config);
-        else if (row.category === SMS_CATEGORY.tencent) sent = await sendTencent(message, ctx.config);
-        else {
-          const record = { smsCode: row.smsCode ?? '', templateId: row.templateId ?? '', signName: row.signName ?? '', phones: phones.map(maskPhone).join(','), params: JSON.stringify(params) };
-          ctx.logs.usual(req, user.tenantId, 'info', 'sms', { key: 'logSmsRecorded', params: record });
-          sent = { success: true, code: 'OK', msg: 'logged' };
-        }
-      } catch (e) {
-        if (e instanceof SmsError) throw badRequest('smsSendFailed', { detail: e.message });
-        throw e;
-      }
-      Object.assign(answer, sent);
+      Object.assign(answer, await deliver(ctx, req, user.tenantId, row, box, phones, params));
     });
     return answer;
   });
+}
+
+type SmsRow = typeof sms.$inferSelect;
+
+/** the configuration named by `code`, or the tenant's enabled one */
+async function configOf(tx: Executor, tenantId: string, code?: string): Promise<SmsRow | undefined> {
+  const [row] = await tx.select().from(sms)
+    .where(and(eq(sms.tenantId, tenantId), eq(sms.isDeleted, 0), code ? eq(sms.smsCode, code) : eq(sms.status, RESOURCE_STATUS.enabled))).limit(1);
+  return row;
+}
+
+/** sends outside any transaction; the log-only category writes the message (phones masked) to the usual log */
+async function deliver(ctx: AppContext, req: FastifyRequest, tenantId: string, row: SmsRow, box: SecretBox, phones: string[], params: Record<string, string>): Promise<SmsResult> {
+  const message: SmsMessage = {
+    accessKey: box.open(row.accessKey) ?? '', secretKey: box.open(row.secretKey) ?? '', appId: row.appId, regionId: row.regionId,
+    signName: row.signName, templateId: row.templateId, phones, params,
+  };
+  try {
+    if (row.category === SMS_CATEGORY.aliyun) return await sendAliyun(message, ctx.config);
+    if (row.category === SMS_CATEGORY.tencent) return await sendTencent(message, ctx.config);
+    const record = { smsCode: row.smsCode ?? '', templateId: row.templateId ?? '', signName: row.signName ?? '', phones: phones.map(maskPhone).join(','), params: JSON.stringify(params) };
+    ctx.logs.usual(req, tenantId, 'info', 'sms', { key: 'logSmsRecorded', params: record });
+    return { success: true, code: 'OK', msg: 'logged' };
+  } catch (e) {
+    if (e instanceof SmsError) throw badRequest('smsSendFailed', { detail: e.message });
+    throw e;
+  }
+}
+
+/**
+ * SMS for other areas (`SMS`): a message through the tenant's enabled configuration, read in a transaction of its
+ * own and sent after it. Undefined when the tenant has no enabled configuration.
+ */
+export function smsSender(ctx: AppContext): SmsSender {
+  const box = secretBox(ctx.config.encryptionKey);
+  return {
+    async send(tenantId, phones, params, req) {
+      const row = await inTenant(ctx.db, { tenantId }, (tx) => configOf(tx, tenantId));
+      return row ? deliver(ctx, req, tenantId, row, box, phones, params) : undefined;
+    },
+  };
 }
