@@ -1,4 +1,5 @@
 import type { I18nText } from './i18n.js';
+import { MONEY_MESSAGES } from './moneyField.js';
 import { TEXT_FORMAT_MESSAGES } from './textFormat.js';
 
 /**
@@ -104,6 +105,10 @@ export const coreMessages = {
   badMobile: TEXT_FORMAT_MESSAGES.mobile,
   badPhone: TEXT_FORMAT_MESSAGES.phone,
   badEmail: TEXT_FORMAT_MESSAGES.email,
+  // a `money` field: an integer of minor units on the wire, a decimal of major units in a sheet
+  notMinorUnits: MONEY_MESSAGES.notMinorUnits,
+  badAmount: MONEY_MESSAGES.badAmount,
+  badAmountWhole: MONEY_MESSAGES.badAmountWhole,
   rolesUnknown: { zh: '角色不存在或不属于本租户: {ids}', en: 'Roles that do not exist or belong to another tenant: {ids}' },
   tenantUnknownId: { zh: '租户 {tenantId} 不存在', en: 'No tenant {tenantId}' },
   passwordChangeRequired: { zh: '请先修改初始密码 (个人信息 › 修改密码)', en: 'Change your initial password first (Personal info › Change password)' },

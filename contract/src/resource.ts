@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dictNameKey, isRequired } from './define.js';
 import { idInput, idListInput } from './ids.js';
+import { MAX_MINOR } from './money.js';
 import type { FieldDef, Fields, PermissionCodes, ResourceDef } from './resourceDef.js';
 import { hasTextFormat } from './textFormat.js';
 
@@ -11,6 +12,7 @@ export { crudPaths, defineResource, dictKeyOf, dictNameKey, isRequired, prefixed
 export * from './resourceDef.js';
 export { idInput, idListInput, isIdText, MAX_ID } from './ids.js';
 export { hasTextFormat, TEXT_FORMAT_MESSAGES } from './textFormat.js';
+export { badAmountMessage, MONEY_DEFAULT_CURRENCY, MONEY_MESSAGES, moneyCurrency, moneyText } from './moneyField.js';
 
 /** What a `secret` field answers in place of its value. */
 export const SECRET_MASK = '******';
@@ -126,11 +128,38 @@ function fieldSchema(f: FieldDef, forInput: boolean): z.ZodType {
       s = s.max(f.max ?? 1000);
       return s;
     }
+    case 'money':
+      return forInput ? moneyInput(f) : z.number().int();
     case 'json':
       return forInput
         ? z.record(z.string().max(64), z.union([z.string().max(1000), z.number(), z.boolean(), z.null()])).refine((v) => Object.keys(v).length <= 100, { params: { kind: 'idsMax', max: 100 } })
         : z.record(z.string(), z.unknown());
   }
+}
+
+/**
+ * A `money` amount as clients send it: a JSON integer of minor units, or a text of digits (a form post). A decimal
+ * (`19.5`), a sign, an exponent (`'1e3'`) or anything else is refused, never rounded (`notMinorUnits`), and so is an
+ * amount below 0 or beyond `MAX_MINOR`, or outside the field's `min`/`max` (in minor units). A blank is no value,
+ * refused where the field is required.
+ */
+function moneyInput(f: FieldDef): z.ZodType {
+  const required = isRequired(f);
+  const range = z.number().int().min(Math.max(0, f.min ?? 0)).max(Math.min(MAX_MINOR, f.max ?? MAX_MINOR)).nullable();
+  return z.union([z.number(), z.string(), z.null()]).transform((v, ctx) => {
+    const text = typeof v === 'string' ? v.trim() : undefined;
+    if (v === null || text === '') {
+      if (required) ctx.addIssue({ code: 'custom', params: { kind: 'required' } });
+      return null;
+    }
+    // digits only: Number() of them is exact up to MAX_MINOR, and a longer text is refused by the range
+    const minor = text === undefined ? v : /^\d{1,17}$/.test(text) ? Number(text) : Number.NaN;
+    if (!Number.isInteger(minor)) {
+      ctx.addIssue({ code: 'custom', params: { kind: 'money' } });
+      return z.NEVER;
+    }
+    return minor as number;
+  }).pipe(range);
 }
 
 /** A flag as clients send it: 0/1, '0'/'1', true/false; answered as 0/1. */

@@ -19,17 +19,24 @@ export type FieldType =
   | 'ids' // comma-joined ids ('1,2'), each a live row of `ref` when it is set; arrays accepted on input
   | 'file' // a link to an uploaded file (put-file) or an http(s) link
   | 'image' // the same, an image
-  | 'json'; // an object of named values (a device's attributes): answered as it is stored, never filtered or sorted on
+  | 'json' // an object of named values (a device's attributes): answered as it is stored, never filtered or sorted on
+  | 'money'; // an amount in the minor units of its currency (fen for CNY): a JSON integer on the wire (`currency`)
 
 export interface FieldDef {
   type: FieldType;
   label: I18nText;
   /** required on create (and may not be blanked on update); a text is the message shown when missing */
   required?: boolean | I18nText;
-  /** max length for texts, max value for numbers */
+  /** max length for texts, max value for numbers (a `money` field's in minor units) */
   max?: number;
-  /** min value for numbers */
+  /** min value for numbers (a `money` field's in minor units) */
   min?: number;
+  /**
+   * `money`: the name of the field of the same resource holding the ISO code of the row's currency (a dictionary-coded
+   * `string`, `CURRENCIES`); absent, or a row whose code is empty or unknown, means CNY. The amount itself is always an
+   * integer of minor units; the currency says how many of them make the major unit people read and type (`formatMoney`)
+   */
+  currency?: string;
   /** a number of bytes (a file's size): shown as B / KB / MB / GB */
   bytes?: true;
   /**
@@ -181,6 +188,13 @@ export interface ButtonDef {
    * takes `{ id, [field], [comment] }` (a row's, never the toolbar's)
    */
   decide?: { field: string; approve: string | number; reject: string | number; comment?: string };
+  /**
+   * a generic row button that needs one value typed by the operator (the lock an order moves to): its dialog asks for
+   * it and the action gets `{ id, [field]: value }`, and, for each `also` entry, the row's value of a field under
+   * the entry's key (what the operator saw: a change made meanwhile by someone else is refused); offered only when
+   * the action takes them
+   */
+  ask?: { field: string; label: I18nText; required: I18nText; max: number; upperCase?: boolean; also?: Record<string, string> };
 }
 
 /** A condition on a row: its `field` holds one of `values`. */

@@ -4,7 +4,8 @@ import {
 } from '@console/contract/areas/postsale/index';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SMS, type SmsSender } from '../src/areas/resource/index.js';
+import { SMS } from '../src/areas/resource/index.js';
+import { appSide } from './app-users.js';
 import { deliverFleet, type Fleet, makeFleet } from './device-fixture.js';
 import { md5, useServer } from './harness.js';
 
@@ -20,33 +21,9 @@ let admin: string;
 let platform: string;
 let fleet: Fleet;
 let otherFleet: Fleet;
-const sent: Array<{ tenantId: string; phone: string; code: string }> = [];
-
-const recordingSms: SmsSender = {
-  async send(tenantId, phones, params) {
-    sent.push({ tenantId, phone: phones[0]!, code: params.code! });
-    return { success: true, code: 'OK', msg: 'recorded' };
-  },
-};
-
-const app = <T = unknown>(method: 'GET' | 'POST', url: string, token: string | undefined, body?: Row | Record<string, unknown>, lang: 'zh' | 'en' = 'zh') =>
-  h.call<T>(method, url, {
-    noClient: true, lang, headers: token ? { 'blade-auth': `bearer ${token}` } : {},
-    ...(method === 'GET' ? { query: body as Record<string, string> } : { body }),
-  });
-
-let phoneSeq = 0;
-const newPhone = () => `139${String(Date.now() % 1e4).padStart(4, '0')}${String(++phoneSeq).padStart(4, '0')}`;
-
-/** registers through the app: a code, then the sign-up; answers the app token */
-async function register(phone: string, password = 'Lock#2026', tenantId = TENANT): Promise<string> {
-  const asked = await app('POST', POSTSALE_APP_API.smsCode, undefined, { tenantId, phone, purpose: 'register' });
-  expect(asked.status, asked.body.msg).toBe(200);
-  const code = sent.filter((s) => s.phone === phone).at(-1)!.code;
-  const res = await app<{ accessToken: string }>('POST', POSTSALE_APP_API.register, undefined, { tenantId, phone, smsCode: code, password: md5(password), nickname: `n${phone.slice(-4)}` });
-  expect(res.status, res.body.msg).toBe(200);
-  return res.body.data.accessToken;
-}
+const side = appSide(h, TENANT);
+const { sent, recordingSms, register, newPhone } = side;
+const app = side.call;
 
 async function userIdOf(phone: string, token = admin): Promise<string> {
   const res = await h.call<{ records: Row[] }>('GET', `${POSTSALE_USER_PATH}/list`, { token, query: { phone } });
@@ -56,7 +33,7 @@ async function userIdOf(phone: string, token = admin): Promise<string> {
 beforeAll(async () => {
   admin = (await h.login(TENANT, 'admin', 'admin')).access_token;
   platform = (await h.login('000000', 'admin', 'admin')).access_token;
-  h.server.ctx.services.replace(SMS, recordingSms);
+  side.listen();
   fleet = await makeFleet(h, platform, { count: 6, tag: 'ps' });
   await deliverFleet(h, platform, fleet, TENANT);
   // locks still the platform's: not the tenant's to bind

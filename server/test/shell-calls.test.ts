@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { BASIC, md5, useServer } from './harness.js';
-import { agreement } from '../src/areas/system/tables.js';
+import { agreement } from '../src/areas/setting/tables.js';
 import { attach } from '../src/areas/resource/tables.js';
 
 const h = useServer();

@@ -13,6 +13,8 @@ import postsale from './postsale/index.js';
 import product from './product/index.js';
 import production from './production/index.js';
 import resource from './resource/index.js';
+import setting from './setting/index.js';
+import storage from './storage/index.js';
 import supplier from './supplier/index.js';
 import system from './system/index.js';
 
@@ -35,6 +37,8 @@ const AREAS = [
   auth,
   postsale,
   supplier,
+  storage,
+  setting,
 ] as const;
 
 /** Every resource mounted by the engine, keyed by menu code. */

@@ -10,6 +10,8 @@ import { postsaleArea } from './postsale/index.js';
 import { productArea } from './product/index.js';
 import { productionArea } from './production/index.js';
 import { resourceArea } from './resource/index.js';
+import { settingArea } from './setting/index.js';
+import { storageArea } from './storage/index.js';
 import { supplierArea } from './supplier/index.js';
 import { systemArea } from './system/index.js';
 
@@ -33,6 +35,8 @@ export const AREAS: readonly AreaManifest[] = [
   postsaleArea,
   flowArea,
   supplierArea,
+  settingArea,
+  storageArea,
 ];
 
 export function areaResources(): ResourceBinding[] {

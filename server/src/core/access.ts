@@ -111,7 +111,7 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext, clie
     if (!access) return;
     // calls anyone may make without signing in share one budget per address (on top of their own, such
     // as the token endpoint's), kept in the kv store so every instance counts together
-    if (('public' in access || 'client' in access) && isApiPath(req.url)) {
+    if ((('public' in access && !access.ownBudget) || 'client' in access) && isApiPath(req.url)) {
       await limitByIp(ctx, req, { name: 'public', max: ctx.config.limits.publicPerMinute, windowSeconds: 60 });
     }
     if ('public' in access) return;

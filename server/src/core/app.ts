@@ -74,6 +74,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     rewriteUrl: (req) => rewriteAlias(req.url ?? '/', aliases),
+    // a path parameter over maxParamLength (414) or a URL that does not decode (400): the envelope, not Fastify's own
+    frameworkErrors: (error, req, reply: FastifyReply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      void reply.code(status).send(failure(status, msg('badRequest', langFromHeader(req.headers['accept-language']))));
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

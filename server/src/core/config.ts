@@ -61,6 +61,11 @@ export interface Config {
    */
   smsEndpoints: { aliyun?: string; tencent?: string };
   /**
+   * the payment providers' addresses (WECHATPAY_BASE_URL, ALIPAY_GATEWAY; the providers' own when unset): the
+   * server's setting, never a tenant's, so no tenant can make the server call elsewhere
+   */
+  paymentEndpoints: { wechat?: string; alipay?: string };
+  /**
    * internal hosts that addresses given by tenants (object storage endpoints) may reach all the same
    * (OUTBOUND_ALLOW_HOSTS: names, `*.suffix`, addresses, CIDR ranges); everything else internal is refused
    */
@@ -232,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       stepMaxMs: positiveInt(env.FLOW_STEP_MAX_MS, 5000, 'FLOW_STEP_MAX_MS'),
     },
     smsEndpoints: { aliyun: env.SMS_ALIYUN_ENDPOINT || undefined, tencent: env.SMS_TENCENT_ENDPOINT || undefined },
+    paymentEndpoints: { wechat: env.WECHATPAY_BASE_URL || undefined, alipay: env.ALIPAY_GATEWAY || undefined },
     outboundAllow: parseAllowList(env.OUTBOUND_ALLOW_HOSTS),
     firmwareCloud: firmwareCloud(env.FIRMWARE_CLOUD),
     iotClouds: {

@@ -63,7 +63,11 @@ export type { AppCaller, AuthUser, ClientInfo } from './callers.js';
  * - app: a user of the vendor's phone app with a valid app token (`Blade-Auth: bearer …`); console tokens are refused
  */
 export type Access =
-  | { public: true }
+  /**
+   * anyone; `ownBudget`: the route limits its callers itself instead of the shared budget of public calls per
+   * address (a payment provider's notifications come from a few addresses, each a signed message)
+   */
+  | { public: true; ownBudget?: true }
   | { client: true }
   | { app: true }
   | { permission: string | readonly string[] | null; platformWrite?: boolean; platformAdmin?: boolean };

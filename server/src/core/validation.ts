@@ -65,6 +65,7 @@ function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLab
       if (given === undefined || given === null) return requiredMessage(labels, field, lang);
       const entry = labels && Object.hasOwn(labels, field) ? labels[field] : undefined;
       const type = entry && 'type' in entry ? (entry as FieldDef).type : undefined;
+      if (type === 'money') return msg('notMinorUnits', lang, { field: label });
       return type === 'boolean' ? msg('badType', lang, { field: label }) : msg('badId', lang, { field: label });
     }
     case 'invalid_value':
@@ -73,6 +74,7 @@ function describeIssue(issue: Issue, field: string, lang: Lang, labels: FieldLab
       if ((issue.params as { kind?: string } | undefined)?.kind === 'datetime') return msg('badDate', lang, { field: label });
       if ((issue.params as { kind?: string } | undefined)?.kind === 'md5') return msg('passwordNotMd5', lang);
       if ((issue.params as { kind?: string } | undefined)?.kind === 'date') return msg('badDay', lang, { field: label });
+      if ((issue.params as { kind?: string } | undefined)?.kind === 'money') return msg('notMinorUnits', lang, { field: label });
       if ((issue.params as { kind?: string } | undefined)?.kind === 'required') return requiredMessage(labels, field, lang);
       if ((issue.params as { kind?: string } | undefined)?.kind === 'idsRequired') return msg('idsRequired', lang);
       if ((issue.params as { kind?: string } | undefined)?.kind === 'format') {

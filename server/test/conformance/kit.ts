@@ -127,6 +127,7 @@ function answered(f: FieldDef, v: unknown): unknown {
       return v === true || v === 1 || v === '1' || v === 'true' ? 1 : 0;
     case 'int':
     case 'number':
+    case 'money':
       return Number(v);
     case 'ids':
       return [...new Set((Array.isArray(v) ? v.map(String) : String(v).split(',')).map((s) => s.trim()).filter(Boolean))].join(',');
@@ -231,8 +232,10 @@ class KitRun implements Kit {
       case 'richtext':
         return `<p>${text(f.max === undefined ? undefined : f.max - 7)}</p>`;
       case 'int':
-      case 'number': {
-        const lo = f.min ?? Math.min(0, f.max ?? 0);
+      case 'number':
+      case 'money': {
+        // an amount is minor units: an integer, never below 0
+        const lo = f.type === 'money' ? Math.max(0, f.min ?? 0) : f.min ?? Math.min(0, f.max ?? 0);
         const hi = f.max ?? lo + 10_000;
         const v = lo + (n % (hi - lo + 1));
         return f.type === 'number' && v + 0.5 <= hi ? v + 0.5 : v;

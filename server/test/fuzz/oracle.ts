@@ -64,6 +64,11 @@ export function judge(req: BuiltRequest, answer: Answer): { problems: string[]; 
   if (path.startsWith('/files/')) return { problems, message };
   // downloads (a resource's export and import template) answer an .xlsx when they succeed
   if (answer.status === 200 && req.method === 'GET' && answer.contentType.startsWith('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')) return { problems, message };
+  // Alipay's notifications are answered with its text: success or failure
+  if (req.method === 'POST' && path.startsWith('/api/pay/notify/alipay/') && answer.contentType.startsWith('text/plain')) {
+    if (answer.status !== 200 || !['success', 'failure'].includes(raw)) problems.push('Alipay answer is not the text success or failure');
+    return { problems, message };
+  }
   if (!isJson) {
     problems.push(`answer is ${answer.contentType || 'without a content type'}, not JSON`);
     return { problems, message };
@@ -82,6 +87,11 @@ export function judge(req: BuiltRequest, answer: Answer): { problems: string[]; 
   } else if (req.method === 'GET' && path === '/api/blade-auth/oauth/captcha' && answer.status === 200) {
     if (!isObj(body) || typeof body.key !== 'string' || typeof body.image !== 'string' || !body.image.startsWith('data:image/')) {
       problems.push('captcha answer is not the raw { key, image }');
+    }
+  } else if (req.method === 'POST' && path.startsWith('/api/pay/notify/') && isObj(body) && typeof body.code === 'string') {
+    // a payment provider's notification is answered in the provider's shape (WeChat Pay: { code, message })
+    if (!['SUCCESS', 'FAIL'].includes(body.code) || typeof body.message !== 'string' || answer.status !== (body.code === 'SUCCESS' ? 200 : 400)) {
+      problems.push('WeChat Pay answer is not { code: SUCCESS | FAIL, message }');
     }
   } else if (req.method === 'GET' && path === '/version.json' && answer.status === 200) {
     if (!isObj(body) || typeof body.version !== 'string') problems.push('version.json is not { version }');

@@ -15,6 +15,8 @@ export const actionsZh = {
   decisionRequired: '请选择通过或驳回',
   comment: '审批意见',
   commentHint: '选填',
+  // an ask button's dialog (ButtonDef.ask): its field's label and message are the button's
+  askTitle: '{{action}}「{{name}}」',
 };
 
 export const actionsEn: typeof actionsZh = {
@@ -29,4 +31,5 @@ export const actionsEn: typeof actionsZh = {
   decisionRequired: 'Please choose approve or reject',
   comment: 'Comment',
   commentHint: 'Optional',
+  askTitle: '{{action}}: “{{name}}”',
 };

@@ -107,7 +107,11 @@ function useResourceList<F extends Fields>(props: ResourcePageProps<F>) {
   const { ui: actions, dialog: actionDialog } = useActionButtons<Rec>(def, reload);
   const clearSelection = useCallback(() => setSelected([]), []);
   const closeDetail = useCallback(() => setDetailId(null), []);
-  const closeWithin = useCallback(() => setWithin(null), []);
+  // what was done inside may change the parent row (a reply moves a feedback to replied): read the page again
+  const closeWithin = useCallback(() => {
+    setWithin(null);
+    reload();
+  }, [reload]);
   const formDialog = useFormDialog();
   const { confirmRemove, removeSelected } = useRemoveRows<Rec>(def, api, reload, setSelected);
   const handlers = useMemo(

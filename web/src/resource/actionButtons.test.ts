@@ -3,11 +3,13 @@ import {
 } from '@console/contract';
 import { deviceControlResource, firmwareResource } from '@console/contract/areas/device/index';
 import { productResource } from '@console/contract/areas/product/index';
+import { storageOrderResource } from '@console/contract/areas/storage/index';
 import { APPROVAL_APPROVED, APPROVAL_REJECTED, areaDispatchOaResource, areaOaResource } from '@console/contract/areas/supplier/index';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import {
-  actionButtons, decideInput, doneMessage, namedRows, rowActionInput, rowInputOf, rowName, shownOn, takesDecision, toolbarActionInput, toolbarInputOf,
+  actionButtons, askInput, decideInput, doneMessage, namedRows, rowActionInput, rowInputOf, rowName, shownOn, takesAsked, takesDecision,
+  toolbarActionInput, toolbarInputOf, type AskDef,
 } from './actionButtons';
 
 const id = z.string().regex(/^\d+$/);
@@ -220,5 +222,85 @@ describe('shownOn', () => {
     expect([publish, withdraw, cloud].map((b) => shownOn(b, withdrawn))).toEqual([false, false, false]);
     expect(shownOn(publish, { id: '4' })).toBe(false);
     expect(shownOn(thing.menu!.buttons![0]!, { id: '5' })).toBe(true);
+  });
+});
+
+describe('ask buttons', () => {
+  const sn = z.string().trim().min(1).max(32);
+  const ask: AskDef = {
+    field: 'deviceSn', label: { zh: '转入设备 SN', en: 'To the lock (SN)' }, required: { zh: '请输入', en: 'Please enter' }, max: 32,
+    upperCase: true, also: { fromSn: 'deviceSn' },
+  };
+  const plain: AskDef = { field: 'deviceSn', label: { zh: 'SN', en: 'SN' }, required: { zh: '请输入', en: 'Please enter' }, max: 32 };
+  const moves = defineActions('/api/x/move', {
+    move: { method: 'POST', permission: 'move', title: { zh: '转移', en: 'Move' }, input: z.object({ id, deviceSn: sn, fromSn: sn.optional() }), output: okOutput },
+    // no asked field: only the row's id
+    plain: { method: 'POST', permission: 'move', title: { zh: '转移', en: 'Move' }, input: z.object({ id }), output: okOutput },
+    // the asked field but no `fromSn`: a loose object would drop it, a strict one refuses it
+    loose: { method: 'POST', permission: 'move', title: { zh: '转移', en: 'Move' }, input: z.object({ id, deviceSn: sn }), output: okOutput },
+    strict: { method: 'POST', permission: 'move', title: { zh: '转移', en: 'Move' }, input: z.strictObject({ id, deviceSn: sn }), output: okOutput },
+    // `fromSn` required: a row without one could not be sent
+    always: { method: 'POST', permission: 'move', title: { zh: '转移', en: 'Move' }, input: z.object({ id, deviceSn: sn, fromSn: sn }), output: okOutput },
+    // the field is a number: the typed text is refused
+    count: { method: 'POST', permission: 'move', title: { zh: '转移', en: 'Move' }, input: z.object({ id, deviceSn: z.number(), fromSn: sn.optional() }), output: okOutput },
+  });
+
+  it('offers an ask button on rows only when its action takes the row\'s id, the asked value and the row\'s values', () => {
+    expect(rowInputOf(moves.move, undefined, ask)).toBe('ask');
+    expect(rowInputOf(moves.move, undefined, plain)).toBe('ask');
+    expect(rowInputOf(moves.plain, undefined, ask)).toBeNull();
+    expect(rowInputOf(moves.plain)).toBe('id'); // without `ask`: a plain row button
+    expect(rowInputOf(moves.loose, undefined, ask)).toBeNull();
+    expect(rowInputOf(moves.loose, undefined, plain)).toBe('ask');
+    expect(rowInputOf(moves.strict, undefined, ask)).toBeNull();
+    expect(takesAsked(moves.always, ask)).toBe(false);
+    expect(takesAsked(moves.count, ask)).toBe(false);
+  });
+
+  it('never offers an ask button over the selection', () => {
+    const lock = defineResource({
+      code: 'lock',
+      path: '/api/x/move',
+      title: { zh: '锁', en: 'Locks' },
+      scope: 'tenant',
+      fields: { deviceSn: { type: 'string', label: { zh: 'SN', en: 'SN' }, max: 32 } },
+      menu: {
+        parent: 'x', route: '/x/lock', name: { zh: '锁', en: 'Locks' }, sort: 1,
+        buttons: [{ code: 'lock_move', name: { zh: '转移', en: 'Move' }, alias: 'move', placement: 'both', action: 'move', ask }],
+      },
+      actions: defineActions('/api/x/move', {
+        // an input the selection could also send (`{ ids }`): only the button keeps it off the toolbar
+        move: {
+          method: 'POST', permission: 'lock_move', title: { zh: '转移', en: 'Move' },
+          input: z.object({ id: id.optional(), deviceSn: sn.optional(), fromSn: sn.optional(), ids: idsParamSchema.optional() }), output: okOutput,
+        },
+      }),
+    });
+    expect(toolbarInputOf(lock.actions.move)).toBe('ids');
+    const b = actionButtons(lock, () => true);
+    expect(b.row.map((x) => [x.button.code, x.input])).toEqual([['lock_move', 'ask']]);
+    expect(b.toolbar).toEqual([]);
+  });
+
+  it('sends the row\'s id, the typed value trimmed (in capitals when asked) and the row\'s values it names', () => {
+    expect(askInput(ask, { id: '7', deviceSn: 'OLD1' }, '  new2 ')).toEqual({ id: '7', deviceSn: 'NEW2', fromSn: 'OLD1' });
+    expect(askInput(plain, { id: '7', deviceSn: 'OLD1' }, '  new2 ')).toEqual({ id: '7', deviceSn: 'new2' });
+    for (const seen of [undefined, null, '']) {
+      expect(askInput(ask, { id: '7', deviceSn: seen }, 'n')).toEqual({ id: '7', deviceSn: 'N' });
+    }
+    expect(askInput({ ...plain, also: { fromSn: 'deviceSn', owner: 'userId' } }, { id: '7', deviceSn: 'A', userId: 3 }, 'b'))
+      .toEqual({ id: '7', deviceSn: 'b', fromSn: 'A', owner: 3 });
+    expect(moves.move.input.safeParse(askInput(ask, { id: '7', deviceSn: 'OLD1' }, 'new2')).success).toBe(true);
+  });
+
+  it('云存订单: 转移 on each paid row, asking the lock\'s SN and sending the one the row showed', () => {
+    const b = actionButtons(storageOrderResource, () => true);
+    const transfer = b.row.find((x) => x.button.code === 'storage_order_transfer');
+    expect(transfer?.input).toBe('ask');
+    expect(b.toolbar.map((x) => x.button.code)).not.toContain('storage_order_transfer');
+    const input = askInput(transfer!.button.ask!, { id: '9', deviceSn: 'AB12' }, ' cd34 ');
+    expect(input).toEqual({ id: '9', deviceSn: 'CD34', fromSn: 'AB12' });
+    expect(storageOrderResource.actions.orderTransfer.input.safeParse(input).success).toBe(true);
+    expect(doneMessage(transfer!.button, { deviceSn: 'CD34', endTime: '2026-01-01' }, 'zh')).toBe('剩余时长已转移到 CD34');
   });
 });

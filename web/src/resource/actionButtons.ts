@@ -5,14 +5,20 @@ import type { ActionDef } from '@console/contract/action';
  * The extra menu buttons that name an action (`ButtonDef.action` → `def.actions[action]`) and that the generic
  * list page renders itself: a row button calls the action with the row (`{ id }`, or `{ ids: [id] }` for an
  * action that takes a list), a toolbar button with the selected rows (`{ ids }`) or with no input at all; a row
- * button that decides a request (`decide`) asks approve or reject first and sends it with the row's `id`.
+ * button that decides a request (`decide`) asks approve or reject first and sends it with the row's `id`; one that
+ * asks a value (`ask`) asks it first and sends it with the row's `id` and the row's values it names (`also`).
  * A button a custom page draws (`custom: true`), or whose action needs more than that, is left out.
  */
 
-/** What a row button sends: the row's id as `id`, or as a one-item `ids`; or the row's `id` with a decision. */
-export type RowInput = 'id' | 'ids' | 'decide';
+/**
+ * What a row button sends: the row's id as `id`, or as a one-item `ids`; or the row's `id` with a decision, or with
+ * a value the operator typed.
+ */
+export type RowInput = 'id' | 'ids' | 'decide' | 'ask';
 /** How a `decide` button's action takes a decision (`ButtonDef.decide`). */
 export type DecideDef = NonNullable<ButtonDef['decide']>;
+/** What an `ask` button asks and sends (`ButtonDef.ask`). */
+export type AskDef = NonNullable<ButtonDef['ask']>;
 /** A decide dialog's choice. */
 export type Decision = 'approve' | 'reject';
 /** What a toolbar button sends: the selected rows' ids, or nothing. */
@@ -59,12 +65,30 @@ export function takesDecision(action: ActionDef, decide: DecideDef): boolean {
   return (['approve', 'reject'] as const).every((d) => comments.every((c) => accepts(action, { ...decideInput(decide, SAMPLE_ID, d), ...c })));
 }
 
+/** A sample of a typed value and of a row's value: only the schema's shape is probed. */
+const SAMPLE_VALUE = 'X';
+
 /**
- * How a row button calls its action: a decide button with its decision (or not at all when the action cannot take
- * it); else with `{ id }` when its input has `id`, else `{ ids }` when it has `ids`.
+ * Whether an action takes an asked value on one row: its input names `id`, the asked field and each `also` key
+ * (zod would drop an unknown key silently), and accepts the value with the row's values and without them (a row
+ * that has none sends none: see `askInput`).
  */
-export function rowInputOf(action: ActionDef, decide?: DecideDef): RowInput | null {
+export function takesAsked(action: ActionDef, ask: AskDef): boolean {
+  const also = Object.keys(ask.also ?? {});
+  const keys = inputKeys(action);
+  if (![...new Set(['id', ask.field, ...also])].every((k) => keys.includes(k))) return false;
+  const asked = { id: SAMPLE_ID, [ask.field]: SAMPLE_VALUE };
+  return accepts(action, { ...asked, ...Object.fromEntries(also.map((k) => [k, SAMPLE_VALUE])) }) && accepts(action, asked);
+}
+
+/**
+ * How a row button calls its action: a decide button with its decision, an ask button with the asked value (or
+ * not at all when the action cannot take it); else with `{ id }` when its input has `id`, else `{ ids }` when it
+ * has `ids`.
+ */
+export function rowInputOf(action: ActionDef, decide?: DecideDef, ask?: AskDef): RowInput | null {
   if (decide) return takesDecision(action, decide) ? 'decide' : null;
+  if (ask) return takesAsked(action, ask) ? 'ask' : null;
   const keys = inputKeys(action);
   if (keys.includes('id') && accepts(action, { id: SAMPLE_ID })) return 'id';
   if (keys.includes('ids') && accepts(action, { ids: [SAMPLE_ID] })) return 'ids';
@@ -86,11 +110,11 @@ export function actionButtons(def: Pick<ResourceDef, 'menu' | 'actions'>, can: (
     const action = button.action ? def.actions?.[button.action] : undefined;
     if (!action || button.custom || !can(button.code)) continue;
     if (button.placement === 'row' || button.placement === 'both') {
-      const input = rowInputOf(action, button.decide);
+      const input = rowInputOf(action, button.decide, button.ask);
       if (input) out.row.push({ button, action, input });
     }
-    // a decision is on one row: never the selection's
-    if ((button.placement === 'toolbar' || button.placement === 'both') && !button.decide) {
+    // a decision, an asked value is on one row: never the selection's
+    if ((button.placement === 'toolbar' || button.placement === 'both') && !button.decide && !button.ask) {
       const input = toolbarInputOf(action);
       if (input) out.toolbar.push({ button, action, input });
     }
@@ -109,6 +133,18 @@ export function decideInput(decide: DecideDef, id: string, decision: Decision, c
   const written = comment?.trim();
   if (decide.comment !== undefined && written) input[decide.comment] = written;
   return input;
+}
+
+/**
+ * An ask button's input: the row's `id`, the typed value (trimmed, in capitals when the button says so) in the
+ * asked field, and under each `also` key the row's value of its field (what the operator saw), when the row has one.
+ */
+export function askInput(ask: AskDef, record: Readonly<Record<string, unknown>> & { id: string }, value: string): Record<string, unknown> {
+  const typed = value.trim();
+  const seen = Object.entries(ask.also ?? {})
+    .map(([key, field]) => [key, record[field]] as const)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '');
+  return { id: record.id, [ask.field]: ask.upperCase ? typed.toUpperCase() : typed, ...Object.fromEntries(seen) };
 }
 
 /** A row's name in a dialog: the name the server answers beside its name field (a region path's), else the field's. */

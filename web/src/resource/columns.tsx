@@ -12,6 +12,7 @@ import { CellText } from './CellText';
 import { dictOptions } from './dictValues';
 import { displayText, WIRE_DATE, WIRE_DATETIME } from './display';
 import { FieldValue, isFileField } from './FieldValue';
+import { amountFromForm, formCurrency } from './moneyValues';
 import { RefSelect } from './RefSelect';
 import { joinPath, lastCode, splitPath } from './regionPath';
 import { RegionSelect } from './RegionSelect';
@@ -36,6 +37,7 @@ export const COLUMN_WIDTHS = {
   file: 160,
   image: 90,
   json: 240,
+  money: 130,
   dict: 130,
   /** a column without a width after a screen's override */
   other: 160,
@@ -116,6 +118,15 @@ function regionSearch<Rec>(key: string, f: FieldDef): Partial<ProColumns<Rec>> {
 }
 
 /**
+ * An amount searched: typed in major units of the currency the search form names (else CNY) and sent as minor units
+ * (`19.90` → `<field>_equal=1990`); a text that is no amount of it is sent as typed, for the server to refuse.
+ */
+function amountSearch(key: string, f: FieldDef, value: unknown, all: unknown): Record<string, unknown> {
+  if (typeof value !== 'string' || value.trim() === '') return {};
+  return { [key]: amountFromForm(value.trim(), formCurrency(f, all as Record<string, unknown> | undefined)) };
+}
+
+/**
  * How the search form offers a field: region paths in the region tree, dictionaries and flags as selects, references
  * as a reference select, dates as a day.
  */
@@ -131,6 +142,8 @@ function searchInput<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels:
       return f.ref ? { renderFormItem: () => <RefSelect refCode={f.ref} /> } : {};
     case 'date':
       return { valueType: 'date', search: { transform: (value: unknown) => { const day = dayText(value); return day ? { [key]: day } : {}; } } };
+    case 'money':
+      return { search: { transform: (value: unknown, _path: string, all: unknown) => amountSearch(key, f, value, all) } };
     default:
       return {};
   }

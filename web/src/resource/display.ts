@@ -1,5 +1,6 @@
-import { dictNameKey, type FieldDef, sizeText } from '@console/contract';
+import { dictNameKey, type FieldDef, moneyCurrency, moneyText, sizeText } from '@console/contract';
 import { dictLabel, type DictMap } from './dictValues';
+import { minorUnits } from './moneyValues';
 
 /** The wire format of datetimes (api.md section 1), in dayjs notation. */
 export const WIRE_DATETIME = 'YYYY-MM-DD HH:mm:ss';
@@ -32,8 +33,8 @@ export function isOn(value: unknown): boolean {
 
 /**
  * A field's value as text: the server's display name for dictionary codes and references (`<field>Name`,
- * in the caller's language), else the dictionary's label; flags as yes/no; dates and datetimes as the
- * server sends them.
+ * in the caller's language), else the dictionary's label; flags as yes/no; amounts with their currency's sign in
+ * major units (`¥19.90`, the record's currency field); dates and datetimes as the server sends them.
  */
 export function displayText(field: FieldDef, value: unknown, dicts: DictMap, opts: DisplayOptions = {}): string {
   if (value === undefined || value === null || value === '') return EMPTY_TEXT;
@@ -45,6 +46,9 @@ export function displayText(field: FieldDef, value: unknown, dicts: DictMap, opt
   if ((field.type === 'ref' || field.type === 'ids') && named === null && opts.refDeleted) return `${opts.refDeleted} (${String(value)})`;
   if (field.dict) return dictLabel(field, dicts, value);
   if (field.bytes && typeof value === 'number') return sizeText(value);
+  // minor units, read in the row's currency: ¥19.90
+  const minor = field.type === 'money' ? minorUnits(value) : undefined;
+  if (minor !== undefined) return moneyText(minor, moneyCurrency(field, opts.record));
   if (field.type === 'json' && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>);
     return entries.length ? entries.map(([k, v]) => `${k}: ${v === null ? EMPTY_TEXT : String(v)}`).join('; ') : EMPTY_TEXT;

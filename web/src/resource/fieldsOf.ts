@@ -1,4 +1,5 @@
 import { SYSTEM_FIELDS, shownInForm, type FieldDef, type ResourceDef } from '@console/contract';
+import { amountFormText, amountFromForm, formCurrency } from './moneyValues';
 import type { FormMode } from './types';
 
 /** The value of a tree's parent field for a root (BladeX: '0'). */
@@ -18,9 +19,14 @@ export function detailFields(def: ResourceDef): [string, FieldDef][] {
   ];
 }
 
+/** The form's money fields: their values are typed in major units (moneyValues.ts). */
+function moneyFields(def: ResourceDef): [string, FieldDef][] {
+  return formFields(def).filter(([, f]) => f.type === 'money');
+}
+
 /**
  * The values a new record starts with: the definition's defaults, flags off (0) and a tree's parent at
- * the top level, then `preset` (the parent of "add child").
+ * the top level, then `preset` (the parent of "add child"); an amount's default (minor units) in major units.
  */
 export function createDefaults(def: ResourceDef, preset?: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
@@ -29,16 +35,22 @@ export function createDefaults(def: ResourceDef, preset?: Record<string, unknown
     else if (f.type === 'boolean') values[name] = 0;
     else if (def.tree?.parentField === name) values[name] = TREE_ROOT;
   }
-  return { ...values, ...preset };
+  const all = { ...values, ...preset };
+  for (const [name, f] of moneyFields(def)) if (f.defaultValue !== undefined && preset?.[name] === undefined) all[name] = amountFormText(f.defaultValue, formCurrency(f, all));
+  return all;
 }
 
 /**
  * The form's values for an edited record: its form fields only (engine columns stay out of the body);
- * a write-only field starts empty (it is never answered).
+ * a write-only field starts empty (it is never answered); an amount in major units of the record's currency.
  */
 export function formValuesOf(def: ResourceDef, record: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
-  for (const [name, f] of formFields(def)) values[name] = f.writeOnly ? undefined : record[name];
+  for (const [name, f] of formFields(def)) {
+    if (f.writeOnly) values[name] = undefined;
+    else if (f.type === 'money') values[name] = amountFormText(record[name], formCurrency(f, record));
+    else values[name] = record[name];
+  }
   return values;
 }
 
@@ -46,9 +58,13 @@ function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
-/** The submit body of the form's values: on an edit, an empty write-only field (a password) is left out, keeping the stored one. */
-export function submitValues(def: ResourceDef, values: Record<string, unknown>, mode: FormMode): Record<string, unknown> {
+/**
+ * The submit body of the form's values: on an edit, an empty write-only field (a password) is left out, keeping the
+ * stored one; a typed amount becomes minor units in the currency the form (else the edited `record`) names.
+ */
+export function submitValues(def: ResourceDef, values: Record<string, unknown>, mode: FormMode, record?: Record<string, unknown>): Record<string, unknown> {
   const body = { ...values };
   if (mode === 'edit') for (const [name, f] of Object.entries(def.fields)) if (f.writeOnly && isEmpty(body[name])) delete body[name];
+  for (const [name, f] of moneyFields(def)) if (name in body) body[name] = amountFromForm(body[name], formCurrency(f, values, record));
   return body;
 }

@@ -3,6 +3,7 @@ import {
   ProForm,
   ProFormDatePicker,
   ProFormDateTimePicker,
+  ProFormDependency,
   ProFormDigit,
   ProFormSelect,
   ProFormText,
@@ -14,6 +15,8 @@ import type { ReactNode } from 'react';
 import '../time/pickerZone';
 import { isOn, WIRE_DATE, WIRE_DATETIME } from './display';
 import { dictOptions } from './dictValues';
+import { MoneyInput } from './MoneyInput';
+import { formCurrency } from './moneyValues';
 import { joinIds, splitIds } from './refOptions';
 import { RefSelect } from './RefSelect';
 import { RegionSelect } from './RegionSelect';
@@ -48,7 +51,7 @@ export function fieldItemProps(ctx: FormFieldContext, t: TFunction) {
   const common = {
     name,
     label,
-    rules: fieldRules(f, label, ctx.lang, messages, mode),
+    rules: fieldRules(f, label, ctx.lang, messages, mode, ctx.record),
     validateTrigger: VALIDATE_TRIGGER,
     tooltip: f.help ? text(f.help, ctx.lang) : undefined,
     disabled,
@@ -134,6 +137,23 @@ function referenceField(ctx: FormFieldContext, common: ItemProps, placeholder: s
   );
 }
 
+/**
+ * An amount: typed in major units of the currency the form's currency field names (else the edited record's, else
+ * CNY), its sign before it; checked again when the currency changes. The form holds the text; `submitValues` sends
+ * minor units.
+ */
+function moneyField(ctx: FormFieldContext, common: ItemProps, placeholder: string | undefined): ReactNode {
+  const { field: f } = ctx;
+  const currencyField = f.currency;
+  const item = (values: Record<string, unknown> | undefined) => (
+    <ProForm.Item {...common} dependencies={currencyField ? [currencyField] : undefined}>
+      <MoneyInput currency={formCurrency(f, values, ctx.record)} placeholder={placeholder} disabled={common.disabled} />
+    </ProForm.Item>
+  );
+  if (!currencyField) return item(undefined);
+  return <ProFormDependency name={[currencyField]}>{(values) => item(values)}</ProFormDependency>;
+}
+
 /** The form item generated for a field, by its type (the caller sets the React key). */
 export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {
   const { field: f } = ctx;
@@ -196,6 +216,8 @@ export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode 
           <UploadField image={f.type === 'image'} disabled={disabled} />
         </ProForm.Item>
       );
+    case 'money':
+      return moneyField(ctx, common, placeholder);
     case 'json':
       // named values written by the server (a device's attributes): shown, not typed in
       return null;

@@ -121,7 +121,7 @@ export function useFormSubmit<Rec extends ResourceRecord>(
     });
   });
   return async (values: Values): Promise<boolean> => {
-    const body = submitValues(def, override?.toSubmit ? override.toSubmit(values, ctx) : values, target.mode);
+    const body = submitValues(def, override?.toSubmit ? override.toSubmit(values, ctx) : values, target.mode, ctx.record);
     if (target.mode === 'edit') body.id = target.id;
     const confirmed: string[] = [];
     let answer: unknown;

@@ -1,6 +1,7 @@
-import { isRequired, t as text, type FieldDef, type Lang } from '@console/contract';
+import { badAmountMessage, isRequired, moneyText, msg, parseMoney, t as text, type FieldDef, type Lang } from '@console/contract';
 import { hasTextFormat, textFormatMessage } from '@console/contract/textFormat';
 import type { Rule } from 'antd/es/form';
+import { formCurrency } from './moneyValues';
 
 /** The UI strings the rules need (resource.* keys of the i18n resources). */
 export interface RuleMessages {
@@ -52,8 +53,13 @@ export function fieldPrompt(f: FieldDef, label: string, lang: Lang, messages: Pi
   return isChoice(f) ? messages.pleaseSelect(phrased) : messages.pleaseEnter(phrased);
 }
 
-/** The validation rules of a field: required (with its own message when it has one) and max length. */
-export function fieldRules(f: FieldDef, label: string, lang: Lang, messages: RuleMessages, mode: 'create' | 'edit' = 'create'): Rule[] {
+/**
+ * The validation rules of a field: required (with its own message when it has one), max length, its text format, an
+ * amount's shape and range (`record`: the edited record, whose currency an amount is in when the form has none).
+ */
+export function fieldRules(
+  f: FieldDef, label: string, lang: Lang, messages: RuleMessages, mode: 'create' | 'edit' = 'create', record?: Readonly<Record<string, unknown>>,
+): Rule[] {
   const rules: Rule[] = [];
   if (requiredInForm(f, mode)) {
     const message = fieldPrompt(f, label, lang, messages);
@@ -64,7 +70,28 @@ export function fieldRules(f: FieldDef, label: string, lang: Lang, messages: Rul
     rules.push({ type: 'string', max: f.max, message: messages.tooLong(label, f.max) });
   }
   if (f.format) rules.push(formatRule(f.format, textFormatMessage(f.format, label, lang)));
+  if (f.type === 'money') rules.push(moneyRule(f, label, lang, record));
   return rules;
+}
+
+/**
+ * A typed amount (major units) is exactly one in the currency the form names (`formCurrency`; `record`: the edited
+ * record's, when the form does not offer it): at most its digits after the point, no sign or exponent, and within
+ * the field's `min`/`max` (minor units, said in major units with the currency's sign); an empty one is the required
+ * rule's.
+ */
+export function moneyRule(f: FieldDef, label: string, lang: Lang, record?: Readonly<Record<string, unknown>>): Rule {
+  return ({ getFieldsValue }) => ({
+    validator: async (_, value: unknown) => {
+      const typed = typeof value === 'string' ? value.trim() : value == null ? '' : String(value);
+      if (typed === '') return;
+      const currency = formCurrency(f, getFieldsValue(true) as Record<string, unknown>, record);
+      const minor = parseMoney(typed, currency);
+      if (minor === undefined) throw new Error(badAmountMessage(label, currency, lang));
+      if (f.min !== undefined && minor < f.min) throw new Error(msg('tooSmall', lang, { field: label, min: moneyText(f.min, currency) }));
+      if (f.max !== undefined && minor > f.max) throw new Error(msg('tooLarge', lang, { field: label, max: moneyText(f.max, currency) }));
+    },
+  });
 }
 
 /** A typed text in its field's format (`FieldDef.format`, the rule the server applies too); an empty one is the required rule's. */

@@ -4,10 +4,10 @@ import type { ReactNode } from 'react';
 import type { DictMap } from './dictValues';
 
 /**
- * The wire type of a field: numbers for int/number and boolean (0/1), strings for everything else: ids,
+ * The wire type of a field: numbers for int/number, boolean (0/1) and money (minor units), strings for everything else: ids,
  * references, comma-joined id lists ('1,2'), dates ('yyyy-MM-dd'), datetimes and file links.
  */
-export type WireValue<T extends FieldType> = T extends 'int' | 'number' | 'boolean' ? number : string;
+export type WireValue<T extends FieldType> = T extends 'int' | 'number' | 'boolean' | 'money' ? number : string;
 
 /** One record of a resource as list/detail answer it. */
 export type ResourceRecord<F extends Fields = Fields> = {

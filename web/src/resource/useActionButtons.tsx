@@ -12,7 +12,7 @@ import { lazy } from '../shell/chunkLoad';
 import { usePermissionCheck } from '../store/permissions';
 import { testId } from '../testId';
 import {
-  actionButtons, decideInput, doneMessage, namedRows, rowActionInput, rowName, shownOn, toolbarActionInput,
+  actionButtons, askInput, decideInput, doneMessage, namedRows, rowActionInput, rowName, shownOn, toolbarActionInput,
   type ActionButton, type ActionButtons, type RowActionButton,
 } from './actionButtons';
 import { resourceKeys } from './api';
@@ -20,8 +20,9 @@ import type { ResourceRecord } from './types';
 
 addMessages('actions', { zh: actionsZh, en: actionsEn });
 
-// a decide button's dialog loads when one is first opened
+// a decide or an ask button's dialog loads when one is first opened
 const DecideDialog = lazy(() => import('./DecideDialog').then((m) => ({ default: m.DecideDialog })));
+const AskDialog = lazy(() => import('./AskDialog').then((m) => ({ default: m.AskDialog })));
 
 export interface ActionButtonsUi<Rec> {
   buttons: ActionButtons;
@@ -33,8 +34,9 @@ export interface ActionButtonsUi<Rec> {
 
 /**
  * The generic page's action buttons (`actionButtons`): each asks for confirmation naming the action and the
- * rows (a decide button: approve or reject, and a comment), calls the action, says so and reloads the list; a
- * failure is the server's message (the API client). `dialog` is the open decide dialog, for the page to render.
+ * rows (a decide button: approve or reject, and a comment; an ask button: the value it asks), calls the action,
+ * says so and reloads the list; a failure is the server's message (the API client). `dialog` is the open decide
+ * or ask dialog, for the page to render.
  */
 export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, reload: () => void): { ui: ActionButtonsUi<Rec>; dialog: ReactNode } {
   const lang = useLang();
@@ -44,7 +46,7 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
   const can = usePermissionCheck();
   const buttons = useMemo(() => actionButtons(def, can), [def, can]);
   const nameField = nameFieldOf(def);
-  const [deciding, setDeciding] = useState<{ b: RowActionButton; record: Rec } | null>(null);
+  const [asking, setAsking] = useState<{ b: RowActionButton; record: Rec } | null>(null);
 
   const call = useCallback(
     (b: ActionButton, input: Record<string, unknown>) =>
@@ -85,7 +87,7 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
     (record: Rec) =>
       buttons.row.filter((b) => shownOn(b.button, record)).map((b) => (
         <Button key={`action-${b.button.code}`} type="link" size="small" {...testId(`resource-row-action-${b.button.code}`)}
-          onClick={() => (b.input === 'decide' ? setDeciding({ b, record }) : run(b, rowActionInput(b, record.id), [record]))}>
+          onClick={() => (b.input === 'decide' || b.input === 'ask' ? setAsking({ b, record }) : run(b, rowActionInput(b, record.id), [record]))}>
           {text(b.button.name, lang)}
         </Button>
       )),
@@ -110,20 +112,46 @@ export function useActionButtons<Rec extends ResourceRecord>(def: ResourceDef, r
   );
 
   const ui = useMemo(() => ({ buttons, rowButtons, toolbarButtons }), [buttons, rowButtons, toolbarButtons]);
-  const decide = deciding?.b.button.decide;
-  const commentField = decide?.comment === undefined ? undefined : def.fields[decide.comment];
-  const dialog = deciding && decide && (
+  const dialog = asking && (
     <Suspense fallback={null}>
-      <DecideDialog
-        key={`${deciding.b.button.code}-${deciding.record.id}`}
-        title={t('actions.decideTitle', { action: text(deciding.b.button.name, lang), name: rowName(deciding.record, nameField) })}
-        decide={decide}
-        commentLabel={commentField ? text(commentField.label, lang) : undefined}
-        commentMax={commentField?.max}
-        onSubmit={(decision, comment) => call(deciding.b, decideInput(decide, deciding.record.id, decision, comment))}
-        onClose={() => setDeciding(null)}
+      <RowDialog
+        key={`${asking.b.button.code}-${asking.record.id}`}
+        def={def} b={asking.b} record={asking.record} nameField={nameField} call={call} onClose={() => setAsking(null)}
       />
     </Suspense>
   );
   return { ui, dialog };
+}
+
+interface RowDialogProps {
+  def: ResourceDef;
+  b: RowActionButton;
+  record: ResourceRecord;
+  nameField: string;
+  /** calls the action, says so and reloads; a rejection keeps the dialog open */
+  call: (b: ActionButton, input: Record<string, unknown>) => Promise<unknown>;
+  onClose: () => void;
+}
+
+/** The dialog of a row button that asks first: a decide button's (approve or reject, a comment) or an ask button's. */
+function RowDialog({ def, b, record, nameField, call, onClose }: RowDialogProps) {
+  const lang = useLang();
+  const { t } = useTranslation();
+  const names = { action: text(b.button.name, lang), name: rowName(record, nameField) };
+  const { decide, ask } = b.button;
+  if (b.input === 'ask' && ask) {
+    return <AskDialog title={t('actions.askTitle', names)} ask={ask} onSubmit={(value) => call(b, askInput(ask, record, value))} onClose={onClose} />;
+  }
+  if (b.input !== 'decide' || !decide) return null;
+  const commentField = decide.comment === undefined ? undefined : def.fields[decide.comment];
+  return (
+    <DecideDialog
+      title={t('actions.decideTitle', names)}
+      decide={decide}
+      commentLabel={commentField ? text(commentField.label, lang) : undefined}
+      commentMax={commentField?.max}
+      onSubmit={(decision, comment) => call(b, decideInput(decide, record.id, decision, comment))}
+      onClose={onClose}
+    />
+  );
 }

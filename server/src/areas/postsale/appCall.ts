@@ -1,7 +1,7 @@
 import type { I18nText } from '@console/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { JSON_OR_FORM } from '../../core/apiDocs.js';
+import { inputDocs } from '../../core/apiDocs.js';
 import type { AppCaller, AppContext } from '../../core/context.js';
 import { type Executor, inTenant } from '../../core/db/index.js';
 import { envelopeOf, ok } from '../../core/envelope.js';
@@ -40,10 +40,7 @@ function route<I extends z.ZodType, O extends z.ZodType>(app: FastifyInstance, d
     schema: {
       tags: ['app'], summary: def.summary,
       ...(def.access === 'app' ? { security: [{ appToken: [] }] } : {}),
-      docsOnly: {
-        ...(def.method === 'GET' ? { querystring: def.input } : { body: def.input, consumes: JSON_OR_FORM }),
-        response: { 200: envelopeOf(def.output) },
-      },
+      docsOnly: { ...inputDocs(def.method, def.input), response: { 200: envelopeOf(def.output) } },
     },
     handler: async (req) => handle(req),
   });
@@ -70,5 +67,19 @@ export function mountPublicAppCall<I extends z.ZodType, O extends z.ZodType>(
   route(app, def, async (req) => {
     const input = parseInput(def.input, actionParams(req), req.lang, def.labels);
     return ok(await handler(input, { req, lang: req.lang }), req.lang);
+  });
+}
+
+/**
+ * Mounts a call of a signed-in app user whose handler opens its own transactions: one that waits on a remote
+ * service (a payment provider) must not hold a connection meanwhile (the embedded database has one).
+ */
+export function mountAppCallOutside<I extends z.ZodType, O extends z.ZodType>(
+  app: FastifyInstance, def: AppCallDef<I, O> & { access: 'app' },
+  handler: (input: z.output<I>, c: AppCallContext & { caller: AppCaller }) => Promise<z.input<O>>,
+): void {
+  route(app, def, async (req) => {
+    const input = parseInput(def.input, actionParams(req), req.lang, def.labels);
+    return ok(await handler(input, { req, lang: req.lang, caller: req.appUser! }), req.lang);
   });
 }

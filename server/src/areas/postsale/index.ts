@@ -14,6 +14,7 @@ import { registerUserActions } from './users.js';
 
 export { LOCK_REPLACEMENT, type LockReplacement } from './services.js';
 export { postsaleDevice, postsaleUser } from './tables.js';
+export { mountAppCall, mountAppCallOutside } from './appCall.js';
 
 const POSTSALE_DICTS: DictSeed[] = [
   { code: 'app_user_status', name: 'APP 用户状态', nameEn: 'App user status', items: [['1', '正常', 'Active'], ['0', '已停用', 'Disabled']] },

@@ -3,7 +3,6 @@ import { bind, defineArea } from '../../core/area.js';
 import { schema } from '../../core/db/index.js';
 import { registerDictRoutes } from './dict.js';
 import { registerMenuRoutes } from './menu.js';
-import { SYSTEM_DATA_STEPS } from './dataSteps.js';
 import { ORG_DATA_STEPS, registerOrgRoutes } from './org.js';
 import { registerProfileRoutes } from './profile.js';
 import { appModule } from './public.js';
@@ -18,7 +17,7 @@ export { param, region } from './tables.js';
 
 /**
  * blade-system: menus, dictionaries, parameters, organisation (departments, posts), clients, the signed-in user's
- * profile; and the console's public calls (its switches, the agreements, the server's health, guest registration).
+ * profile; and the console's public calls (its switches, the server's health, guest registration).
  */
 export const systemArea = defineArea({
   name: 'system',
@@ -40,5 +39,5 @@ export const systemArea = defineArea({
     registerClientRoutes(app, ctx);
     await appModule(app, ctx);
   },
-  dataSteps: [...SYSTEM_DATA_STEPS, ...ORG_DATA_STEPS],
+  dataSteps: ORG_DATA_STEPS,
 });

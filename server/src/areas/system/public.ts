@@ -1,14 +1,11 @@
-import { AGREEMENT_TYPES, type Agreement, type AgreementType, API, type ConsoleConfig, type ServerStatus } from '@console/contract';
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { API, type ConsoleConfig, type ServerStatus } from '@console/contract';
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../core/context.js';
 import { envelopeOf, ok } from '../../core/envelope.js';
-import { AppError } from '../../core/errors.js';
-import { sanitizeHtml } from '../../core/html.js';
 import { formatDateTime } from '../../core/time.js';
 import { registerGuestRoute } from './registerGuest.js';
-import { agreement } from './tables.js';
 
 const SERVER_CHECK_TIMEOUT_MS = 3000;
 
@@ -27,40 +24,6 @@ export async function appModule(app: FastifyInstance, ctx: AppContext): Promise<
     },
   }, async (req) => {
     const body: ConsoleConfig = { ...ctx.config.console, timeZone: ctx.config.timeZone };
-    return ok(body, req.lang);
-  });
-
-  app.get(API.agreement, {
-    config: { access: { public: true }, fieldLabels: { type: { zh: '协议类型', en: 'Agreement type' } } },
-    schema: {
-      tags: ['app'],
-      summary: 'The latest published agreement of a type, in the caller\'s language (Chinese when missing)',
-      querystring: z.object({ type: z.enum(AGREEMENT_TYPES) }).strict(),
-      docsOnly: {
-        response: {
-          200: envelopeOf(z.object({
-            id: z.string(), type: z.enum(AGREEMENT_TYPES), language: z.string(), title: z.string(), content: z.string().describe('sanitised HTML'),
-            version: z.string(), publishTime: z.string(),
-          })),
-        },
-      },
-    },
-  }, async (req) => {
-    const { type } = req.query as { type: AgreementType };
-    const latest = async (language: string) => {
-      const [row] = await ctx.db.select().from(agreement)
-        .where(and(eq(agreement.type, type), eq(agreement.language, language), eq(agreement.isDeleted, 0),
-          eq(agreement.status, 1), lte(agreement.publishTime, new Date())))
-        .orderBy(desc(agreement.publishTime), desc(agreement.id))
-        .limit(1);
-      return row;
-    };
-    const row = (await latest(req.lang)) ?? (req.lang === 'zh' ? undefined : await latest('zh'));
-    if (!row) throw new AppError(404, 'agreementNotFound');
-    const body: Agreement = {
-      id: row.id, type, language: row.language, title: row.title, content: sanitizeHtml(row.content),
-      version: row.version, publishTime: formatDateTime(row.publishTime) ?? '',
-    };
     return ok(body, req.lang);
   });
 

@@ -2,7 +2,7 @@ import { regionResource } from '@console/contract/areas/base/index';
 import { dictBizResource, paramResource, postResource } from '@console/contract/areas/system/index';
 import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { auditColumns, id, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';
+import { auditColumns, id, searchGramsIndexes, tenantColumn, withSearchGrams } from '../../core/db/columns.js';
 
 /** Posts (job positions) of a tenant. */
 export const post = pgTable(
@@ -87,24 +87,5 @@ export const param = pgTable(
   (t) => [
     uniqueIndex('uq_param_key').on(t.paramKey).where(sql`is_deleted = 0`),
     ...searchGramsIndexes(t, { paramNameGrams: 'ix_param_name_grams', paramKeyGrams: 'ix_param_key_grams' }),
-  ],
-);
-
-/** User agreement and privacy policy texts, per language and version (platform-wide, public). */
-export const agreement = pgTable(
-  'ymy_agreement',
-  {
-    id: id('id').primaryKey(),
-    type: varchar('type', { length: 16 }).notNull(),
-    language: varchar('language', { length: 8 }).notNull(),
-    title: varchar('title', { length: 255 }).notNull(),
-    content: text('content').notNull(),
-    version: varchar('version', { length: 32 }).notNull(),
-    publishTime: ts('publish_time'),
-    ...auditColumns(),
-  },
-  (t) => [
-    uniqueIndex('uq_agreement_version').on(t.type, t.language, t.version).where(sql`is_deleted = 0`),
-    index('ix_agreement_published').on(t.type, t.language, t.publishTime.desc().nullsLast()).where(sql`is_deleted = 0`),
   ],
 );

@@ -43,6 +43,14 @@ function parseValue(f: FieldDef, col: PgColumn, name: string, raw: string, lang:
       }
       return n;
     }
+    case 'money': {
+      // minor units, as the wire has them: digits only (no decimal, sign or exponent to round)
+      const text = raw.trim();
+      if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+        throw badRequest('notMinorUnits', { field: label }, { [name]: msg('notMinorUnits', lang, { field: label }) });
+      }
+      return Number(text);
+    }
     case 'id':
       if (!isId(raw.trim())) throw badRequest('badId', { field: label }, { [name]: msg('badId', lang, { field: label }) });
       return raw.trim();

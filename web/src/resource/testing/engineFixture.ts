@@ -19,5 +19,8 @@ export const gadgetResource = defineResource({
     photo: { type: 'image', label: { zh: '照片', en: 'Photo' } },
     secret: { type: 'string', label: { zh: '密码', en: 'Password' }, required: true, writeOnly: true },
     serial: { type: 'string', label: { zh: '序列号', en: 'Serial' }, immutable: true },
+    currency: { type: 'string', label: { zh: '币种', en: 'Currency' }, dict: 'currency' },
+    // minor units in the row's currency, at most ¥100,000.00 (or ¥10,000,000 in JPY)
+    price: { type: 'money', currency: 'currency', label: { zh: '价格', en: 'Price' }, max: 10_000_000, sortable: true, search: 'equal' },
   },
 });

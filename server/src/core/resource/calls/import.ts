@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import { type Lang, msg, t } from '@console/contract';
+import { type Lang, moneyCurrency, msg, t } from '@console/contract';
 import { importProgressSchema, ioRoutes } from '@console/contract/io';
 import ExcelJS from 'exceljs';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -115,11 +115,12 @@ async function importTemplate(m: ResourceMount, spec: ImportSpec, req: FastifyRe
   const lang = req.lang;
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet(t(def.title, lang).slice(0, 31) || 'Sheet1');
-  const examples: Array<string | number> = [];
-  for (const [, f] of spec.fields) {
-    const first = f.dict ? [...(await ctx.dicts.labels(f.dict, lang)).values()][0] : undefined;
-    examples.push(exampleValue(f, lang, first));
-  }
+  // the example row's dictionary values: the first item of each (its label in the sheet, its key in the row)
+  const firstItems = new Map<string, [string, string] | undefined>();
+  for (const [name, f] of spec.fields) if (f.dict) firstItems.set(name, [...(await ctx.dicts.labels(f.dict, lang)).entries()][0]);
+  const firstKeys = Object.fromEntries([...firstItems].map(([name, item]) => [name, item?.[0]]));
+  // an amount is given in major units of the example row's currency (19.90 in CNY, 1990 in JPY)
+  const examples = spec.fields.map(([name, f]) => exampleValue(f, lang, firstItems.get(name)?.[1], moneyCurrency(f, firstKeys)));
   sheet.columns = spec.fields.map(([name, f]) => ({ header: t(f.label, lang), key: name, width: Math.max(12, t(f.label, lang).length * 2 + 4) }));
   sheet.addRow(examples);
   const body = Buffer.from(await book.xlsx.writeBuffer());

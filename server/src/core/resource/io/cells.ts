@@ -1,4 +1,7 @@
-import { dictNameKey, type FieldDef, hasDisplayName, type Lang, type ResourceDef, shownInForm, t } from '@console/contract';
+import {
+  type Currency, dictNameKey, type FieldDef, formatMoney, hasDisplayName, type Lang, MAX_MINOR, MONEY_DEFAULT_CURRENCY, moneyCurrency, type ResourceDef,
+  shownInForm, t,
+} from '@console/contract';
 import { formatDateTime } from '../../time.js';
 
 /** Excel keeps at most this many characters in a cell. */
@@ -16,6 +19,8 @@ export function exportColumns(def: ResourceDef, lang: Lang): Array<{ name: strin
       value: (rec: Record<string, unknown>) => {
         const v = rec[shown] ?? rec[name];
         if (v === null || v === undefined) return null;
+        // an amount as people read it in the row's currency (a text: 19.90, never a float)
+        if (f.type === 'money' && typeof v === 'number') return formatMoney(v, moneyCurrency(f, rec));
         if (typeof v === 'string' && v.length > CELL_MAX) return v.slice(0, CELL_MAX);
         return v;
       },
@@ -68,10 +73,13 @@ export function cellText(v: unknown, f: FieldDef): string | undefined {
   return text === '' ? undefined : text;
 }
 
-/** An example value for the template's second row. */
-export function exampleValue(f: FieldDef, lang: Lang, dictFirst: string | undefined): string | number {
+/** An example value for the template's second row (`currency`: the example row's, for a `money` field). */
+export function exampleValue(f: FieldDef, lang: Lang, dictFirst: string | undefined, currency: Currency = MONEY_DEFAULT_CURRENCY): string | number {
   if (f.dict) return dictFirst ?? '';
   switch (f.type) {
+    case 'money':
+      // major units, as a text (19.90 in CNY): the cell an import reads back digit by digit
+      return formatMoney(Math.min(Math.max(1990, f.min ?? 0), f.max ?? MAX_MINOR), currency);
     case 'int':
     case 'number':
       return f.min ?? 1;

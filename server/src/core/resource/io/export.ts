@@ -90,7 +90,9 @@ export async function exportSheetColumns(m: ResourceMount, user: AuthUser, filte
   const cols = exportColumns(def, lang);
   // only the columns written (and the id): a third of the work of reading whole rows
   // a virtual field (its `shown` hook derives it) has no column: the hook's own reads are `shownReads`
-  const wanted: Record<string, PgColumn> = Object.fromEntries(['id', ...cols.map((c) => c.name), ...(m.hooks.shownReads ?? [])]
+  // a `money` field's amount is written in its row's currency: that column is read, written or not
+  const currencies = Object.values(def.fields).flatMap((f) => (f.type === 'money' && f.currency ? [f.currency] : []));
+  const wanted: Record<string, PgColumn> = Object.fromEntries(['id', ...cols.map((c) => c.name), ...currencies, ...(m.hooks.shownReads ?? [])]
     .flatMap((name) => (columns[name] ? [[name, columns[name]]] : [])));
   const dynamic = def.dynamicColumns && m.hooks.dynamicColumns ? await dynamicExportColumns(def.dynamicColumns, m, user, filters, lang) : [];
   if (dynamic.length) {

@@ -50,9 +50,12 @@ export function refusalText(e: unknown, lang: Lang, skip: Set<string> = new Set(
 /** What an import of a resource needs of its definition, derived once at mount. */
 export function importSpec(def: ResourceDef) {
   const uniqueFields = Object.entries(def.fields).filter(([, f]) => f.unique && !f.writeOnly).map(([name]) => name);
+  const fields = importFields(def);
   return {
-    fields: importFields(def),
+    fields,
     byHeader: headerMap(def),
+    /** `money` fields: a cell holds major units, read in the row's currency */
+    moneyFields: fields.filter(([, f]) => f.type === 'money'),
     uniqueFields,
     /** the unique field `isCovering` matches rows by */
     coverField: uniqueFields[0],

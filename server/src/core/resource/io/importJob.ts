@@ -1,4 +1,4 @@
-import { type Lang, msg, t } from '@console/contract';
+import { badAmountMessage, type Lang, moneyCurrency, msg, parseMoney, t } from '@console/contract';
 import { and, eq, getTableName } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '../../context.js';
@@ -417,7 +417,32 @@ export class ImportJob {
         body[name] = text;
       }
     }
+    this.moneyValues(body, messages, wrongDict);
     return body;
+  }
+
+  /**
+   * a `money` cell holds major units (`19.9`, `'19.90'`; a numeric cell as the shortest decimal text of its number):
+   * its minor units in the row's currency, digit by digit (parseMoney), never through a float; a text that is not
+   * exactly an amount of that currency (19.999 in CNY, a sign, an exponent) is the row's error
+   */
+  private moneyValues(body: Row, messages: string[], wrongDict: Set<string>): void {
+    const { lang } = this;
+    for (const [name, f] of this.spec.moneyFields) {
+      const text = body[name];
+      if (typeof text !== 'string') continue;
+      // a currency the row names wrongly is reported for itself; the amount is not read in another one
+      const currencyRefused = f.currency !== undefined && wrongDict.has(f.currency);
+      const currency = moneyCurrency(f, body);
+      const minor = currencyRefused ? undefined : parseMoney(text, currency);
+      if (minor === undefined) {
+        if (!currencyRefused) messages.push(badAmountMessage(t(f.label, lang), currency, lang));
+        wrongDict.add(name);
+        delete body[name];
+      } else {
+        body[name] = minor;
+      }
+    }
   }
 
   /** a unique value met earlier in the file names that row */

@@ -66,6 +66,20 @@ function checkColumns(def: ResourceDef, col: (name: string) => PgColumn): { remo
   return { removable };
 }
 
+/**
+ * A `money` field's `currency` names a text field of the resource that every record answers: the list, the detail
+ * and the export read a row's amount in it (thrown when the engine mounts a definition naming anything else).
+ */
+function checkMoneyCurrencies(def: ResourceDef): void {
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (f.type !== 'money' || f.currency === undefined) continue;
+    const c = Object.hasOwn(def.fields, f.currency) ? def.fields[f.currency] : undefined;
+    if (!c || c.type !== 'string' || c.writeOnly || c.secret || c.virtual) {
+      throw new Error(`resource ${def.code}: the currency of the money field ${name} (${f.currency}) must be an answered string field of the resource`);
+    }
+  }
+}
+
 function submitAnswerSchema(record: z.ZodObject, hooks: ResourceHooks): z.ZodObject {
   return hooks.revealed
     ? record.extend(Object.fromEntries(Object.entries(hooks.revealed).map(([k, v]) => [k, v.optional()])))
@@ -96,6 +110,7 @@ export function buildMount(ctx: AppContext, def: ResourceDef, table: PgTable, ho
   const { removable } = checkColumns(def, col);
   checkSearchGrams(def, columns);
   checkRegionSearch(def, hooks);
+  checkMoneyCurrencies(def);
   const adminOnly: { platformAdmin?: true } = def.platformAdminOnly ? { platformAdmin: true } : {};
   const codes = permissionCodes(def);
   const tag = def.path.split('/')[2] ?? 'resource';
