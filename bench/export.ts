@@ -1,12 +1,13 @@
 /**
  * Export bench: `GET /export` of 100,000 notices (or, with `--resource=user`, `GET user/export-user` of
- * 100,000 users in 1,000 departments, see users.ts) of one tenant as .xlsx, over HTTP, with the time to the
+ * 100,000 users in 1,000 departments, see users.ts; with `--resource=appuser`, `GET postsaleuser/export-user` of
+ * 1,000,000 app users, issue 28) of one tenant as .xlsx, over HTTP, with the time to the
  * last byte and the server process's peak RSS while it streams (sampled every 10 ms, and the kernel's
  * high-water mark). The notices are loaded with COPY as in seed.ts; the export is declared on a
  * bench-only definition over the notice table (the product's notice screen declares none), whose
  * permission code is granted to the tenant's admin role here.
  *
- *   npx tsx bench/export.ts [--db=postgres|pglite] [--resource=notice|user] [--rows=102100] [--keep] [--pg-url=…]
+ *   npx tsx bench/export.ts [--db=postgres|pglite] [--resource=notice|user|appuser] [--rows=102100] [--keep] [--pg-url=…]
  */
 import { createHash } from 'node:crypto';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -44,9 +45,10 @@ const { values: opt } = parseArgs({
   },
 });
 const users = opt.resource === 'user';
-if (!users && opt.resource !== 'notice') throw new Error('--resource is notice or user');
-const PG_DB = users ? 'console_bench_export_users' : 'console_bench_export';
-const plan: SeedPlan = { rows: Number(opt.rows || (users ? 100_000 : 102_100)), otherRows: 1000 };
+const appUsers = opt.resource === 'appuser';
+if (!users && !appUsers && opt.resource !== 'notice') throw new Error('--resource is notice, user or appuser');
+const PG_DB = users ? 'console_bench_export_users' : appUsers ? 'console_bench_export_app_users' : 'console_bench_export';
+const plan: SeedPlan = { rows: Number(opt.rows || (users ? 100_000 : appUsers ? 1_000_000 : 102_100)), otherRows: 1000 };
 const log = (s: string) => console.log(s);
 const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
 
@@ -76,6 +78,20 @@ async function seedUsersOnce(query: SqlQuery): Promise<void> {
   log(`seeding: ${plan.rows} users of ${BENCH_TENANT} in 1,000 departments`);
   await seedUsers(query, BENCH_TENANT, plan.rows);
   await query('vacuum analyze');
+}
+
+/** The app users of the bench tenant (phones, nicknames, avatars, sign-in times over a year), unless a kept database holds them. */
+async function seedAppUsersOnce(query: SqlQuery): Promise<void> {
+  const { rows } = await query(`select count(*)::int as n from ymy_postsale_user where tenant_id = '${BENCH_TENANT}' and is_deleted = 0`);
+  if (Number(rows[0]?.n) === plan.rows) return;
+  log(`seeding: ${plan.rows} app users of ${BENCH_TENANT}`);
+  await query(`delete from ymy_postsale_user where tenant_id = '${BENCH_TENANT}'`);
+  await query(`insert into ymy_postsale_user (id, tenant_id, phone, nickname, avatar, password, password_time, register_time, last_login_time, status)
+    select 6000000000000000 + g, '${BENCH_TENANT}', '13' || lpad(g::text, 9, '0'), '用户' || g || ' 的门锁',
+      case when g % 3 = 0 then '/files/avatars/' || md5(g::text) || '.jpg' end, '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA', now(),
+      now() - (g % 31536000) * interval '1 second', case when g % 5 > 0 then now() - (g % 86400) * interval '1 second' end, case when g % 50 = 0 then 0 else 1 end
+    from generate_series(1, ${plan.rows}) g`);
+  await query('vacuum analyze ymy_postsale_user');
 }
 
 /** /proc/<pid>/status and stat of the server process: RSS now, its high-water mark, CPU seconds so far. */
@@ -150,7 +166,8 @@ async function measure(databaseUrl: string, dataDir: string): Promise<string> {
       let peak = before;
       const sampler = setInterval(() => { peak = Math.max(peak, proc.rss()); }, 10);
       const t0 = performance.now();
-      const res = await fetch(users ? `${base}/api/blade-system/user/export-user` : `${base}${benchNotice.path}/export`, { headers: { authorization: BASIC, 'blade-auth': `bearer ${token}` } });
+      const path = users ? '/api/blade-system/user/export-user' : appUsers ? '/api/ymy-sale/postsaleuser/export-user' : `${benchNotice.path}/export`;
+      const res = await fetch(`${base}${path}`, { headers: { authorization: BASIC, 'blade-auth': `bearer ${token}` } });
       if (res.status !== 200 || !res.body) throw new Error(`export answered ${res.status}: ${await res.text()}`);
       const first = performance.now() - t0;
       const file = join(dir, `export-${run}.xlsx`);
@@ -201,7 +218,8 @@ async function onPostgres(): Promise<string> {
   await client.connect();
   try {
     if (users) await seedUsersOnce((t) => client.query(t));
-    const have = users ? plan : await seededPlan((t) => client.query(t));
+    if (appUsers) await seedAppUsersOnce((t) => client.query(t));
+    const have = users || appUsers ? plan : await seededPlan((t) => client.query(t));
     if (have.rows !== plan.rows || have.otherRows !== plan.otherRows) {
       log(`seeding ${PG_DB}: ${plan.rows} notices of ${BENCH_TENANT} (+ 9 × ${plan.otherRows})`);
       await client.query('truncate blade_notice');
@@ -227,6 +245,7 @@ async function onPglite(): Promise<string> {
   try {
     const client = (server.ctx.db as unknown as { $client: PgliteLike }).$client;
     if (users) await seedUsersOnce((t) => client.query(t));
+    else if (appUsers) await seedAppUsersOnce((t) => client.query(t));
     else {
       log(`seeding PGlite: ${plan.rows} notices of ${BENCH_TENANT} (+ 9 × ${plan.otherRows})`);
       await seedPglite(client, plan, log);

@@ -86,6 +86,12 @@ export interface FieldDef {
   list?: boolean;
   /** shown in the add/edit form (default true) */
   form?: boolean;
+  /**
+   * shown in the form only while the record meets the condition, read from the form's values and then from the
+   * stored record (a replacement's new lock for a `replace` record; WeChat Pay's merchant fields on its own
+   * channel's row); the server's hooks keep what a hidden field means
+   */
+  formWhen?: RowCondition;
   /** sortable through ascs/descs (default false) */
   sortable?: boolean;
   /** must be unique among live rows (per tenant for tenant-scoped resources) */

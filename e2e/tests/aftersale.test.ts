@@ -122,6 +122,27 @@ describe('after-sales', () => {
   });
 });
 
+describe('service records', () => {
+  it('asks for the new lock only on a replacement; the server refuses the old lock as the new one', async () => {
+    await openMenu(b.page, 'postsale_record');
+    await b.page.getByTestId('resource-add').click();
+    await b.page.locator('#resource_deviceSn').fill(SN(3));
+    await pickOption(b.page, 'kind', '维修');
+    await b.page.locator('#resource_description').fill('E2E 把手松动');
+    expect(await b.page.locator('#resource_newDeviceSn').count()).toBe(0);
+    await pickOption(b.page, 'kind', '换货');
+    await b.page.locator('#resource_newDeviceSn').fill(SN(3).toLowerCase());
+    // the same lock is refused by the server, on the field
+    await b.page.getByTestId('resource-form-submit').click();
+    await toast(b.page, '新设备 SN 不能与原设备相同');
+    await pickOption(b.page, 'kind', '咨询');
+    expect(await b.page.locator('#resource_newDeviceSn').count()).toBe(0);
+    await submitResourceForm(b.page);
+    const row = tableRows(b.page).filter({ hasText: SN(3) }).filter({ hasText: '咨询' });
+    expect(await row.innerText()).toContain('待处理');
+  });
+});
+
 describe('agreements', () => {
   it('a new version of the user agreement, written and published, is what /policy/user shows', async () => {
     await b.page.setViewportSize({ width: 1440, height: 900 });

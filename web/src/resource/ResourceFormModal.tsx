@@ -7,7 +7,7 @@ import { useLang } from '../i18n';
 import { resourceApi } from './api';
 import type { DictMap } from './dictValues';
 import { createDefaults, formFields } from './fieldsOf';
-import { renderFormField } from './formFields';
+import { renderFormField, whenShown } from './formFields';
 import { useCloseGuard, useEditRecord, useFirstFieldFocus, useFormSubmit, type Values } from './formModalHooks';
 import { testId } from '../testId';
 import type { FormContext, FormOverride, FormTarget, ResourceRecord } from './types';
@@ -56,7 +56,7 @@ export function ResourceFormModal<Rec extends ResourceRecord>(props: ResourceFor
     // a write-only value set at creation alone (a new tenant's administrator password) has nothing to edit
     if (custom === false || (field.writeOnly && field.immutable && target.mode === 'edit')) return null;
     const fieldCtx = { name, field, mode: target.mode, lang, dicts, def, record };
-    return <Fragment key={name}>{custom ? custom(fieldCtx) : renderFormField(fieldCtx, t)}</Fragment>;
+    return <Fragment key={name}>{whenShown(fieldCtx, custom ? custom(fieldCtx) : renderFormField(fieldCtx, t))}</Fragment>;
   });
 
   return (

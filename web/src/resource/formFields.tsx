@@ -1,4 +1,4 @@
-import { dictNameKey, t as text } from '@console/contract';
+import { dictNameKey, rowMeets, t as text } from '@console/contract';
 import {
   ProForm,
   ProFormDatePicker,
@@ -153,6 +153,22 @@ function moneyField(ctx: FormFieldContext, common: ItemProps, placeholder: strin
   if (!currencyField) return item(undefined);
   return <ProFormDependency name={[currencyField]}>{(values) => item(values)}</ProFormDependency>;
 }
+
+/**
+ * A field shown only while the record meets its `formWhen`: watched in the form's values (the field it names may be
+ * typed in the same form), else read from the stored record (a field the form does not hold).
+ */
+export function whenShown(ctx: FormFieldContext, node: ReactNode): ReactNode {
+  const when = ctx.field.formWhen;
+  if (!when) return node;
+  return (
+    <ProFormDependency name={[when.field]}>
+      {(values: Record<string, unknown>) => (rowMeets(when, { ...ctx.record, ...dropUndefined(values) }) ? node : null)}
+    </ProFormDependency>
+  );
+}
+
+const dropUndefined = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined));
 
 /** The form item generated for a field, by its type (the caller sets the React key). */
 export function renderFormField(ctx: FormFieldContext, t: TFunction): ReactNode {

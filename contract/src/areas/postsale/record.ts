@@ -54,7 +54,7 @@ export const postsaleRecordResource = defineResource({
     appUserId: { type: 'ref', ref: 'postsale_user', onRemove: 'keep', label: { zh: '用户', en: 'User' }, search: 'equal', width: 140 },
     description: { type: 'text', label: { zh: '问题描述', en: 'Problem' }, required: { zh: '请填写问题描述', en: 'Please describe the problem' }, max: 1000 },
     newDeviceSn: {
-      type: 'string', label: { zh: '新设备 SN', en: 'New lock SN' }, max: 32, upperCase: true, width: 170,
+      type: 'string', label: { zh: '新设备 SN', en: 'New lock SN' }, max: 32, upperCase: true, width: 170, formWhen: { field: 'kind', values: [RECORD_KIND.replace] },
       help: { zh: '换货时填写: 完成时绑定和云存储套餐转到该设备', en: 'For a replacement: the bindings and the storage plan move to this lock when finished' },
     },
     result: { type: 'text', label: { zh: '处理结果', en: 'Result' }, max: 1000 },

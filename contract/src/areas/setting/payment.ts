@@ -26,12 +26,12 @@ export const paymentSettingResource = defineResource({
     channel: { type: 'string', label: { zh: '支付方式', en: 'Channel' }, dict: 'pay_channel', max: 16, immutable: true, form: false, key: true, width: 110, sortable: true },
     enabled: { type: 'boolean', label: { zh: '启用', en: 'Enabled' }, dict: 'yes_no', key: true, defaultValue: 0, width: 80 },
     appId: { type: 'string', label: { zh: 'AppID', en: 'App ID' }, max: 64, width: 180 },
-    mchId: { type: 'string', label: { zh: '商户号', en: 'Merchant ID' }, max: 32, width: 130, help: { zh: '微信支付商户号', en: 'WeChat Pay merchant ID' } },
-    apiKey: { type: 'string', label: { zh: 'APIv3 密钥', en: 'APIv3 key' }, max: 64, secret: true, list: false, help: { zh: '微信支付 APIv3 密钥, 32 位', en: 'WeChat Pay APIv3 key, 32 characters' } },
-    certSerial: { type: 'string', label: { zh: '商户证书序列号', en: 'Certificate serial' }, max: 64, list: false },
+    mchId: { formWhen: { field: 'channel', values: ['wechat'] }, type: 'string', label: { zh: '商户号', en: 'Merchant ID' }, max: 32, width: 130, help: { zh: '微信支付商户号', en: 'WeChat Pay merchant ID' } },
+    apiKey: { formWhen: { field: 'channel', values: ['wechat'] }, type: 'string', label: { zh: 'APIv3 密钥', en: 'APIv3 key' }, max: 64, secret: true, list: false, help: { zh: '微信支付 APIv3 密钥, 32 位', en: 'WeChat Pay APIv3 key, 32 characters' } },
+    certSerial: { formWhen: { field: 'channel', values: ['wechat'] }, type: 'string', label: { zh: '商户证书序列号', en: 'Certificate serial' }, max: 64, list: false },
     privateKey: { type: 'text', label: { zh: '商户私钥', en: 'Private key' }, max: 8000, secret: true, list: false, help: { zh: 'PEM 格式', en: 'PEM' } },
     merchantCert: {
-      type: 'text', label: { zh: '商户证书', en: 'Merchant certificate' }, max: 8000, list: false,
+      formWhen: { field: 'channel', values: ['wechat'] }, type: 'text', label: { zh: '商户证书', en: 'Merchant certificate' }, max: 8000, list: false,
       help: { zh: '微信支付商户 API 证书 (apiclient_cert.pem), 用于核对私钥与序列号', en: 'The WeChat Pay merchant API certificate (apiclient_cert.pem): the private key and the serial are checked against it' },
     },
     publicKey: {
