@@ -1,4 +1,4 @@
-import { AGREEMENT_SETTING_PATH } from '@console/contract/areas/setting/index';
+import { AGREEMENT_SETTING_PATH, SETTING_PATH as SETTING } from '@console/contract/areas/setting/index';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useServer } from './harness.js';
 
@@ -67,5 +67,23 @@ describe('agreement settings', () => {
     expect(write.status).toBe(403);
     const [row] = (await h.call<{ records: Row[] }>('GET', `${AGREEMENT_SETTING_PATH}/list`, { token: platform, query: { type: 'user', language: 'zh' } })).body.data.records;
     expect((await h.call('POST', `${AGREEMENT_SETTING_PATH}/publish`, { token: tenantAdmin, query: { id: row!.id } })).status).toBe(403);
+  });
+
+  it('answer BladeX\'s calls: each type and language with what users read and the newest draft; a save writes a draft', async () => {
+    const saved = await h.call<{ id: string }>('POST', `${SETTING}/agreement-setting`, {
+      token: platform, body: { type: 'privacy', language: 'en', title: 'Privacy Policy (draft)', version: '1.1', content: '<p>Draft</p>' },
+    });
+    expect(saved.status, saved.body.msg).toBe(200);
+    const read = await h.call<Array<{ type: string; language: string; published: Row | null; draft: Row | null }>>('GET', `${SETTING}/agreement-setting`, { token: platform, query: { type: 'privacy' } });
+    expect(read.status).toBe(200);
+    const en = read.body.data.find((r) => r.language === 'en')!;
+    expect(en.published).toMatchObject({ version: '1.0', title: 'Privacy Policy' });
+    expect(en.draft).toMatchObject({ id: saved.body.data.id, version: '1.1', publishTime: null });
+    expect(read.body.data.map((r) => r.type)).toEqual(['privacy', 'privacy']);
+    // its refusals are the submit's, fields named
+    const bad = await h.call('POST', `${SETTING}/agreement-setting`, { token: platform, body: { type: 'user', language: 'zh' }, lang: 'en' });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.data as Row).sort()).toEqual(['content', 'title', 'version']);
+    expect((await h.call('POST', `${SETTING}/agreement-setting`, { token: tenantAdmin, body: { type: 'user', language: 'zh', title: 't', version: '7', content: '<p>t</p>' } })).status).toBe(403);
   });
 });

@@ -143,6 +143,20 @@ describe('payment settings', () => {
   });
 });
 
+describe('payment settings through BladeX\'s calls', () => {
+  it('save one channel by its name (the engine\'s checks, the keys kept) and read every channel masked, under both prefixes', async () => {
+    const saved = await h.call('POST', TC_PAYMENT_OPTION_PATH, { token: admin, body: { channel: 'wechat', mchId: stand.wechat.mchId, apiKey: '******' } });
+    expect(saved.status, saved.body.msg).toBe(200);
+    const bad = await h.call('POST', PAYMENT_SETTING_PATH, { token: admin, body: { channel: 'wechat', apiKey: 'short' }, lang: 'en' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data).toMatchObject({ apiKey: expect.stringContaining('32 characters') });
+    expect((await h.call('POST', PAYMENT_SETTING_PATH, { token: admin, body: { channel: 'paypal' } })).status).toBe(400);
+    const read = await h.call<Row[]>('GET', TC_PAYMENT_OPTION_PATH, { token: admin });
+    expect(read.body.data.map((r) => [r.channel, r.apiKey === '' || r.apiKey === '******'])).toEqual([['alipay', true], ['wechat', true]]);
+    expect((await placeOrder('wechat')).status).toBe(200);
+  });
+});
+
 describe('orders and payment', () => {
   it('WeChat Pay: the app gets a prepay request signed for the app; the notification pays the order for its months, once', async () => {
     const before = stand.prepayRequests.length;

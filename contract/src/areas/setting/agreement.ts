@@ -50,5 +50,21 @@ export const agreementSettingResource = defineResource({
   }),
 });
 
-/** the types the settings know, for the dictionary */
-export const AGREEMENT_SETTING_TYPES = AGREEMENT_TYPES;
+const versionView = z.object({ id: z.string(), title: z.string(), version: z.string(), content: z.string(), publishTime: z.string().nullable() });
+
+/** BladeX's calls: each type and language with its published version and its newest draft, and a save (the engine's submit) */
+export const agreementSettingActions = defineActions(SETTING_PATH, {
+  read: {
+    segment: 'agreement-setting', method: 'GET', permission: 'agreement_setting', title: { zh: '用户协议：读取', en: 'Agreements: read' },
+    input: z.object({ type: z.enum(AGREEMENT_TYPES).optional(), language: z.enum(['zh', 'en']).optional() }),
+    output: z.array(z.object({ type: z.string(), language: z.string(), published: versionView.nullable(), draft: versionView.nullable() })),
+  },
+  save: {
+    segment: 'agreement-setting', method: 'POST', permission: 'agreement_setting', platform: 'write', title: { zh: '用户协议：保存', en: 'Agreements: save' },
+    input: z.object({
+      id: idInput.optional(), type: z.enum(AGREEMENT_TYPES).optional(), language: z.enum(['zh', 'en']).optional(), title: z.string().max(255).optional(),
+      version: z.string().max(32).optional(), content: z.string().max(200_000).optional(),
+    }).strict(),
+    output: z.object({ id: z.string() }),
+  },
+});

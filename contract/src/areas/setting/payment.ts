@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineActions } from '../../action.js';
+import { defineActions, okOutput } from '../../action.js';
 import { defineResource } from '../../resource.js';
 
 export const SETTING_PATH = '/api/ymy-system/setting';
@@ -48,10 +48,19 @@ export const paymentSettingView = z.object({
   privateKey: z.string(), merchantCert: z.string(), publicKey: z.string(), notifyUrl: z.string(),
 });
 
-/** BladeX's calls of the same settings: every channel at once, and a save of one */
+/** BladeX's calls of the same settings: every channel at once, and a save of one (the engine's submit of its row) */
 export const paymentSettingActions = defineActions(SETTING_PATH, {
   read: {
     segment: 'payment-setting', method: 'GET', permission: 'payment_setting', title: { zh: '支付设置：读取', en: 'Payment: read' },
     input: z.object({}), output: z.array(paymentSettingView),
+  },
+  save: {
+    segment: 'payment-setting', method: 'POST', permission: 'payment_setting_edit', title: { zh: '支付设置：保存', en: 'Payment: save' },
+    input: z.object({
+      channel: z.enum(['wechat', 'alipay']), enabled: z.union([z.literal(0), z.literal(1), z.boolean()]).optional(),
+      appId: z.string().max(64).optional(), mchId: z.string().max(32).optional(), apiKey: z.string().max(64).optional(), certSerial: z.string().max(64).optional(),
+      privateKey: z.string().max(8000).optional(), merchantCert: z.string().max(8000).optional(), publicKey: z.string().max(8000).optional(),
+    }).strict(),
+    output: okOutput,
   },
 });

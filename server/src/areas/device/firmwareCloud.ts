@@ -5,6 +5,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { sdkErrorReason } from '../../core/cloudApi.js';
+import { callHere } from '../../core/callHere.js';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant } from '../../core/db/index.js';
 import { ok } from '../../core/envelope.js';
@@ -94,24 +95,6 @@ async function productNamed(tx: Executor, named: string): Promise<typeof product
 const seconds = (d: Date | null | undefined) => (d ? Math.floor(d.getTime() / 1000) : 0);
 const TASK_STATUS: Record<string, number> = { running: 1, finished: 2, cancelled: 3 };
 
-/**
- * Another call of this server on the caller's behalf (their token, their language): its own transaction,
- * permission checks, validation and hooks. Its refusal is the caller's answer.
- */
-async function callHere<T>(app: FastifyInstance, c: Call, url: string, payload: Record<string, unknown>): Promise<T> {
-  const token = c.req.headers['blade-auth'] ?? (c.req.query as Record<string, unknown> | undefined)?.['blade-auth'];
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  for (const name of ['authorization', 'tenant-id', 'accept-language', 'user-agent']) {
-    const v = c.req.headers[name];
-    if (typeof v === 'string') headers[name] = v;
-  }
-  if (typeof token === 'string') headers['blade-auth'] = token;
-  const res = await app.inject({ method: 'POST', url, headers, payload });
-  const body = res.json() as { code: number; msg: string; data: T };
-  if (res.statusCode !== 200) throw new AppError(res.statusCode, 'composedCallFailed', { detail: body.msg }, body.data as Record<string, string> | undefined);
-  return body.data;
-}
-
 function ownCloud(app: FastifyInstance, ctx: AppContext): FirmwareCloud {
   const platform = (user: AuthUser) => ({ tenantId: user.tenantId });
   const knownProduct = async (user: AuthUser, named: string) => {
@@ -139,7 +122,7 @@ function ownCloud(app: FastifyInstance, ctx: AppContext): FirmwareCloud {
       if (size !== input.FileSize) throw badRequest('firmwareUploadSize', { measured: size, given: input.FileSize });
       if (md5 !== input.Md5sum.toLowerCase()) throw badRequest('firmwareUploadMd5', { measured: md5, given: input.Md5sum });
       const notes = [input.FirmwareName, input.FirmwareDescription].filter(Boolean).join('\n');
-      const saved = await callHere<{ id: string }>(app, c, firmwareResource.path + '/submit', {
+      const saved = await callHere<{ id: string }>(app, c.req, firmwareResource.path + '/submit', {
         productId: p.id, moduleType: input.FwType ?? DEFAULT_MODULE, version: input.FirmwareVersion, file: link, ...(notes ? { releaseNotes: notes } : {}),
       });
       await ctx.kv.del(key);
@@ -208,7 +191,7 @@ function ownCloud(app: FastifyInstance, ctx: AppContext): FirmwareCloud {
         return { fw: versions[0]!, current: row ? (row.versions?.[versions[0]!.moduleType] ?? row.firmware_version) : undefined };
       });
       if (current && current !== input.FirmwareOriVersion) throw badRequest('firmwareOriVersion', { sn, current, given: input.FirmwareOriVersion });
-      const task = await callHere<{ id: string }>(app, c, '/api/omc-device/ota-task/submit', {
+      const task = await callHere<{ id: string }>(app, c.req, '/api/omc-device/ota-task/submit', {
         taskName: `UpdateFirmware ${sn} ${input.FirmwareOriVersion} → ${input.FirmwareVersion}`.slice(0, 64),
         firmwareId: fw.id, scope: 'selected', deviceSns: sn, rateLimit: 600,
       });

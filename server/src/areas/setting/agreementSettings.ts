@@ -1,6 +1,6 @@
 import { AGREEMENT_TYPES, type Agreement, type AgreementType, API } from '@console/contract';
-import { agreementSettingResource } from '@console/contract/areas/setting/index';
-import { and, desc, eq, lte } from 'drizzle-orm';
+import { agreementSettingActions, agreementSettingResource } from '@console/contract/areas/setting/index';
+import { and, asc, desc, eq, lte } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { DataStep } from '../../core/area.js';
@@ -9,7 +9,8 @@ import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, notFound } from '../../core/errors.js';
 import { sanitizeHtml } from '../../core/html.js';
 import { nextId } from '../../core/ids.js';
-import { mountAction } from '../../core/resource/actions.js';
+import { callHere } from '../../core/callHere.js';
+import { mountAction, mountOutsideTransaction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { formatDateTime } from '../../core/time.js';
 import { DEFAULT_AGREEMENTS } from './agreements.js';
@@ -35,7 +36,30 @@ export const agreementHooks = (): ResourceHooks => ({
   },
 });
 
+type AgreementRow = typeof agreement.$inferSelect;
+const versionOf = (r: AgreementRow | undefined) =>
+  (r ? { id: r.id, title: r.title, version: r.version, content: r.content, publishTime: formatDateTime(r.publishTime) } : null);
+
 export function registerAgreements(app: FastifyInstance, ctx: AppContext): void {
+  // each type and language: the version users read now, and the newest draft (what the next publish would show)
+  mountAction(app, ctx, agreementSettingActions.read, async ({ type, language }, { tx }) => {
+    const rows = await tx.select().from(agreement)
+      .where(and(eq(agreement.isDeleted, 0), type ? eq(agreement.type, type) : undefined, language ? eq(agreement.language, language) : undefined))
+      .orderBy(asc(agreement.type), asc(agreement.language), desc(agreement.publishTime), desc(agreement.createTime), desc(agreement.id));
+    const keys = [...new Set(rows.map((r) => `${r.type}:${r.language}`))];
+    return keys.map((key) => {
+      const mine = rows.filter((r) => `${r.type}:${r.language}` === key);
+      const now = Date.now();
+      return {
+        type: mine[0]!.type, language: mine[0]!.language,
+        published: versionOf(mine.find((r) => r.published === 1 && r.publishTime && r.publishTime.getTime() <= now)),
+        draft: versionOf(mine.filter((r) => r.published === 0).sort((a, b) => b.createTime.getTime() - a.createTime.getTime())[0]),
+      };
+    });
+  });
+  mountOutsideTransaction(app, agreementSettingActions.save, async (input, { req }) =>
+    callHere<{ id: string }>(app, req, `${agreementSettingResource.path}/submit`, input));
+
   mountAction(app, ctx, agreementSettingResource.actions.publish, async ({ id }, { tx, user }) => {
     const [row] = await tx.select({ published: agreement.published }).from(agreement).where(and(eq(agreement.id, id), eq(agreement.isDeleted, 0))).for('update');
     if (!row) throw notFound();

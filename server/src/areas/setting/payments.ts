@@ -4,10 +4,11 @@ import { PAY_CHANNELS, PAY_NOTIFY_PATH, type PayChannel } from '@console/contrac
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
-import type { Executor } from '../../core/db/index.js';
-import { AppError } from '../../core/errors.js';
+import { type Executor, inTenant } from '../../core/db/index.js';
+import { AppError, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
-import { mountAction } from '../../core/resource/actions.js';
+import { callHere } from '../../core/callHere.js';
+import { mountAction, mountOutsideTransaction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { isSealed, secretBox } from '../../core/secrets.js';
 import { type ChannelSettings, type SettingsProblem, type SettingsProblems, validateAlipay, validateWechat } from './payment/index.js';
@@ -95,5 +96,13 @@ export function registerPaymentSettings(app: FastifyInstance, ctx: AppContext): 
       id: r.id, channel: r.channel, enabled: r.enabled, appId: r.appId ?? '', mchId: r.mchId ?? '', apiKey: mask(r.apiKey), certSerial: r.certSerial ?? '',
       privateKey: mask(r.privateKey), merchantCert: r.merchantCert ?? '', publicKey: r.publicKey ?? '', notifyUrl: notifyUrlOf(ctx, r.channel, r.tenantId),
     }));
+  });
+  // a save of one channel is the engine's submit of its row: the same checks, sealing and log
+  mountOutsideTransaction(app, paymentSettingActions.save, async ({ channel, ...values }, { user, req }) => {
+    const [row] = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.select({ id: paymentSetting.id }).from(paymentSetting)
+      .where(and(eq(paymentSetting.tenantId, user.tenantId), eq(paymentSetting.channel, channel), eq(paymentSetting.isDeleted, 0))));
+    if (!row) throw notFound();
+    await callHere(app, req, `${paymentSettingResource.path}/submit`, { ...values, id: row.id });
+    return true;
   });
 }
