@@ -39,6 +39,8 @@ export interface FieldDef {
   currency?: string;
   /** a number of bytes (a file's size): shown as B / KB / MB / GB */
   bytes?: true;
+  /** `image`: several links, comma-joined (a feedback's pictures), each shown as a thumbnail */
+  multiple?: true;
   /**
    * a text of a known shape, checked on input by the server and in every form (`string` fields): an IP address, an
    * http(s) link, a MAC address, a mobile number, a phone number (mobile, landline or 400), an email address

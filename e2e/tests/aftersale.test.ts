@@ -95,7 +95,9 @@ beforeAll(async () => {
 
   ownerToken = await registerOwner(`1390000${String(Date.now() % 10_000).padStart(4, '0')}`);
   for (const i of [1, 2]) await appCall(ownerToken, '/api/app/device/bind', { deviceSn: SN(i) });
-  await appCall(ownerToken, '/api/app/feedback/submit', { content: 'E2E 开锁后不能自动上锁', kind: 'fault', deviceSn: SN(1), appVersion: '3.2.1' });
+  await appCall(ownerToken, '/api/app/feedback/submit', {
+    content: 'E2E 开锁后不能自动上锁', kind: 'fault', deviceSn: SN(1), appVersion: '3.2.1', images: ['/favicon.ico', '/favicon.ico?2'],
+  });
   const placed = await appCall<{ orderNo: string }>(ownerToken, '/api/app/storage/order', { priceId: plan.id, deviceSn: SN(1), payChannel: 'alipay' });
   orderNo = placed.orderNo;
   expect(await alipayPaid(orderNo, '19.90')).toBe('success');
@@ -109,6 +111,12 @@ describe('after-sales', () => {
     const row = tableRows(b.page).filter({ hasText: 'E2E 开锁后不能自动上锁' });
     await row.waitFor();
     expect(await row.innerText()).toContain('待回复');
+    // its pictures, in the detail
+    await clickRowAction(row, 'resource-row-view');
+    await b.page.getByTestId('resource-detail').locator('img').nth(1).waitFor();
+    expect(await b.page.getByTestId('resource-detail').locator('img').count()).toBe(2);
+    await b.page.keyboard.press('Escape');
+    await b.page.getByTestId('resource-detail').waitFor({ state: 'hidden' });
     await clickRowAction(row, 'resource-row-within-feedback_reply_list');
     const drawer = b.page.getByTestId('within-feedback_reply_list');
     await drawer.getByTestId('resource-add').click();

@@ -26,6 +26,10 @@ export function isFileField(field: FieldDef): boolean {
 /** A field's value for people: a file as a link, an image as a thumbnail, anything else as text (displayText). */
 export function FieldValue({ name, field, record, dicts, yesNo, refDeleted, large = false }: FieldValueProps) {
   const value = record[name];
+  if (field.multiple && typeof value === 'string' && value !== '') {
+    const one = (link: string) => <FieldValue key={link} name={name} field={{ ...field, multiple: undefined }} record={{ [name]: link }} dicts={dicts} yesNo={yesNo} large={large} />;
+    return <span style={{ display: 'inline-flex', gap: 4, flexWrap: 'wrap' }}>{value.split(',').filter(Boolean).map(one)}</span>;
+  }
   if (isFileField(field) && typeof value === 'string' && value !== '') {
     const link = safeLink(value);
     if (!link) return <>{value}</>;

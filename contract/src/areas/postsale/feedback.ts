@@ -37,7 +37,7 @@ export const feedbackResource = defineResource({
     appUserId: { type: 'ref', ref: 'postsale_user', onRemove: 'keep', label: { zh: '用户', en: 'User' }, list: false },
     deviceSn: { type: 'string', label: { zh: '设备 SN', en: 'Device SN' }, max: 32, upperCase: true, search: 'prefix', width: 170 },
     appVersion: { type: 'string', label: { zh: 'APP 版本', en: 'App version' }, max: 32, width: 100 },
-    images: { type: 'string', label: { zh: '图片', en: 'Images' }, max: 9000, list: false, help: { zh: '图片链接, 逗号分隔', en: 'Image links, comma-separated' } },
+    images: { type: 'image', multiple: true, label: { zh: '图片', en: 'Images' }, max: 9000, list: false },
     replyCount: { type: 'int', label: { zh: '回复数', en: 'Replies' }, form: false, width: 80 },
   },
   actions: defineActions(FEEDBACK_PATH, {

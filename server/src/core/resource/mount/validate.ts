@@ -38,7 +38,8 @@ function storedValue(m: ResourceMount, name: string, f: FieldDef, given: unknown
   if (f.type === 'datetime') v = parseDateTime(String(v));
   if (f.type === 'datetime' && v === null) throw fieldError(name, msg('badDate', lang, { field: t(f.label, lang) }));
   if (f.type === 'richtext' && typeof v === 'string') v = sanitizeHtml(v);
-  if ((f.type === 'file' || f.type === 'image') && !isSafeLink(String(v))) throw fieldError(name, msg('linkUnsafe', lang, { field: t(f.label, lang) }));
+  const links = f.multiple ? String(v).split(',').filter(Boolean) : [String(v)];
+  if ((f.type === 'file' || f.type === 'image') && !links.every(isSafeLink)) throw fieldError(name, msg('linkUnsafe', lang, { field: t(f.label, lang) }));
   const range = (f.type === 'int' || f.type === 'number' || f.type === 'money') ? fieldRange(m.columns[name], f) : undefined;
   if (range && typeof v === 'number' && (v < range.min || v > range.max)) {
     throw fieldError(name, msg('outOfRange', lang, { field: t(f.label, lang), min: range.min, max: range.max }));
