@@ -49,6 +49,11 @@ export interface DeviceOptions {
   row?: (kit: Kit, who: Account, sn: string) => Promise<string>;
   /** a tenant holds one row per device (a device's area): naming it again answers 409 instead of a second row */
   onePerDevice?: true;
+  /**
+   * what naming the device again in the same values answers when it is not 200, and why (a lock's second owner is a
+   * refusal of the business, 400 naming the field)
+   */
+  again?: { status: number; why: string };
 }
 
 export interface ResourceOptions {
@@ -62,6 +67,14 @@ export interface ResourceOptions {
   omit?: Record<string, string>;
   /** rows of referenced resources: fixed values for their fields, or how to create one (answers its id) */
   refs?: Record<string, { values?: Record<string, ValueSource>; create?: (kit: Kit, who: Account) => Promise<string> }>;
+  /**
+   * rows made outside the console's create (by the phone app, with their tenant), with the reason: the kit inserts
+   * them (`insert`, else `insertRow`), generating the fields the server sets too, and checks that the console's
+   * create is refused; the groups that create through submit do not apply
+   */
+  madeElsewhere?: string;
+  /** references the server sets itself (a record's handler, a reply's author), each with the reason: no refs tests */
+  serverRefs?: Record<string, string>;
   /** groups of tests this resource cannot pass yet, each with the reason (they show as skipped) */
   skip?: Partial<Record<KitCheck, string>>;
   /** runs after the kit created a row of any resource (this one or a referenced one), e.g. to grant what reading it needs */
@@ -282,7 +295,7 @@ class KitRun implements Kit {
       if (f.virtual || name === 'id') continue;
       // a field the form does not show is the server's to set (derived, generated): never sent unless the
       // options give a value; an inserted row (read-only resources) carries every field
-      if (!def.readOnly && serverSet(def, name) && this.source(def, name) === undefined) continue;
+      if (!this.inserted(def) && serverSet(def, name) && this.source(def, name) === undefined) continue;
       const v = await this.generate(def, name, f, who, n, opts.depth ?? 0);
       if (v !== undefined) out[name] = v;
     }
@@ -294,7 +307,7 @@ class KitRun implements Kit {
     const who = opts.who ?? this.actor;
     await this.ensureCodes(def, who);
     const body = await this.values({ ...opts, def, who });
-    if (def.readOnly) {
+    if (this.inserted(def)) {
       const id = await this.insert(def, who, body);
       const detail = await this.call(who, 'GET', crudPaths(def).detail, { query: { id } });
       if (detail.status !== 200) throw new Error(`conformance kit: the inserted ${def.code} row ${id} cannot be read as ${who.tenantId}/${who.account} (${detail.status} ${detail.body.msg})`);
@@ -306,6 +319,11 @@ class KitRun implements Kit {
     }
     await this.options.onCreated?.(this, def, res.body.data);
     return res.body.data;
+  }
+
+  /** whether the kit writes the resource's rows into its table (read-only, or made elsewhere) rather than through submit */
+  inserted(def: ResourceDef): boolean {
+    return def.readOnly === true || (def.code === this.def.code && this.options.madeElsewhere !== undefined);
   }
 
   /** a row of a read-only resource, written into its table (options.insert for this resource, else insertRow) */
@@ -470,9 +488,12 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
     const removable = (!readOnly && !createOnly) || def.removable === true;
     const noSubmit = `read-only resource: no submit route (the kit inserts its rows; create, read, update, delete checks that submit answers 404)`;
     const noUpdate = 'records written once (createOnly): the crud check proves an update is refused';
+    const elsewhere = options.madeElsewhere;
+    const noCreate = `rows are made elsewhere (${elsewhere}): the console's create is refused (the crud check proves it)`;
     const notApplicable: Partial<Record<KitCheck, string>> = readOnly
       ? { required: noSubmit, unique: noSubmit, immutable: noSubmit }
-      : createOnly ? { immutable: noUpdate } : {};
+      : elsewhere ? { required: noCreate, format: noCreate, unique: noCreate }
+        : createOnly ? { immutable: noUpdate } : {};
     /** A group of tests, or one skipped test saying why when the resource skips the group. */
     const group = (check: KitCheck, title: string, body: () => void) => {
       const reason = options.skip?.[check] ?? notApplicable[check];
@@ -516,6 +537,32 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
         } else {
           expect((await k.remove(id)).status, 'no remove route').toBe(404);
           expect((await k.detail(id)).status).toBe(200);
+        }
+      });
+    });
+    else if (elsewhere) group('crud', 'made elsewhere: read, no create, update, delete', () => {
+      test(`an inserted row reads back; the console's create is refused and writes nothing; an update and a remove work as the screen allows`, async () => {
+        const row = await k.create();
+        const body = await k.values();
+        const before = (await k.list({ size: 1 })).body.data.total;
+        const made = await k.submit(body);
+        expect(made.status, `create answered ${made.body.msg}`).toBeGreaterThanOrEqual(400);
+        expect(made.status).toBeLessThan(500);
+        expect((await k.list({ size: 1 })).body.data.total).toBe(before);
+        const field = updatableField(def);
+        if (field && def.buttons?.edit !== false) {
+          const next = await k.otherValue(field, row[field]);
+          const updated = await k.submit({ id: row.id, [field]: next });
+          expect(updated.status, `update answered ${updated.body.msg} ${JSON.stringify(updated.body.data)}`).toBe(200);
+          expect((await k.detail(row.id)).body.data[field]).toEqual(answered(def.fields[field]!, next));
+        }
+        const removed = await k.remove(String(row.id));
+        if (def.buttons?.delete === false) {
+          expect(removed.status).toBeGreaterThanOrEqual(400);
+          expect((await k.detail(row.id)).status).toBe(200);
+        } else {
+          expect(removed.status, removed.body.msg).toBe(200);
+          expect((await k.detail(row.id)).status).toBe(404);
         }
       });
     });
@@ -710,8 +757,9 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           const field = updatableField(def) ?? Object.keys(def.fields)[0]!;
           const next = await k.otherValue(field, mine[field], other);
           const res = await k.submit({ id: mine.id, [field]: next }, other);
-          // a record written once refuses every update before looking the row up (the crud check proves it)
-          expect(res.status).toBe(createOnly ? 400 : 404);
+          // a record written once refuses every update before looking the row up (the crud check proves it); a screen
+          // without an edit button refuses every update before it too
+          expect(res.status).toBe(createOnly ? 400 : def.buttons?.edit === false ? 403 : 404);
           const still = await k.detail(mine.id);
           expect(still.body.data[field]).toEqual(mine[field]);
           expect(still.body.data.tenantId).toBe(actor.tenantId);
@@ -722,10 +770,18 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect((await k.detail(mine.id)).status).toBe(200);
           expect((await k.detail(theirs.id, other)).status).toBe(200);
         });
-        if (!readOnly) test('a tenantId in the body is ignored', async () => {
+        if (!readOnly && !elsewhere) test('a tenantId in the body is ignored', async () => {
           const res = await k.submit(await k.values({ who: other, overrides: { tenantId: actor.tenantId } }), other);
           expect(res.status).toBe(200);
           expect(res.body.data.tenantId).toBe(other.tenantId);
+        });
+        // rows made elsewhere are updated, never created, by the console: an update cannot move one to another tenant
+        if (elsewhere && def.buttons?.edit !== false) test('a tenantId in an update is ignored', async () => {
+          const field = updatableField(def) ?? Object.keys(def.fields)[0]!;
+          const res = await k.submit({ id: theirs.id, [field]: await k.otherValue(field, theirs[field], other), tenantId: actor.tenantId }, other);
+          expect(res.status, res.body.msg).toBe(200);
+          expect((await k.detail(theirs.id, other)).body.data.tenantId).toBe(other.tenantId);
+          expect((await k.detail(theirs.id, actor)).status).toBe(404);
         });
       });
     } else if (!readOnly || removable) {
@@ -795,7 +851,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             expect(Object.keys(theirs.body.data ?? {})).toContain(devices.field);
             expect((await naming(other, undelivered.sn)).status).toBe(400);
             const mine = await naming(other, owned.sn);
-            expect(mine.status, mine.body.msg).toBe(devices.onePerDevice ? 409 : 200);
+            expect(mine.status, mine.body.msg).toBe(devices.again?.status ?? (devices.onePerDevice ? 409 : 200));
           });
         } else {
           test('a row of the device is read by its tenant and the platform, never by another tenant of the same product type', async () => {
@@ -864,7 +920,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
       } else {
         // a resource within another's screen may guard create and update with the same button
         const oneWriteCode = codes.add === codes.edit;
-        if (!readOnly) test(`without ${codes.add}: create answers 403 and writes nothing (${oneWriteCode ? 'update too' : 'the same user can list and update'})`, async () => {
+        if (!readOnly && !elsewhere) test(`without ${codes.add}: create answers 403 and writes nothing (${oneWriteCode ? 'update too' : 'the same user can list and update'})`, async () => {
           const who = await k.userWithCodes(actor.tenantId, without(codes.add));
           const before = (await k.list({ size: 1 }, who)).body.data.total;
           const res = await k.submit(await k.values(), who);
@@ -882,7 +938,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           expect(res.status).toBe(403);
           expect(res.body.msg).toBe(forbidden(codes.edit));
           expect((await k.detail(row.id)).body.data[field]).toEqual(row[field]);
-          expect((await k.submit(await k.values(), who)).status).toBe(200);
+          if (!elsewhere) expect((await k.submit(await k.values(), who)).status).toBe(200);
         });
         if (removable) test(`without ${codes.delete}: remove answers 403 and removes nothing (the same user can read)`, async () => {
           const row = await k.create();
@@ -1214,12 +1270,12 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
     }
 
     // ---------------------------------------------------------------- references
-    const refs = fields.filter(([, f]) => isRef(f) && !f.writeOnly);
+    const refs = fields.filter(([name, f]) => isRef(f) && !f.writeOnly && !options.serverRefs?.[name]);
     if (refs.length) {
       group('refs', 'references', () => {
         for (const [name, f] of refs) {
           const target = () => k.support.definition(f.ref!);
-          if (!readOnly) test(`${name} → ${f.ref}: a missing row answers 400 naming the field`, async () => {
+          if (!readOnly && !elsewhere) test(`${name} → ${f.ref}: a missing row answers 400 naming the field`, async () => {
             const message = msg('refMissing', 'zh', { field: t(f.label, 'zh') });
             const missing = f.type === 'ids' ? `${(await k.refRow(f.ref!, actor)).id},${MISSING_ID}` : MISSING_ID;
             const res = await k.submit(await k.values({ overrides: { [name]: missing } }));

@@ -16,7 +16,6 @@ export const postsaleDeviceResource = defineResource({
   title: { zh: '售后设备', en: 'User devices' },
   scope: 'tenant',
   nameField: 'deviceSn',
-  buttons: { edit: false },
   defaultSort: { field: 'bindTime', order: 'desc' },
   menu: { parent: 'postsale', route: '/postsale/device', name: { zh: '售后设备', en: 'User devices' }, sort: 2, icon: 'iconfont iconicon_lock' },
   fields: {

@@ -60,7 +60,7 @@ export const postsaleRecordResource = defineResource({
     result: { type: 'text', label: { zh: '处理结果', en: 'Result' }, max: 1000 },
     state: { type: 'int', label: { zh: '状态', en: 'State' }, dict: 'postsale_record_state', form: false, search: 'equal', key: true, width: 90, defaultValue: RECORD_STATE.pending },
     handler: { type: 'ref', ref: 'user', onRemove: 'keep', label: { zh: '处理人', en: 'Handler' }, form: false, width: 110 },
-    closedTime: { type: 'datetime', label: { zh: '结束时间', en: 'Ended at' }, form: false, sortable: true, width: 160 },
+    closedTime: { type: 'datetime', label: { zh: '结束时间', en: 'Ended at' }, form: false, width: 160 },
   },
   actions: defineActions(POSTSALE_RECORD_PATH, {
     accept: { method: 'POST', permission: 'postsale_record_accept', title: { zh: '售后记录：受理', en: 'Service records: take' }, input: z.object({ id: idInput }), output: okOutput },

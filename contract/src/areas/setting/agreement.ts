@@ -40,7 +40,7 @@ export const agreementSettingResource = defineResource({
     version: { type: 'string', label: { zh: '版本', en: 'Version' }, required: { zh: '请输入版本号', en: 'Please enter the version' }, max: 32, key: true, width: 90 },
     content: { type: 'richtext', label: { zh: '内容', en: 'Content' }, required: { zh: '请输入协议内容', en: 'Please write the text' }, max: 200_000 },
     published: { type: 'boolean', label: { zh: '已发布', en: 'Published' }, dict: 'yes_no', form: false, search: 'equal', key: true, width: 90 },
-    publishTime: { type: 'datetime', label: { zh: '发布时间', en: 'Published at' }, form: false, sortable: true, width: 160 },
+    publishTime: { type: 'datetime', label: { zh: '发布时间', en: 'Published at' }, form: false, width: 160 },
   },
   actions: defineActions(AGREEMENT_SETTING_PATH, {
     publish: {

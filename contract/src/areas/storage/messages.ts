@@ -8,6 +8,7 @@ export const storageMessages = {
   orderSameLock: { zh: '订单已属于设备 {sn}', en: 'The order already belongs to the lock {sn}' },
   orderNotOwnersLock: { zh: '设备 {sn} 不是该订单用户名下的设备', en: 'The lock {sn} is not one the order\'s user owns' },
   orderMovedMeanwhile: { zh: '订单 {orderNo} 刚被他人转移, 请刷新后重试', en: 'The order {orderNo} was just moved by someone else: reload and try again' },
+  orderByApp: { zh: '云存订单由用户在 APP 中下单', en: 'Orders are placed by users in the app' },
   orderNotRemovable: { zh: '订单 {orderNo} 已支付, 不能删除', en: 'The order {orderNo} was paid: it cannot be removed' },
   planNotOnSale: { zh: '套餐「{name}」已下架', en: 'The plan {name} is no longer on sale' },
   planNotForLock: { zh: '套餐「{name}」不适用于设备 {sn}', en: 'The plan {name} is not for the lock {sn}' },

@@ -9,8 +9,9 @@ import { isUniqueViolation } from '../../core/dbErrors.js';
 import { AppError, fieldError } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
+import { dropServerFields } from '../../core/resource/hooks.js';
 import { deviceStatus } from '../device/index.js';
-import { factoryDevice } from '../production/index.js';
+import { bySnColumn, factoryDevice } from '../production/index.js';
 import { mountAppCall } from './appCall.js';
 import { postsaleDevice, postsaleUser } from './tables.js';
 
@@ -84,9 +85,12 @@ async function showFirmware(tx: Executor, rows: Array<Record<string, unknown>>):
 }
 
 export const postsaleDeviceHooks = (): ResourceHooks => ({
+  // the bindings of the locks the tenant owns now (a lock taken back by the platform takes its bindings from view)
+  scope: bySnColumn(postsaleDevice.deviceSn),
   shown: (tx, rows) => showFirmware(tx, rows),
   shownReads: ['deviceSn'],
   async beforeSave(tx, values, c) {
+    dropServerFields(values, ['productId', 'bindTime']);
     if (c.mode !== 'create') return;
     const sn = String(values.deviceSn);
     const refused = await refusal(tx, c.user.tenantId, sn, String(values.appUserId), values.role as BindingRole, c.lang, 'deviceSn');

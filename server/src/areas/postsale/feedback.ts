@@ -18,6 +18,13 @@ async function liveFeedback(tx: Executor, tenantId: string, id: string, lock = f
   return row;
 }
 
+/** Feedback comes from the app (the screen has no add or edit button, and no caller writes one here). */
+export const feedbackHooks = (): ResourceHooks => ({
+  async beforeSave() {
+    throw new AppError(400, 'feedbackByApp');
+  },
+});
+
 /** A reply is refused on a closed feedback; written, it moves the feedback to replied. */
 export const feedbackReplyHooks = (): ResourceHooks => ({
   async beforeSave(tx, values, c) {

@@ -7,10 +7,10 @@ import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { registerAppAccount } from './appAccount.js';
 import { appTokenVerifier, registerAppApi } from './appApi.js';
 import { postsaleDeviceHooks, registerAppBindings } from './bindings.js';
-import { feedbackReplyHooks, registerFeedback } from './feedback.js';
+import { feedbackHooks, feedbackReplyHooks, registerFeedback } from './feedback.js';
 import { postsaleRecordHooks, registerRecordActions } from './records.js';
 import { feedback, feedbackReply, postsaleDevice, postsaleRecord, postsaleUser } from './tables.js';
-import { registerUserActions } from './users.js';
+import { postsaleUserHooks, registerUserActions } from './users.js';
 
 export { LOCK_REPLACEMENT, type LockReplacement } from './services.js';
 export { postsaleDevice, postsaleUser } from './tables.js';
@@ -39,10 +39,10 @@ export const postsaleArea = defineArea({
   name: 'postsale',
   services: [provide(APP_AUTH, appTokenVerifier)],
   resources: [
-    bind(postsaleUserResource, postsaleUser),
+    bind(postsaleUserResource, postsaleUser, postsaleUserHooks),
     bind(postsaleDeviceResource, postsaleDevice, postsaleDeviceHooks),
     bind(postsaleRecordResource, postsaleRecord, postsaleRecordHooks),
-    bind(feedbackResource, feedback),
+    bind(feedbackResource, feedback, feedbackHooks),
     bind(feedbackReplyResource, feedbackReply, feedbackReplyHooks),
   ],
   // BladeX's other names: the users under `ymy-user/users`, their export as `export-user`

@@ -6,6 +6,7 @@ import type { Executor } from '../../core/db/index.js';
 import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
+import { dropServerFields } from '../../core/resource/hooks.js';
 import { lockOf } from './bindings.js';
 import { LOCK_REPLACEMENT } from './services.js';
 import { postsaleDevice, postsaleRecord } from './tables.js';
@@ -15,6 +16,8 @@ const lockProduct = async (tx: Executor, tenantId: string, sn: string) => (await
 
 export const postsaleRecordHooks = (): ResourceHooks => ({
   async beforeSave(tx, values, c) {
+    // the state, its handler and its end move only by the actions
+    dropServerFields(values, ['state', 'handler', 'closedTime']);
     const kind = values.kind ?? c.stored?.kind;
     if (kind !== RECORD_KIND.replace) values.newDeviceSn = null;
     if (c.mode === 'create') {

@@ -12,6 +12,7 @@ import { nextId } from '../../core/ids.js';
 import { callHere } from '../../core/callHere.js';
 import { mountAction, mountOutsideTransaction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
+import { dropServerFields } from '../../core/resource/hooks.js';
 import { formatDateTime } from '../../core/time.js';
 import { DEFAULT_AGREEMENTS } from './agreements.js';
 import { agreement } from './tables.js';
@@ -29,6 +30,8 @@ export const AGREEMENT_DATA_STEP: DataStep = {
 export const agreementHooks = (): ResourceHooks => ({
   async beforeSave(_tx, values, c) {
     if (c.mode === 'update' && c.stored?.published === 1) throw new AppError(400, 'agreementPublished');
+    // published only by `publish`
+    dropServerFields(values, ['published', 'publishTime']);
     if (c.mode === 'create') values.published = 0;
   },
   async beforeRemove(_tx, rows) {

@@ -9,6 +9,7 @@ import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
+import { dropServerFields } from '../../core/resource/hooks.js';
 import { formatDateTime } from '../../core/time.js';
 import { type LockReplacement, postsaleDevice } from '../postsale/index.js';
 import { storageOrder, storageOrderLog } from './tables.js';
@@ -81,6 +82,11 @@ export const storageOnReplacement: LockReplacement = {
 };
 
 export const storageOrderHooks = (): ResourceHooks => ({
+  // orders are placed in the app; the console writes their remark
+  async beforeSave(_tx, values, c) {
+    if (c.mode === 'create') throw new AppError(400, 'orderByApp');
+    dropServerFields(values, Object.keys(values).filter((k) => k !== 'remark' && k !== 'updateUser' && k !== 'updateTime'));
+  },
   async beforeRemove(_tx, rows) {
     const paid = rows.find((r) => r.payState !== PAY_STATE.unpaid);
     if (paid) throw new AppError(400, 'orderNotRemovable', { orderNo: String(paid.orderNo) });

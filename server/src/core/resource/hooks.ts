@@ -112,3 +112,11 @@ export interface ResourceHooks {
   /** keys a submit may answer beside the record, once (`SaveContext.reveal`): documented, absent otherwise */
   revealed?: Record<string, z.ZodType>;
 }
+
+/**
+ * Drops what a caller sent for fields the server alone writes (a state moved by actions, a time it stamps): a
+ * submit accepts every declared field, so a hook whose resource has such fields drops them before it sets its own.
+ */
+export function dropServerFields(values: Record<string, unknown>, names: readonly string[]): void {
+  for (const name of names) delete values[name];
+}
