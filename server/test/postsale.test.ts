@@ -267,7 +267,10 @@ describe('service records', () => {
     const unknown = await h.call('POST', `${POSTSALE_RECORD_PATH}/submit`, { token: admin, body: { deviceSn: fleet.devices[0]!.sn, kind: 'teleport', description: '?' }, lang: 'en' });
     expect(unknown.status).toBe(400);
     expect(Object.keys(unknown.body.data as Row)).toEqual(['kind']);
-    const made = await h.call<Row>('POST', `${POSTSALE_RECORD_PATH}/submit`, { token: admin, body: { deviceSn: fleet.devices[0]!.sn, kind: 'consult', description: '如何添加指纹' } });
+    // its state moves by the actions only: what a submit sends for it is dropped
+    const made = await h.call<Row>('POST', `${POSTSALE_RECORD_PATH}/submit`, { token: admin, body: { deviceSn: fleet.devices[0]!.sn, kind: 'consult', description: '如何添加指纹', state: 2 } });
+    expect(made.body.data.state).toBe(0);
+    expect((await h.call<Row>('POST', `${POSTSALE_RECORD_PATH}/submit`, { token: admin, body: { id: made.body.data.id, state: 3 } })).body.data.state).toBe(0);
     expect((await h.call('POST', `${POSTSALE_RECORD_PATH}/close`, { token: admin, query: { id: made.body.data.id } })).status).toBe(200);
     const other = await h.call<{ records: Row[] }>('GET', `${POSTSALE_RECORD_PATH}/list`, { token: platform });
     expect(other.body.data.records.map((r) => r.id)).not.toContain(made.body.data.id);

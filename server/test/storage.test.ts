@@ -284,6 +284,12 @@ describe('transfers', () => {
     await inTenant(h.server.ctx.db, { tenantId: TENANT }, (tx) => tx.execute(sql`update ymy_storage_order set pay_state = 'refunded' where id = ${paid.id}::bigint`));
     const refunded = await h.call('POST', `${STORAGE_ORDER_PATH}/order-transfer`, { token: admin, body: { id: paid.id, deviceSn: lockB() }, lang: 'en' });
     expect(refunded.body.msg).toContain('was refunded');
+    // the console writes an order's remark, nothing else: not its state, amount, lock or period
+    const edited = await h.call('POST', `${STORAGE_ORDER_PATH}/submit`, {
+      token: admin, body: { id: row.id, remark: '客户来电确认', payState: 'paid', amount: 1, deviceSn: lockB(), endTime: '2099-01-01 00:00:00' },
+    });
+    expect(edited.status, edited.body.msg).toBe(200);
+    expect(await orderRow(String(row.orderNo))).toMatchObject({ remark: '客户来电确认', payState: 'unpaid', amount: 1990, deviceSn: row.deviceSn, endTime: null });
     // a paid order is not removed; an unpaid one is
     expect((await h.call('POST', `${STORAGE_ORDER_PATH}/remove`, { token: admin, query: { ids: paid.id } })).status).toBe(400);
     expect((await h.call('POST', `${STORAGE_ORDER_PATH}/remove`, { token: admin, query: { ids: row.id } })).status).toBe(200);
