@@ -64,7 +64,11 @@ async function checkTreeNode(page: Page, inputSelector: string, title: string): 
     .filter({ has: page.locator('.ant-select-tree-title', { hasText: new RegExp(`^${title}$`) }) });
   await node.first().waitFor();
   await node.first().locator('.ant-select-tree-checkbox').click();
-  await waitFor(page, `${title} checked`, async () => (await node.first().locator('.ant-select-tree-checkbox-checked').count()) === 1);
+  // the search may be cleared by the check, and the tree's virtual list then shows other nodes: search again to see it
+  await waitFor(page, `${title} checked`, async () => {
+    if ((await node.count()) === 0) await input.fill(title);
+    return (await node.first().locator('.ant-select-tree-checkbox-checked').count()) === 1;
+  });
 }
 
 async function grantTree(token: string) {
