@@ -46,7 +46,8 @@ pg.Client.prototype.query = function wrapped(this: pg.Client, ...a: unknown[]) {
   const first = a[0] as string | { text?: string; values?: unknown[] };
   const text = typeof first === 'string' ? first : first?.text ?? '';
   if (capturing && /^select/i.test(text.trim()) && text.includes('ymy_storage_order')) {
-    captured.push({ text, values: (typeof first === 'string' ? (a[1] as unknown[]) : first.values) ?? [] });
+    // drizzle passes the parameters as the second argument, beside a config object without values
+    captured.push({ text, values: (typeof first === 'object' ? first.values : undefined) ?? (Array.isArray(a[1]) ? a[1] : []) });
   }
   return query.apply(this, a);
 } as typeof pg.Client.prototype.query;

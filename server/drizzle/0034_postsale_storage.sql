@@ -186,6 +186,8 @@ CREATE INDEX "ix_storage_order_sn" ON "ymy_storage_order" USING btree ("tenant_i
 CREATE INDEX "ix_storage_order_pay_time" ON "ymy_storage_order" USING btree ("tenant_id","pay_time" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_storage_order_end" ON "ymy_storage_order" USING btree ("tenant_id","end_time" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_storage_order_user" ON "ymy_storage_order" USING btree ("tenant_id","app_user_id") WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_storage_order_amount" ON "ymy_storage_order" USING btree ("tenant_id","amount" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE is_deleted = 0;--> statement-breakpoint
+CREATE INDEX "ix_storage_order_state_time" ON "ymy_storage_order" USING btree ("tenant_id","pay_state","create_time" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE is_deleted = 0;--> statement-breakpoint
 CREATE INDEX "ix_storage_order_order_no_grams" ON "ymy_storage_order" USING gin ("order_no_grams");--> statement-breakpoint
 CREATE INDEX "ix_storage_order_log_order" ON "ymy_storage_order_log" USING btree ("tenant_id","order_id","create_time");--> statement-breakpoint
 CREATE INDEX "ix_storage_price_tenant_sort" ON "ymy_storage_price" USING btree ("tenant_id","sort","id") WHERE is_deleted = 0;--> statement-breakpoint

@@ -66,6 +66,10 @@ export const storageOrder = pgTable(
     index('ix_storage_order_pay_time').on(t.tenantId, t.payTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_storage_order_end').on(t.tenantId, t.endTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     index('ix_storage_order_user').on(t.tenantId, t.appUserId).where(sql`is_deleted = 0`),
+    // the largest amounts first (the finance clerk's check of big orders)
+    index('ix_storage_order_amount').on(t.tenantId, t.amount.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
+    // a payment state's orders, newest first: the finance clerk's usual list (refunded ones are a few per cent)
+    index('ix_storage_order_state_time').on(t.tenantId, t.payState, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()).where(sql`is_deleted = 0`),
     ...searchGramsIndexes(t),
   ],
 );

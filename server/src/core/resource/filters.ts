@@ -261,8 +261,8 @@ export function buildFilters(def: ResourceDef, columns: ColumnMap, query: Record
         break;
       }
       default: {
-        // a prefixed dictionary code (`flow_1`) is one item: no substring of it names another (`flow_10`)
-        if (op === 'default' && isText && !f.dictPrefixed) {
+        // a dictionary's code is one item (`refunded`, `flow_1`), picked, never typed: no substring of it names another
+        if (op === 'default' && isText && !f.dict) {
           ilike(col, `%${escapeLike(value)}%`);
           break;
         }

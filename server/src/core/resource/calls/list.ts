@@ -39,6 +39,13 @@ function listFilters(m: ResourceMount, q: z.output<ListQuery>, reserved: string[
 /** from this offset on, a page's ids are found first (an index-only walk of the rows skipped), then its rows read */
 const DEEP_OFFSET = 1000;
 
+/**
+ * a filter whose matches the planner estimates at most this many (past the exact count's bound) is read the
+ * few-matches way too: sorting 25,000 rows' keys costs less than walking the sort's index past rows the filter
+ * drops (a week of payments, 15,000 of 1,000,000 orders: 142,000 rows walked, 46 ms)
+ */
+const FEW_ESTIMATED = 25_000;
+
 /** a limit that limits nothing: a subquery with a limit is planned apart from the query around it */
 const FENCE = 2 ** 31 - 1;
 
@@ -47,7 +54,7 @@ interface PageQuery {
   sort: SortKeys;
   size: number;
   offset: number;
-  /** the filters match few rows (counted exactly) */
+  /** the filters match few rows (counted exactly, or estimated at most FEW_ESTIMATED) */
   fewMatches: boolean;
 }
 
@@ -98,7 +105,7 @@ export async function listPage(m: ResourceMount, req: FastifyRequest, extra: (us
     // the text match (app_text_match) reads live rows by is_deleted: tables without it filter plainly
     const scope = await scopeList(tx, m.table, m.col('id'), base, built, m.ctx.config.listCount, m.tenantScoped && m.softDeleted);
     const rows = !scope.exact || scope.total > offset
-      ? await pageRows(tx, m, { where: scope.where, sort, size, offset, fewMatches: scope.exact && built.conditions.length > 0 })
+      ? await pageRows(tx, m, { where: scope.where, sort, size, offset, fewMatches: built.conditions.length > 0 && (scope.exact || scope.total <= FEW_ESTIMATED) })
       : [];
     if (m.tree) await markParents(m, tx, user, rows);
     await m.hooks.shown?.(tx, rows, user, req.lang);
