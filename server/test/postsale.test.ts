@@ -1,7 +1,9 @@
-import { APP_API } from '@console/contract';
+import { APP_API, crudPaths, removeImpactPath } from '@console/contract';
+import { batchResource } from '@console/contract/areas/production/index';
 import {
   FEEDBACK_PATH, FEEDBACK_REPLY_PATH, POSTSALE_APP_API, POSTSALE_DEVICE_PATH, POSTSALE_RECORD_PATH, POSTSALE_USER_PATH,
 } from '@console/contract/areas/postsale/index';
+import { sql } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SMS } from '../src/areas/resource/index.js';
@@ -206,6 +208,36 @@ describe('locks and members', () => {
     const removed = await h.call('POST', `${POSTSALE_DEVICE_PATH}/remove`, { token: admin, query: { ids: bound.body.data.id } });
     expect(removed.status, removed.body.msg).toBe(200);
     expect((await app<Row[]>('GET', POSTSALE_APP_API.devices, memberToken)).body.data).toEqual([]);
+  });
+
+  it('a batch whose locks are bound in the app is not removed: the refusal names the bound locks', async () => {
+    // a batch not burned nor delivered (either refuses its removal already): its locks are the platform's, bound by an
+    // app user of the platform's own app
+    const [{ factory_id: factoryId }] = ((await h.server.ctx.db.execute(sql`select factory_id from ymy_batch where id = ${fleet.batchId}::bigint`)) as unknown as { rows: Array<{ factory_id: string }> }).rows as [{ factory_id: string }];
+    const made = await h.call<Row>('POST', crudPaths(batchResource).submit, {
+      token: platform, body: { batchNo: `PB${Date.now() % 1e6}`, factoryId: String(factoryId), productId: fleet.productId, cloudVendor: 1, quantity: 2, snPrefix: 'PBX' },
+    });
+    expect(made.status, made.body.msg).toBe(200);
+    const small = { batchId: made.body.data.id, devices: [{ sn: String(made.body.data.snStart) }, { sn: String(made.body.data.snStart) }] };
+    const platformApp = appSide(h, '000000');
+    platformApp.listen();
+    let token: string;
+    try {
+      token = await platformApp.register(newPhone());
+    } finally {
+      side.listen();
+    }
+    expect((await app('POST', POSTSALE_APP_API.bind, token, { deviceSn: small.devices[1]!.sn })).status).toBe(200);
+    const refused = await h.call('POST', crudPaths(batchResource).remove, { token: platform, query: { ids: small.batchId }, lang: 'en' });
+    expect(refused.status, refused.body.msg).toBe(409);
+    expect(refused.body.msg).toContain(small.devices[1]!.sn);
+    const impact = await h.call<{ refused: boolean; message: string }>('GET', removeImpactPath(batchResource), { token: platform, query: { ids: small.batchId } });
+    expect(impact.status).toBe(200);
+    expect(impact.body.data.refused).toBe(true);
+    // unbound, the batch goes
+    expect((await app('POST', POSTSALE_APP_API.unbind, token, { deviceSn: small.devices[1]!.sn })).status).toBe(200);
+    const removed = await h.call('POST', crudPaths(batchResource).remove, { token: platform, query: { ids: small.batchId } });
+    expect(removed.status, removed.body.msg).toBe(200);
   });
 
   it('removing an app user removes their bindings and their locks\' members; their feedback stays', async () => {

@@ -7,6 +7,7 @@ export const postsaleMessages = {
   fileRequired: { zh: '请选择要上传的文件', en: 'Please choose a file to upload' },
   appUserByApp: { zh: 'APP 用户须在 APP 中用手机号注册', en: 'App users register in the app with their phone number' },
   feedbackByApp: { zh: '意见反馈由用户在 APP 中提交', en: 'Feedback is sent by users from the app' },
+  batchLocksBound: { zh: 'APP 中已绑定的门锁', en: 'Locks bound in the app' },
   smsCodeWrong: { zh: '短信验证码错误或已过期', en: 'The SMS code is wrong or has expired' },
   smsCodeTooSoon: { zh: '验证码已发送, 请 {seconds} 秒后再试', en: 'A code was just sent: try again in {seconds} s' },
   smsNotConfigured: { zh: '短信服务未配置, 请联系客服', en: 'SMS is not set up: please contact customer service' },

@@ -7,6 +7,7 @@ import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { registerAppAccount } from './appAccount.js';
 import { appTokenVerifier, registerAppApi } from './appApi.js';
 import { postsaleDeviceHooks, registerAppBindings } from './bindings.js';
+import { postsaleDependents } from './dependents.js';
 import { feedbackHooks, feedbackReplyHooks, registerFeedback } from './feedback.js';
 import { postsaleRecordHooks, registerRecordActions } from './records.js';
 import { feedback, feedbackReply, postsaleDevice, postsaleRecord, postsaleUser } from './tables.js';
@@ -38,6 +39,8 @@ const POSTSALE_DICTS: DictSeed[] = [
 export const postsaleArea = defineArea({
   name: 'postsale',
   services: [provide(APP_AUTH, appTokenVerifier)],
+  // a batch whose locks are bound in the app is not removed
+  dependents: postsaleDependents,
   resources: [
     bind(postsaleUserResource, postsaleUser, postsaleUserHooks),
     bind(postsaleDeviceResource, postsaleDevice, postsaleDeviceHooks),
