@@ -11,7 +11,6 @@
  * The server runs in this process (createServer, listening on 127.0.0.1); its statements go through the pg client,
  * whose `query` is wrapped to capture them while a missed case is explained.
  */
-import { createHash } from 'node:crypto';
 import { execSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -22,7 +21,7 @@ import pg from 'pg';
 import { loadConfig } from '@console/server/src/core/config.js';
 import { createServer } from '@console/server/src/server.js';
 import { dbOption, intOption, queryOnce, withDatabase } from './data.js';
-import { stats } from './measure.js';
+import { BASIC, sample, signIn, stats } from './measure.js';
 import { machine, writeSection } from './report.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -31,9 +30,7 @@ const rows = intOption('rows', args.rows ?? '1000000', 1000, 5_000_000);
 const calls = intOption('calls', args.calls ?? '200', 10, 100_000);
 const TENANT = '541742';
 const ORDERS = '/api/ymy-storage/order';
-const BASIC = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
 const HERE = dirname(fileURLToPath(import.meta.url));
-const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const load = () => loadavg()[0]!.toFixed(2);
 const n = (v: number) => Math.round(v).toLocaleString('en');
@@ -94,11 +91,7 @@ async function main(): Promise<void> {
     await exec(sql`vacuum analyze ymy_storage_order`).catch(() => undefined);
     log(`${n(total)} orders of ${TENANT} (+ ${n(Math.ceil(rows / 10))} of 000000) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
-    const res = await server.app.inject({
-      method: 'POST', url: '/api/blade-auth/oauth/token', headers: { authorization: BASIC, 'tenant-id': TENANT },
-      query: { grant_type: 'password', tenantId: TENANT, username: 'admin', password: md5('admin'), scope: 'all', type: 'account' },
-    });
-    const headers = { authorization: BASIC, 'blade-auth': `bearer ${(res.json() as { access_token: string }).access_token}` };
+    const headers = { authorization: BASIC, 'blade-auth': `bearer ${await signIn(base, TENANT)}` };
     const sn = `BS${String(4242).padStart(10, '0')}`;
     const cases: Array<[string, Record<string, string>]> = [
       ['first page (newest first, size 10)', {}],
@@ -128,15 +121,8 @@ async function main(): Promise<void> {
         found = body.data.total;
         got = body.data.records.length;
       };
-      for (let i = 0; i < 10; i++) await one();
       const load0 = load();
-      const times: number[] = [];
-      for (let i = 0; i < calls; i++) {
-        const t = performance.now();
-        await one();
-        times.push(performance.now() - t);
-      }
-      const s = stats(times);
+      const s = stats(await sample(calls, 10, one));
       const ok = s.p95 < 50;
       lines.push(`| ${name} <br>\`${new URLSearchParams(q).toString() || '(none)'}\` | ${n(found)} | ${got} | ${s.median.toFixed(1)} | ${s.p95.toFixed(1)} | ${ok ? '✅' : '❌'} | ${load0} → ${load()} |`);
       log(`${name}: total ${n(found)}, ${got} records, median ${s.median.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms`);
