@@ -405,3 +405,19 @@ export const appDataStep = pgTable('app_data_step', {
   name: varchar('name', { length: 200 }).primaryKey(),
   runTime: ts('run_time').notNull().defaultNow(),
 });
+
+/**
+ * The server processes sharing this database: each holds a snowflake worker id by lease (its heartbeat) and
+ * hands it back when it stops; a lease not renewed in time may be taken by a starting instance.
+ */
+export const appInstance = pgTable('app_instance', {
+  workerId: smallint('worker_id').primaryKey(),
+  instanceId: varchar('instance_id', { length: 64 }).notNull(),
+  host: varchar('host', { length: 255 }).notNull(),
+  pid: integer('pid').notNull(),
+  version: varchar('version', { length: 64 }).notNull(),
+  /** HMAC of the keys the instance signs and seals with: instances of one fleet must hold the same */
+  keysDigest: varchar('keys_digest', { length: 64 }).notNull(),
+  startTime: ts('start_time').notNull().defaultNow(),
+  heartbeatTime: ts('heartbeat_time').notNull().defaultNow(),
+});
