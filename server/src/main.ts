@@ -22,7 +22,8 @@ async function shutdown(signal: string) {
   if (closing) return;
   closing = true;
   server.app.log.info(`${signal}: shutting down`);
-  const force = setTimeout(() => process.exit(1), 15_000);
+  // the graceful stop cuts what is left at its deadline; this is the backstop should a close itself hang
+  const force = setTimeout(() => process.exit(1), config.shutdown.drainMs + config.shutdown.graceMs + 5_000);
   force.unref();
   try {
     await server.close();

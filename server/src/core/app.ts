@@ -23,6 +23,9 @@ import { answerForDbError } from './dbErrors.js';
 import { installInputChecks, MAX_BODY_DEPTH } from './input.js';
 import { redactUrl } from './redact.js';
 import { registerWebAssets } from './webAssets.js';
+import { registerHealthRoutes } from './fleet/health.js';
+import { registerMetrics } from './fleet/metrics.js';
+import { requestIdOf } from './fleet/requestId.js';
 import type { z } from 'zod';
 
 export type App = FastifyInstance & { withTypeProvider: FastifyInstance['withTypeProvider'] };
@@ -74,6 +77,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     trustProxy: ctx.config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
     rewriteUrl: (req) => rewriteAlias(req.url ?? '/', aliases),
+    genReqId: requestIdOf,
     // a path parameter over maxParamLength (414) or a URL that does not decode (400): the envelope, not Fastify's own
     frameworkErrors: (error, req, reply: FastifyReply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
@@ -83,10 +87,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.addHook('onRequest', async (req) => {
+  app.addHook('onRequest', async (req, reply) => {
     req.startTime = performance.now();
     req.lang = langFromHeader(req.headers['accept-language']);
+    void reply.header('x-request-id', req.id);
   });
+  registerMetrics(app, ctx.metrics, ctx.config.metricsToken);
   installInputChecks(app, BODY_LIMIT);
 
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, rawReply) => {
@@ -119,7 +125,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
       ctx.logs.error(req, err);
     }
     if (err instanceof AppError) {
-      if (err.code === 429 && err.params?.seconds !== undefined) void (rawReply as FastifyReply).header('retry-after', String(err.params.seconds));
+      if ((err.code === 429 || err.code === 503) && err.params?.seconds !== undefined) void (rawReply as FastifyReply).header('retry-after', String(err.params.seconds));
       return reply.code(err.code).send(failure(err.code, err.message_(lang), err.data ?? null));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
@@ -192,6 +198,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
   const clients = new ClientVerifier(ctx);
   installAccessControl(app, ctx, clients);
 
+  registerHealthRoutes(app, ctx.health);
   app.get('/version.json', { config: { access: { public: true } }, schema: { hide: true } }, async () => ({ version: opts.version }));
 
   await opts.routes(app, ctx, { clients });

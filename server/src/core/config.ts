@@ -30,8 +30,15 @@ export interface Config {
   logLevel: string;
   /** where the request log goes (default stdout); tests read it */
   logStream?: { write(line: string): void };
-  /** worker id of the snowflake id generator (0–1023) */
-  workerId: number;
+  /** worker id of the snowflake id generator (0–1023) the operator chose (WORKER_ID); absent: leased from the database */
+  workerId?: number;
+  /** the bearer token a Prometheus scraper sends for `/metrics` (METRICS_TOKEN, ≥ 16 characters); absent: no metrics */
+  metricsToken?: string;
+  /**
+   * at SIGTERM: readiness fails at once, the listener closes after `drainMs` (the proxy's time to notice), and
+   * in-flight requests, imports and background work get until `graceMs` in all
+   */
+  shutdown: { drainMs: number; graceMs: number };
   /** trust X-Forwarded-For from a proxy in front */
   trustProxy: boolean;
   /** list totals: exact up to `exact` rows, estimated above; substring matches up to `textMatch` from the trigram index */
@@ -184,6 +191,18 @@ function mqttConfig(env: NodeJS.ProcessEnv, nodeEnv: Config['env']): Config['mqt
   };
 }
 
+function workerIdOf(text: string): number {
+  const id = Number(text);
+  if (!Number.isInteger(id) || id < 0 || id > 1023) throw new Error(`WORKER_ID must be a whole number from 0 to 1023, got ${text}`);
+  return id;
+}
+
+function metricsToken(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  if (text.length < 16) throw new Error('METRICS_TOKEN must be at least 16 characters');
+  return text;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
   mkdirSync(dataDir, { recursive: true });
@@ -207,7 +226,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     webDir: env.WEB_DIR,
     publicUrl: publicUrl(env.PUBLIC_URL, port),
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
-    workerId: Number(env.WORKER_ID ?? Math.floor(Math.random() * 1024)) % 1024,
+    workerId: env.WORKER_ID ? workerIdOf(env.WORKER_ID) : undefined,
+    metricsToken: metricsToken(env.METRICS_TOKEN),
+    shutdown: {
+      drainMs: wholeNumber(env.SHUTDOWN_DRAIN_MS, 0, 'SHUTDOWN_DRAIN_MS'),
+      graceMs: positiveInt(env.SHUTDOWN_GRACE_MS, 20_000, 'SHUTDOWN_GRACE_MS'),
+    },
     trustProxy: env.TRUST_PROXY === 'true',
     listCount: {
       exact: positiveInt(env.LIST_EXACT_COUNT_LIMIT, 10_000, 'LIST_EXACT_COUNT_LIMIT'),

@@ -16,6 +16,10 @@ import type { ResourceRegistry } from './resource/registry.js';
 import type { TableUpkeep } from './db/upkeep.js';
 import type { Services } from './services.js';
 import type { AppCaller, AuthUser, ClientInfo } from './callers.js';
+import type { BackgroundWork } from './fleet/background.js';
+import type { Health } from './fleet/health.js';
+import type { InstanceLease } from './fleet/instance.js';
+import type { Metrics } from './fleet/metrics.js';
 
 /** The server's shared services, created once at start and handed to every area. */
 export interface AppContext {
@@ -49,6 +53,14 @@ export interface AppContext {
    * `ctx.services.get(UPLOADS)` (core/services.ts)
    */
   services: Services;
+  /** this process among the instances sharing the database: its worker id lease, who else is alive */
+  instance: InstanceLease;
+  /** readiness: what the process needs reachable (each part registers its check), and whether it is stopping */
+  health: Health;
+  /** the Prometheus metrics (`/metrics`): core's and the areas' */
+  metrics: Metrics;
+  /** work that outlives its request (imports): a graceful stop waits for it */
+  background: BackgroundWork;
 }
 
 export type { AppCaller, AuthUser, ClientInfo } from './callers.js';

@@ -26,7 +26,7 @@ export class DictLabels {
   constructor(private readonly db: Db, private readonly kv: Kv) {}
 
   async start(): Promise<void> {
-    await this.kv.subscribe(CHANNEL, () => this.cache.clear());
+    await this.kv.subscribe(CHANNEL, () => this.cache.clear(), () => this.cache.clear());
   }
 
   /** key → label in the dictionary's order; `tx`: read through this transaction (PGlite's one connection) */

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { AppError } from './errors.js';
 
 /**
  * Small key-value store with expiry and a broadcast channel: in-process for one instance, Redis when
@@ -16,7 +17,13 @@ export interface Kv {
   /** Takes back one `hit` of an open window (never below zero, never opening a window). */
   unhit(key: string): Promise<void>;
   publish(channel: string, message: string): Promise<void>;
-  subscribe(channel: string, handler: (message: string) => void): Promise<void>;
+  /**
+   * `missed` runs when messages of the channel may have been lost (the connection to Redis broke and came back):
+   * a cache drops what it holds, since an invalidation may have gone by meanwhile
+   */
+  subscribe(channel: string, handler: (message: string) => void, missed?: () => void): Promise<void>;
+  /** resolves while the store answers */
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +71,7 @@ export function memoryKv(): Kv {
     async subscribe(channel, handler) {
       handlers.set(channel, [...(handlers.get(channel) ?? []), handler]);
     },
+    async ping() {},
     async close() {
       values.clear();
     },
@@ -73,43 +81,60 @@ export function memoryKv(): Kv {
 /** Decrements a counter that exists and is positive, keeping its expiry. */
 const UNHIT = "local v = tonumber(redis.call('get', KEYS[1]) or '0') if v > 0 then redis.call('decr', KEYS[1]) end return 0";
 
+/** a command Redis could not answer (restarting, unreachable): the caller may retry (503), nothing is half done */
+function unavailable(e: unknown): never {
+  throw new AppError(503, 'cacheUnavailable', { seconds: 2, cause: e instanceof Error ? e.message : String(e) });
+}
+
 export async function redisKv(url: string, prefix = 'console:'): Promise<Kv> {
-  const cmd = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
-  const sub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  // commands wait for a reconnect a short while only: a request is answered 503 rather than held
+  const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000 };
+  const cmd = new Redis(url, options);
+  const sub = new Redis(url, options);
   await cmd.connect();
   await sub.connect();
   const handlers = new Map<string, Array<(m: string) => void>>();
+  const missedBy: Array<() => void> = [];
   sub.on('message', (channel: string, message: string) => {
     for (const h of handlers.get(channel.slice(prefix.length)) ?? []) h(message);
   });
+  // after the first connection, every 'ready' is a reconnection: ioredis subscribes again, and what was
+  // published meanwhile is lost
+  sub.on('ready', () => {
+    for (const missed of missedBy) missed();
+  });
   return {
     kind: 'redis',
-    get: (key) => cmd.get(prefix + key),
+    get: (key) => cmd.get(prefix + key).catch(unavailable),
     async set(key, value, ttl) {
-      await cmd.set(prefix + key, value, 'EX', Math.max(1, Math.ceil(ttl)));
+      await cmd.set(prefix + key, value, 'EX', Math.max(1, Math.ceil(ttl))).catch(unavailable);
     },
     async del(key) {
-      await cmd.del(prefix + key);
+      await cmd.del(prefix + key).catch(unavailable);
     },
     async hit(key, windowSeconds) {
       const k = prefix + key;
-      const [[, count], , [, ttl]] = (await cmd.multi().incr(k).expire(k, windowSeconds, 'NX').ttl(k).exec()) as [[null, number], unknown, [null, number]];
+      const [[, count], , [, ttl]] = (await cmd.multi().incr(k).expire(k, windowSeconds, 'NX').ttl(k).exec().catch(unavailable)) as [[null, number], unknown, [null, number]];
       return { count, resetSeconds: ttl > 0 ? ttl : windowSeconds };
     },
     async unhit(key) {
-      await cmd.eval(UNHIT, 1, prefix + key);
+      await cmd.eval(UNHIT, 1, prefix + key).catch(unavailable);
     },
     async peek(key) {
       const k = prefix + key;
-      const [[, value], [, ttl]] = (await cmd.multi().get(k).ttl(k).exec()) as [[null, string | null], [null, number]];
+      const [[, value], [, ttl]] = (await cmd.multi().get(k).ttl(k).exec().catch(unavailable)) as [[null, string | null], [null, number]];
       return value === null ? null : { count: Number(value), resetSeconds: ttl > 0 ? ttl : 1 };
     },
     async publish(channel, message) {
-      await cmd.publish(prefix + channel, message);
+      await cmd.publish(prefix + channel, message).catch(unavailable);
     },
-    async subscribe(channel, handler) {
+    async subscribe(channel, handler, missed) {
       if (!handlers.has(channel)) await sub.subscribe(prefix + channel);
       handlers.set(channel, [...(handlers.get(channel) ?? []), handler]);
+      if (missed) missedBy.push(missed);
+    },
+    async ping() {
+      await cmd.ping();
     },
     async close() {
       sub.disconnect();

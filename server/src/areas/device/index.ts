@@ -17,6 +17,7 @@ import { registerFirmwareCloud } from './firmwareCloud.js';
 import { deviceStatusHooks, noticeConfigHooks, registerDeviceLookup } from './lookup.js';
 import { otaProgressHooks, otaTaskHooks, registerOtaActions } from './ota.js';
 import { startDeviceRuntime } from './runtime.js';
+import { watchGateway } from './gateway/watch.js';
 import { GATEWAY } from './services.js';
 import {
   appLog, appVersion, deviceControl, deviceNoticeConfig, deviceStatus, emergencyCode, emergencyUnlock, faceLog, firmware, otaLog, otaProgress, otaTask,
@@ -114,6 +115,7 @@ export const deviceArea = defineArea({
       await runtime.close();
       throw e;
     }
+    watchGateway(ctx, ctx.services.get(GATEWAY));
     return { stop: () => runtime.close() };
   },
   status(ctx) {

@@ -70,8 +70,15 @@ export class FlowEngine implements StepHost {
   private readonly completionHooks: TaskCompletedHook[] = [];
   readonly limits: StepLimits;
 
+  private readonly steps;
+
   constructor(private readonly ctx: AppContext, readonly services: Readonly<Record<string, FlowService>> = {}) {
     this.limits = { maxActivities: ctx.config.flow.stepMaxActivities, maxMs: ctx.config.flow.stepMaxMs };
+    this.steps = ctx.metrics.histogram({ name: 'workflow_step_duration_seconds', help: 'Workflow engine steps (the engine alone, without the database), by outcome', labelNames: ['outcome'] as const });
+  }
+
+  stepRan(outcome: 'done' | 'stopped' | 'failed', seconds: number): void {
+    this.steps.observe({ outcome }, seconds);
   }
 
   /** Runs `hook` in the transaction of every task completion (a business record finds its own by the instance). */

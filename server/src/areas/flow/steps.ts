@@ -38,6 +38,8 @@ export interface StepHost {
   modelOf(tx: Executor, definitionId: string): Promise<ProcessModel>;
   /** the step was stopped at its bound: the error the caller gets, the incident written after the rollback */
   stopped(tenantId: string, reason: string, write: IncidentWrite): Error;
+  /** a step ran (for the metrics): how it ended and how long the engine took */
+  stepRan?(outcome: 'done' | 'stopped' | 'failed', seconds: number): void;
 }
 
 /** how deep call activities may nest (a process that calls itself stops here) */
@@ -72,10 +74,15 @@ export class StepDriver {
 
   private async run(instanceId: string, model: ProcessModel, state: unknown, input: StepInput, meta: { businessKey: string | null; called: boolean }, incident: IncidentWrite): Promise<StepResult> {
     if (state !== null && !isState(state)) throw badRequest('flowInstanceIncident', { reason: 'the instance was saved by an earlier engine and could not be converted' });
+    const started = performance.now();
+    const ran = (outcome: 'done' | 'stopped' | 'failed') => this.host.stepRan?.(outcome, (performance.now() - started) / 1000);
     try {
-      return await runStep(model, state, input, { handlers: this.handlers(instanceId), limits: this.host.limits, businessKey: meta.businessKey, called: meta.called });
+      const result = await runStep(model, state, input, { handlers: this.handlers(instanceId), limits: this.host.limits, businessKey: meta.businessKey, called: meta.called });
+      ran('done');
+      return result;
     } catch (e) {
       if (e instanceof TaskNotWaiting) throw new AppError(404, 'flowTaskMissing');
+      ran(e instanceof StepStopped ? 'stopped' : 'failed');
       if (e instanceof StepStopped) throw this.host.stopped(this.tenantId, e.message.slice(0, REASON_MAX), incident);
       if (e instanceof StepFailed) throw badRequest('flowStepFailed', { reason: { zh: e.reason.zh.slice(0, 400), en: e.reason.en.slice(0, 400) } });
       throw e;

@@ -33,7 +33,7 @@ export class ProductDirectory {
   constructor(private readonly kv: Kv) {}
 
   async start(): Promise<void> {
-    await this.kv.subscribe(CHANNEL, () => this.entries.clear());
+    await this.kv.subscribe(CHANNEL, () => this.entries.clear(), () => this.entries.clear());
   }
 
   /** the products of these identities (absent: no live product), loading what is not cached in one statement */

@@ -63,7 +63,7 @@ export function clientHooks(ctx: AppContext): ResourceHooks {
 
 export function registerClientRoutes(app: FastifyInstance, ctx: AppContext): void {
   localClear.set(ctx, () => app.clients.clear());
-  void ctx.kv.subscribe(CHANNEL, () => app.clients.clear());
+  void ctx.kv.subscribe(CHANNEL, () => app.clients.clear(), () => app.clients.clear());
 
   // a new secret, answered once; the old one stops working at once on every instance
   mountAction(app, ctx, clientResource.actions.resetSecret, async ({ id }, { tx, user, lang, afterCommit }) => {

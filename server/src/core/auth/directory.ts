@@ -31,7 +31,7 @@ export class UserDirectory {
     await this.kv.subscribe(CHANNEL, (message) => {
       if (message === '*') this.cache.clear();
       else for (const key of message.split(',')) this.cache.delete(key);
-    });
+    }, () => this.cache.clear());
   }
 
   current(tenantId: string, userId: string): Promise<CurrentUser> {

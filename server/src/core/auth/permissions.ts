@@ -36,7 +36,7 @@ export class Permissions {
   constructor(private readonly db: Db, private readonly kv: Kv) {}
 
   async start(): Promise<void> {
-    await this.kv.subscribe(CHANNEL, () => this.clearLocal());
+    await this.kv.subscribe(CHANNEL, () => this.clearLocal(), () => this.clearLocal());
   }
 
   private clearLocal(): void {

@@ -33,7 +33,8 @@ export class Sessions {
   constructor(private readonly db: Db, private readonly kv: Kv) {}
 
   async start(): Promise<void> {
-    await this.kv.subscribe(REVOKED_CHANNEL, (sid) => this.markRevoked(sid));
+    // a revocation missed while Redis was away: every session is read from the database again
+    await this.kv.subscribe(REVOKED_CHANNEL, (sid) => this.markRevoked(sid), () => this.active.clear());
   }
 
   async create(tx: Executor, s: NewSession): Promise<string> {

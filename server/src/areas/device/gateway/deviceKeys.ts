@@ -92,10 +92,11 @@ export class DeviceKeys {
   }
 
   async start(onClear?: () => void): Promise<void> {
-    await this.ctx.kv.subscribe(DEVICE_KEYS_CHANNEL, () => {
+    const cleared = () => {
       this.clear();
       onClear?.();
-    });
+    };
+    await this.ctx.kv.subscribe(DEVICE_KEYS_CHANNEL, cleared, cleared);
   }
 
   clear(): void {

@@ -108,6 +108,10 @@ export class ExternalClient {
     });
   }
 
+  get connected(): boolean {
+    return this.client?.connected ?? false;
+  }
+
   async publish(topic: string, payload: string): Promise<void> {
     if (!this.client) throw new Error('the gateway is not connected to its MQTT broker');
     await this.client.publishAsync(topic, payload, { qos: 1, retain: false });

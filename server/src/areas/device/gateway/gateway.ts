@@ -82,6 +82,7 @@ export function createGateway(ctx: Pick<AppContext, 'config' | 'db' | 'kv'>, opt
       return {
         mode, received: c.received, accepted: c.accepted, flushed: c.flushed, rejected: { ...c.rejected }, dropped: c.dropped,
         presence: c.presence, handlerErrors: c.handlerErrors, buffered: ingest.size, ...(embedded ? { connected: embedded.connectedDevices, refusedConnections: { ...embedded.refused } } : {}),
+        ...(external ? { brokerConnected: external.connected } : {}),
       };
     },
     deviceUrl() {

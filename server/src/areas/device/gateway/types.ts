@@ -101,6 +101,8 @@ export interface GatewayStats {
   buffered: number;
   /** devices connected to this instance's embedded broker (embedded mode only) */
   connected?: number;
+  /** whether the client of the external broker is connected now (external mode only) */
+  brokerConnected?: boolean;
   /**
    * connections the embedded port closed before they became devices: `connection_limit` (too many open, in total
    * or from one address), `connect_too_large` / `packet_too_large` (an announced length over the bound),

@@ -90,10 +90,11 @@ async function startImport(m: ResourceMount, spec: ImportSpec, log: FastifyBaseL
     const { rows, header } = await openSheet(spec, sheetPath, kind, lang);
     const state: JobState = {
       id, status: 'running', total: 0, processed: 0, succeeded: 0, failed: 0, errors: [], tenantId: user.tenantId, userId: user.userId,
+      instanceId: m.ctx.instance.instanceId,
     };
     await m.ctx.kv.set(jobKey(id), JSON.stringify(state), JOB_TTL_SECONDS);
     handedOver = true;
-    enqueueImport(queuedJob(m, spec, log, { state, rows, header, user, lang, covering, bundle }, [path, ...extra]));
+    void m.ctx.background.track(enqueueImport(queuedJob(m, spec, log, { state, rows, header, user, lang, covering, bundle }, [path, ...extra])));
     return ok({ id }, lang);
   } finally {
     if (!handedOver) for (const file of [path, ...extra]) await rm(file, { force: true });
@@ -105,7 +106,10 @@ async function importProgress(m: ResourceMount, req: FastifyRequest) {
   const user = requireUser(req);
   const state = await readJob(m.ctx, (req.query as { id: string }).id);
   if (!state || state.tenantId !== user.tenantId || state.userId !== user.userId) throw notFound();
-  const { tenantId: _t, userId: _u, ...progress } = state;
+  if (state.status === 'running' && state.instanceId && !(await m.ctx.instance.isAlive(state.instanceId))) {
+    Object.assign(state, { status: 'failed', succeeded: 0, errors: [{ row: 0, message: msg('importInstanceStopped', req.lang) }] });
+  }
+  const { tenantId: _t, userId: _u, instanceId: _i, ...progress } = state;
   return ok(progress, req.lang);
 }
 

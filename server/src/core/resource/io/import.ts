@@ -21,6 +21,8 @@ export const JOB_TTL_SECONDS = 6 * 3600;
 export interface JobState extends ImportProgress {
   tenantId: string;
   userId: string;
+  /** the instance running it: a job whose instance died is reported failed (its one transaction rolled back) */
+  instanceId?: string;
 }
 
 export const jobKey = (id: string) => `io-job:${id}`;
@@ -32,10 +34,23 @@ export async function readJob(ctx: AppContext, id: string): Promise<JobState | n
 
 /** Imports run one after another in a process: each holds its rows in memory and writes in one transaction. */
 let queue: Promise<void> = Promise.resolve();
+/** the imports of this process: running (0 or 1) and waiting behind it */
+export const importQueue = { running: 0, queued: 0 };
 
-/** runs `job` once the imports queued before it are over (whether they succeeded or not) */
-export function enqueueImport(job: () => Promise<void>): void {
-  queue = queue.then(job, job);
+/** runs `job` once the imports queued before it are over (whether they succeeded or not); resolves when it ended */
+export function enqueueImport(job: () => Promise<void>): Promise<void> {
+  importQueue.queued++;
+  const run = async () => {
+    importQueue.queued--;
+    importQueue.running++;
+    try {
+      await job();
+    } finally {
+      importQueue.running--;
+    }
+  };
+  queue = queue.then(run, run);
+  return queue;
 }
 
 export const isEmptyCell = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
