@@ -51,6 +51,16 @@ export function useServer(env: Record<string, string> = {}, overrides: Partial<C
     await db?.dispose();
   });
 
+  h.restart = async () => {
+    await h.server.close();
+    h.server = await createServer(config, options);
+  };
+  attachCalls(h);
+  return h;
+}
+
+/** the calls of a harness, on whatever server `h.server` is when they run */
+export function attachCalls(h: Harness): void {
   h.call = async (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (!opts.noClient) headers.authorization = BASIC;
@@ -64,11 +74,6 @@ export function useServer(env: Record<string, string> = {}, overrides: Partial<C
       ...(opts.body === undefined ? {} : typeof opts.body === 'string' ? { payload: opts.body } : { payload: opts.body as object }),
     });
     return { status: raw.statusCode, body: raw.json(), raw };
-  };
-
-  h.restart = async () => {
-    await h.server.close();
-    h.server = await createServer(config, options);
   };
 
   h.tokenRequest = (query, headers = {}) =>
@@ -96,5 +101,4 @@ export function useServer(env: Record<string, string> = {}, overrides: Partial<C
     });
     return id;
   };
-  return h;
 }
