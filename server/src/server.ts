@@ -87,11 +87,11 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
   const database = await openDatabase(config);
   let kv: Kv | undefined;
   let lease: InstanceLease | undefined;
+  let app: FastifyInstance | undefined;
   try {
-    kv = config.redisUrl ? await redisKv(config.redisUrl, config.redisPrefix) : memoryKv();
+    kv = config.redisUrl ? await redisKv(config.redisUrl, config.redisPrefix, (e) => app?.log.warn({ err: e }, 'Redis unreachable; reconnecting')) : memoryKv();
     const kvRef = kv;
     const version = readVersion();
-    let app: FastifyInstance | undefined;
     lease = new InstanceLease(database.db, {
       version, workerId: config.workerId, jwtSecret: config.jwtSecret, encryptionKey: config.encryptionKey, sharedKv: kv.kind === 'redis', exclusive: database.kind === 'pglite',
     }, (lost) => {

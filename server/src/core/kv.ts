@@ -86,11 +86,20 @@ function unavailable(e: unknown): never {
   throw new AppError(503, 'cacheUnavailable', { seconds: 2, cause: e instanceof Error ? e.message : String(e) });
 }
 
-export async function redisKv(url: string, prefix = 'console:'): Promise<Kv> {
+/** `onError`: the connection's failures (Redis away, reconnecting); once per outage, not per retry */
+export async function redisKv(url: string, prefix = 'console:', onError: (e: Error) => void = () => undefined): Promise<Kv> {
   // commands wait for a reconnect a short while only: a request is answered 503 rather than held
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000 };
   const cmd = new Redis(url, options);
   const sub = new Redis(url, options);
+  let away = false;
+  const failed = (e: Error) => {
+    if (!away) onError(e);
+    away = true;
+  };
+  cmd.on('error', failed);
+  sub.on('error', failed);
+  cmd.on('ready', () => { away = false; });
   await cmd.connect();
   await sub.connect();
   const handlers = new Map<string, Array<(m: string) => void>>();
