@@ -2,9 +2,10 @@
  * The device side of bench/devices.ts, in a process of its own (spawned by it with an IPC channel), so the
  * simulated devices do not share the server's event loop:
  *
- *   fleet   <sessions.json> <speed> <spreadMs>        createFleet: the devices connect, report, and play the OTA
- *                                                     updates they are sent (real HTTP downloads); counters are
- *                                                     sent to the parent every second; 'stop' stops them.
+ *   fleet   <sessions.json> <speed> <spreadMs>        createFleet: the devices connect, report (properties every
+ *                                                     FLEET_REPORT_MS too, when set), and play the OTA updates
+ *                                                     they are sent (real HTTP downloads); counters are sent to
+ *                                                     the parent every second; 'stop' stops them.
  *   publish <sessions.json> <rate> <seconds> <spreadMs> raw mqtt.js clients (one per session) publishing signed
  *                                                     uplinks at `rate` messages/s in all for `seconds`: property
  *                                                     reports (70%), OTA progress reports (20%), face events (10%).
@@ -17,7 +18,7 @@ const [mode, file, a, b, c] = process.argv.slice(2);
 const sessions = JSON.parse(readFileSync(file!, 'utf8')) as FleetSession[];
 
 async function fleet(): Promise<void> {
-  const f = createFleet({ sessions, speed: Number(a), connectSpreadMs: Number(c ?? b), version: '1.0.0', random: () => 0.5 });
+  const f = createFleet({ sessions, speed: Number(a), connectSpreadMs: Number(c ?? b), version: '1.0.0', random: () => 0.5, intervalMs: Number(process.env.FLEET_REPORT_MS ?? 0) });
   const timer = setInterval(() => send({ type: 'counters', counters: f.counters, rssMb: process.memoryUsage.rss() / 2 ** 20 }), 1000);
   process.on('message', (m: { type: string }) => {
     if (m.type !== 'stop') return;

@@ -17,12 +17,10 @@
  * HTTP from it, PUBLIC_URL set to its address), so the gateway's counters can be read; its RSS and CPU are this
  * process's (the bench's own part is the polling and ~10 MB of sessions). The devices are in child processes.
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { loadConfig } from '@console/server/src/core/config.js';
 import { nextId } from '@console/server/src/core/ids.js';
@@ -34,6 +32,7 @@ import { createServer } from '@console/server/src/server.js';
 import { dbOption, intOption, queryOnce, withDatabase } from './data.js';
 import { sample, stats } from './measure.js';
 import { writeSection } from './report.js';
+import { spawnDevices } from './deviceProcess.js';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const db = dbOption(args.db ?? 'pglite');
@@ -53,37 +52,11 @@ const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const load = () => loadavg()[0]!.toFixed(2);
 const mb = () => process.memoryUsage.rss() / 2 ** 20;
-const HERE = dirname(fileURLToPath(import.meta.url));
 const n = (v: number) => v.toLocaleString('en');
 
 type Row = Record<string, unknown>;
 
 /** A child running bench/devices-fleet.ts: its last counters, and its messages awaited by type. */
-function spawnDevices(argv: string[]) {
-  const child: ChildProcess = fork(join(HERE, 'devices-fleet.ts'), argv, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const state = { counters: {} as Record<string, number>, rssMb: 0, peakRssMb: 0, last: {} as Record<string, unknown> };
-  const waiters: Array<{ type: string; resolve: (m: Row) => void }> = [];
-  child.on('message', (m: Row) => {
-    if (m.counters) state.counters = m.counters as Record<string, number>;
-    if (typeof m.rssMb === 'number') {
-      state.rssMb = m.rssMb;
-      state.peakRssMb = Math.max(state.peakRssMb, m.rssMb);
-    }
-    for (const w of waiters.filter((x) => x.type === m.type)) {
-      waiters.splice(waiters.indexOf(w), 1);
-      w.resolve(m);
-    }
-  });
-  const exited = new Promise<number | null>((r) => child.once('exit', r));
-  return {
-    child, state, exited,
-    wait: (type: string) => new Promise<Row>((resolve, reject) => {
-      waiters.push({ type, resolve });
-      void exited.then((code) => reject(new Error(`the device process exited (${code}) before '${type}'`)));
-    }),
-  };
-}
-
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'console-bench-devices-'));
   const adminUrl = args['pg-url'] ?? 'postgres://postgres@127.0.0.1:5432/postgres';
