@@ -57,6 +57,7 @@ export const coreMessages = {
   linkUnsafe: { zh: '{field}只能是 http(s) 链接或本站的文件链接', en: '{field} must be an http(s) link or a link to a file on this server' },
   serverBusy: { zh: '服务器繁忙, 请稍后再试', en: 'The server is busy; please try again shortly' },
   databaseUnavailable: { zh: '数据库暂时不可用, 请稍后再试', en: 'The database is unavailable right now; please try again shortly' },
+  databaseSwitching: { zh: '数据库连接中断 (可能正在切换到备用节点), 本次操作可能未保存, 请几秒后核对并重试', en: 'The connection to the database was lost (it may be switching to its standby); this change may not have been saved: check and try again in a few seconds' },
   cacheUnavailable: { zh: '缓存服务暂时不可用, 请稍后再试', en: 'The cache service is unavailable right now; please try again shortly' },
   metricsOff: { zh: '监控指标未开启 (需设置 METRICS_TOKEN)', en: 'Metrics are off (set METRICS_TOKEN to serve them)' },
   importInstanceStopped: { zh: '执行导入的服务实例已停止, 未写入任何数据, 请重新导入', en: 'The server instance running this import stopped; nothing was written, import the file again' },

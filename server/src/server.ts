@@ -125,7 +125,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
     ctx.health.add('lease', async () => {
       if (!(await lease!.isAlive(lease!.instanceId))) throw Object.assign(new Error('lease lost'), { code: 'LEASE_LOST' });
     });
-    registerCoreMetrics(ctx);
+    registerCoreMetrics(ctx, database);
     const log: AreaLog = {
       info: (o, m) => app?.log.info(o, m), warn: (o, m) => app?.log.warn(o, m), error: (o, m) => app?.log.error(o, m),
     };

@@ -50,6 +50,7 @@ describe('health, readiness, metrics and request ids', () => {
     expect(text).toMatch(/process_resident_memory_bytes \d+/);
     expect(text).toMatch(/console_work_slots\{kind="password_hashing",state="waiting"\} 0/);
     expect(text).toMatch(/console_jobs\{state="running"\} 0/);
+    expect(text).toMatch(/db_pool_connections\{state="total"\} [1-9]/);
     expect(text).toMatch(/workflow_step_duration_seconds/);
   });
 

@@ -154,6 +154,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions): Promise<Fas
     const db = answerForDbError(err);
     if (db) {
       if (db.status >= 500) req.log.error({ err }, 'database unavailable');
+      if (db.retryAfter !== undefined) void (rawReply as FastifyReply).header('retry-after', String(db.retryAfter));
       return reply.code(db.status).send(failure(db.status, msg(db.key, lang)));
     }
     if (err instanceof RangeError && /call stack/i.test(err.message)) {

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { currentDeadline, TransactionDeadline, TransactionExpiredError, withDeadline } from './deadline.js';
 import { acquireLock } from './folderLock.js';
+import { dropBrokenClients, FailoverClient } from './hosts.js';
 import { PgliteWorker } from './pgliteWorker.js';
 import * as schema from './schema.js';
 import { secureTenantTables } from './tenantSecurity.js';
@@ -23,6 +24,8 @@ export type Executor = Db | Tx;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** the connections now: open, idle, and callers waiting for one (embedded: one connection, its queue) */
+  pool(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function openPglite(dataDir: string): Promise<Database> {
     return {
       db,
       kind: 'pglite',
+      pool: () => ({ total: 1, idle: client.queued === 0 ? 1 : 0, waiting: Math.max(0, client.queued - 1) }),
       async close() {
         await client.close();
         release();
@@ -126,10 +130,14 @@ function guardClient(client: pg.PoolClient, deadline: TransactionDeadline): pg.P
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
-  const pool = new DeadlinePool({ connectionString: url, max: poolSize });
+  // a URL may name several hosts (a pg_auto_failover formation): each new connection goes to the one that takes
+  // writes (target_session_attrs=read-write), so after a failover the pool reconnects to the promoted standby
+  const pool = new DeadlinePool({ connectionString: url, max: poolSize, Client: FailoverClient });
   // An idle connection that breaks (server restart, admin termination) must not crash the process:
   // the pool drops it and opens a new one on the next query.
   pool.on('error', (e) => console.error(`PostgreSQL connection lost: ${e.message}`));
+  // nor is a connection kept that a failover broke while lent out, or left on a node that became read-only
+  dropBrokenClients(pool);
   // Several instances may start together: one migrates while the others wait on the advisory lock.
   const conn = await pool.connect();
   try {
@@ -142,7 +150,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     conn.release();
   }
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  return { db, kind: 'postgres', close: () => pool.end() };
+  return { db, kind: 'postgres', pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }), close: () => pool.end() };
 }
 
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string }): Promise<Database> {

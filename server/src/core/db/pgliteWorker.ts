@@ -124,8 +124,13 @@ export class PgliteWorker implements PgliteQueryable {
     });
   }
 
+  /** operations queued, the one running included (the pool metrics' waiting connections, embedded) */
+  queued = 0;
+
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
-    const run = this.tail.then(op, op);
+    this.queued++;
+    const counted = () => op().finally(() => { this.queued--; });
+    const run = this.tail.then(counted, counted);
     this.tail = run.catch(() => undefined);
     return run;
   }
