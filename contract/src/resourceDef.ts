@@ -254,6 +254,13 @@ export interface ResourceDef<F extends Fields = Fields, A extends ActionDefs = A
   fields: F;
   /** default order, newest first when absent */
   defaultSort?: { field: string; order: 'asc' | 'desc' };
+  /**
+   * a table partitioned by the time of `field` (a `datetime` field or `createTime`; docs/decisions.md,
+   * "Time-partitioned logs"): the console opens the list with its last `days` days in the search form, a range on
+   * the partition key, so the database reads those partitions alone; a caller naming no range (Saber) gets every
+   * row, newest first, read from the newest partitions on
+   */
+  recent?: { field: string; days: number };
   /** which of the standard buttons the screen has (default all four) */
   buttons?: { add?: boolean; edit?: boolean; delete?: boolean; view?: boolean };
   /**

@@ -218,7 +218,9 @@ describe('retention', () => {
     expect(await count('old')).toBe(33);
     await setRetention('2');
     result = await purgeLogs(h.server.ctx.db, { batch: 3 });
-    expect(result.deleted.blade_log_api).toBeGreaterThanOrEqual(11);
+    // deleted row by row, unless their month went whole (the days just after a month began)
+    const api = result.partitions.find((p) => p.table === 'blade_log_api')!;
+    expect(result.deleted.blade_log_api! >= 11 || api.dropped.length > 0).toBe(true);
     expect(await count('old')).toBe(0);
     expect(await count('recent')).toBe(9);
     // 0 keeps everything

@@ -75,7 +75,10 @@ describe('the declaration: every searchable field has its grams', () => {
           await tx.execute(sql`set local enable_seqscan = off`);
           return (await tx.execute(sql.raw(`explain select 1 from ${table} where ${grams} @> app_like_grams('%鑫%')`))) as unknown as { rows: Array<Record<string, string>> };
         });
-        expect(plan.rows.map((r) => Object.values(r)[0]).join('\n')).toContain(gin!.indexname);
+        // on a partitioned table (the logs) each partition's copy of the index serves its rows
+        const copies = await rows<{ name: string }>(`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = ${lit(gin!.indexname)}::regclass`);
+        const text = plan.rows.map((r) => Object.values(r)[0]).join('\n');
+        expect([gin!.indexname, ...copies.map((c) => c.name)].some((name) => text.includes(name)), `${gin!.indexname} serves ${table}.${grams}`).toBe(true);
         checked++;
       }
     }

@@ -1,5 +1,6 @@
 import { noticeResource } from '@console/contract/areas/desk/index';
 import { paramResource } from '@console/contract/areas/system/index';
+import { logApiResource } from '@console/contract/areas/monitor/index';
 import { areaDispatchOaResource, areaDispatchResource, areaModifyLogResource, areaOaResource, deviceAreaResource } from '@console/contract/areas/supplier/index';
 import type { ProColumns } from '@ant-design/pro-components';
 import dayjs from 'dayjs';
@@ -51,6 +52,14 @@ describe('buildColumns', () => {
       createTime_datele: '2026-03-01 23:59:59',
     });
     expect(transformOf(range)?.(undefined)).toEqual({});
+  });
+
+  it('opens a time-partitioned log\'s range on its last days (the server\'s default), and no other range', () => {
+    const logs = buildColumns<unknown>(logApiResource, { lang: 'zh', dicts }, labels);
+    const [start, end] = logs.find((c) => c.key === rangeKey('createTime'))?.initialValue as [dayjs.Dayjs, dayjs.Dayjs];
+    expect(end.format('YYYY-MM-DD')).toBe(dayjs().format('YYYY-MM-DD'));
+    expect(end.startOf('day').diff(start, 'day')).toBe(logApiResource.recent!.days - 1);
+    expect(byKey(rangeKey('createTime'))?.initialValue).toBeUndefined();
   });
 
   it('labels columns in the UI language', () => {

@@ -176,7 +176,11 @@ function fieldColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels:
   };
 }
 
-function rangeColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels: ColumnLabels): ProColumns<Rec> {
+/**
+ * The search-only column of a date-range field. A time-partitioned log's (`recent`) opens on its last days: the
+ * range the server reads when none is sent, shown, so the operator sees why older rows are not listed.
+ */
+function rangeColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels: ColumnLabels, recentDays?: number): ProColumns<Rec> {
   return {
     title: text(f.label, ctx.lang),
     dataIndex: rangeKey(name),
@@ -185,6 +189,7 @@ function rangeColumn<Rec>(name: string, f: FieldDef, ctx: RenderContext, labels:
     hideInTable: true,
     fieldProps: { placeholder: [labels.rangeStart, labels.rangeEnd] },
     search: { transform: dateRangeTransform(name) },
+    ...(recentDays ? { initialValue: [dayjs().subtract(recentDays - 1, 'day').startOf('day'), dayjs().endOf('day')] } : {}),
   };
 }
 
@@ -206,7 +211,7 @@ export function buildColumns<Rec>(def: ResourceDef, ctx: RenderContext, labels: 
   const columns: ProColumns<Rec>[] = [];
   for (const [name, f] of columnFields(def)) {
     if (shownInList(f) || searchable(f)) columns.push(fieldColumn<Rec>(name, f, ctx, labels));
-    if (f.search === 'dateRange') columns.push(rangeColumn<Rec>(name, f, ctx, labels));
+    if (f.search === 'dateRange') columns.push(rangeColumn<Rec>(name, f, ctx, labels, def.recent?.field === name ? def.recent.days : undefined));
   }
   return columns;
 }

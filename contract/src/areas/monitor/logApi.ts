@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource.js';
-import { LOG_BUTTONS, logRequestFields } from './logUsual.js';
+import { LOG_BUTTONS, LOG_RECENT, logRequestFields } from './logUsual.js';
 
 /** The API log (blade_log_api): every write call, its title, answer status and time; parameters masked. */
 export const logApiResource = defineResource({
@@ -9,6 +9,7 @@ export const logApiResource = defineResource({
   scope: 'tenant',
   readOnly: true,
   buttons: LOG_BUTTONS,
+  recent: LOG_RECENT,
   nameField: 'title',
   menu: { parent: 'monitor', route: '/monitor/log/api', name: { zh: '接口日志', en: 'API log' }, sort: 2, icon: 'iconfont icon-rizhi' },
   fields: {

@@ -1,5 +1,5 @@
 import { defineResource } from '../../resource.js';
-import { LOG_BUTTONS, logRequestFields } from './logUsual.js';
+import { LOG_BUTTONS, LOG_RECENT, logRequestFields } from './logUsual.js';
 
 /**
  * The error log (blade_log_error): the server's failures (type `server`) and the console's own errors
@@ -12,6 +12,7 @@ export const logErrorResource = defineResource({
   scope: 'tenant',
   readOnly: true,
   buttons: LOG_BUTTONS,
+  recent: LOG_RECENT,
   nameField: 'exceptionName',
   menu: { parent: 'monitor', route: '/monitor/log/error', name: { zh: '错误日志', en: 'Error log' }, sort: 3, icon: 'iconfont icon-bug' },
   fields: {

@@ -24,6 +24,9 @@ export const logRequestFields = {
 /** No add, edit or delete button: a log is only viewed. */
 export const LOG_BUTTONS = { add: false, edit: false, delete: false } as const;
 
+/** The logs are partitioned by month of their time: a list without a time range shows the last week. */
+export const LOG_RECENT = { field: 'createTime', days: 7 } as const;
+
 /** The usual log (blade_log_usual): events the server records (sign-outs, SMS sent through the log provider, …). */
 export const logUsualResource = defineResource({
   code: 'log_usual',
@@ -32,6 +35,7 @@ export const logUsualResource = defineResource({
   scope: 'tenant',
   readOnly: true,
   buttons: LOG_BUTTONS,
+  recent: LOG_RECENT,
   nameField: 'logId',
   menu: { parent: 'monitor', route: '/monitor/log/usual', name: { zh: '通用日志', en: 'Usual log' }, sort: 1, icon: 'iconfont iconicon_doc' },
   fields: {

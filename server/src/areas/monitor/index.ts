@@ -10,7 +10,8 @@ import { TENANT_ADMIN_ROLE } from '../../seed/resourceMenus.js';
 import { bind, type DataStep, defineArea } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { apiLogHooks, keepOldEventsAsMessages, USUAL_LOG_DICTS, usualLogHooks } from './reading.js';
-import { DEFAULT_RETENTION_DAYS, LOG_RETENTION_PARAM, purgeLogs } from './retention.js';
+import { DEFAULT_RETENTION_DAYS, LOG_RETENTION_PARAM, purgeLogs, reportPurge } from './retention.js';
+import { partmanAbsence } from '../../core/db/partitions/maintain.js';
 import { and, eq, ne } from 'drizzle-orm';
 import { param } from '../system/index.js';
 
@@ -75,8 +76,8 @@ const LOG_DATA_STEPS: DataStep[] = [
 
 /**
  * blade-log: the usual, API and error logs, read-only (list newest first, detail); a tenant reads its own,
- * the platform's administrators any tenant's (`tenantId`). Rows older than `log.retentionDays` are purged
- * at start and every hour.
+ * the platform's administrators any tenant's (`tenantId`). The logs are partitioned by month: at start and every
+ * hour the months ahead are made and rows older than `log.retentionDays` purged (whole months dropped).
  */
 export const monitorArea = defineArea({
   name: 'monitor',
@@ -88,9 +89,16 @@ export const monitorArea = defineArea({
   routes(app: FastifyInstance, ctx: AppContext) {
     let running: Promise<unknown> = Promise.resolve();
     let closed = false;
+    let managerTold = false;
     const purge = () => {
       if (closed) return;
-      running = running.then(() => purgeLogs(ctx.db)).catch((e: unknown) => app.log.error({ err: e }, 'log purge failed'));
+      running = running.then(async () => {
+        reportPurge(app.log, await purgeLogs(ctx.db));
+        if (managerTold) return;
+        managerTold = true;
+        const why = await partmanAbsence(ctx.db);
+        app.log.info(why ? `log partitions are managed by the server: ${why}` : 'log partitions are managed by pg_partman');
+      }).catch((e: unknown) => app.log.error({ err: e }, 'log purge failed'));
     };
     const first = setTimeout(purge, FIRST_PURGE_MS);
     const every = setInterval(purge, PURGE_EVERY_MS);

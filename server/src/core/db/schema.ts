@@ -327,9 +327,11 @@ export const authRefreshToken = pgTable(
 );
 
 // ---------- logs (append-only, tenant-scoped) ----------
+// Partitioned by month of create_time (migration 0036, core/db/partitions, docs/decisions.md "Time-partitioned
+// logs"): a partitioned table's keys include its partition key, so a log's primary key is (id, create_time).
 
 const logRequestColumns = () => ({
-  id: id('id').primaryKey(),
+  id: id('id').notNull(),
   tenantId: tenantColumn(),
   serviceId: varchar('service_id', { length: 64 }),
   serverHost: varchar('server_host', { length: 255 }),
@@ -358,6 +360,7 @@ export const logUsual = pgTable(
     message: jsonb('message').$type<MessageRef>(),
   }),
   (t) => [
+    primaryKey({ name: 'blade_log_usual_pkey', columns: [t.id, t.createTime] }),
     index('ix_log_usual_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // the retention purge deletes the oldest rows of every tenant
     index('ix_log_usual_time').on(t.createTime),
@@ -374,6 +377,7 @@ export const logApi = pgTable(
     status: integer('status'),
   }),
   (t) => [
+    primaryKey({ name: 'blade_log_api_pkey', columns: [t.id, t.createTime] }),
     index('ix_log_api_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // the retention purge deletes the oldest rows of every tenant
     index('ix_log_api_time').on(t.createTime),
@@ -393,6 +397,7 @@ export const logError = pgTable(
     lineNumber: integer('line_number'),
   }),
   (t) => [
+    primaryKey({ name: 'blade_log_error_pkey', columns: [t.id, t.createTime] }),
     index('ix_log_error_tenant_time').on(t.tenantId, t.createTime.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // the retention purge deletes the oldest rows of every tenant
     index('ix_log_error_time').on(t.createTime),

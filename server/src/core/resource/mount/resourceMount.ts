@@ -11,6 +11,7 @@ import { checkRegionSearch, checkSearchGrams, type ColumnMap } from '../filters.
 import type { ResourceHooks } from '../hooks.js';
 import type { MountedResource } from '../registry.js';
 import { TreeRules } from '../tree.js';
+import { checkRecent } from '../recent.js';
 import { listRouteParts, type ListRouteParts } from './listRouteParts.js';
 import { presentRows } from './present.js';
 import { aliasRenaming, type AliasRenaming } from './routeOptions.js';
@@ -111,6 +112,7 @@ export function buildMount(ctx: AppContext, def: ResourceDef, table: PgTable, ho
   checkSearchGrams(def, columns);
   checkRegionSearch(def, hooks);
   checkMoneyCurrencies(def);
+  checkRecent(def, columns);
   const adminOnly: { platformAdmin?: true } = def.platformAdminOnly ? { platformAdmin: true } : {};
   const codes = permissionCodes(def);
   const tag = def.path.split('/')[2] ?? 'resource';
