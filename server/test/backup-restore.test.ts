@@ -31,17 +31,14 @@ const tools = base ? (await Promise.all(['bash', 'pg_dump', 'pg_restore', 'psql'
 const BACKUP = 'pg_dump --format=custom --file="$DUMP" "$DATABASE_URL"';
 
 /**
- * docs/deployment.md, "Restore": the commands, with DUMP, ADMIN_URL, RESTORED, DB_USER and RESTORED_URL set. The dump
- * is replayed through psql with `search_path` set to public: pg_restore empties it, and the function of the search
- * columns (app_grams, migration 0012) calls app_grams_general without naming its schema, so a plain
- * `pg_restore --dbname` stops at the first table with a search column.
+ * docs/deployment.md, "Restore": the commands, with DUMP, ADMIN_URL, RESTORED, DB_USER and RESTORED_URL set: one
+ * transaction, stopped at the first error (pg_restore empties search_path: the functions behind the search columns
+ * name the schema of what they call, migration 0037).
  */
 const RESTORE = `
 pg_restore --list "$DUMP" > /dev/null
 psql "$ADMIN_URL" --no-psqlrc -v ON_ERROR_STOP=1 -c "CREATE DATABASE $RESTORED OWNER $DB_USER TEMPLATE template0"
-pg_restore --file=- "$DUMP" \\
-  | sed "s/^SELECT pg_catalog.set_config('search_path', '', false);\\$/SELECT pg_catalog.set_config('search_path', 'public, pg_catalog', false);/" \\
-  | psql "$RESTORED_URL" --no-psqlrc --quiet --single-transaction -v ON_ERROR_STOP=1 > /dev/null
+pg_restore --exit-on-error --single-transaction --no-owner --role="$DB_USER" --dbname="$RESTORED_URL" "$DUMP"
 vacuumdb --analyze-only --dbname="$RESTORED_URL"
 `;
 
