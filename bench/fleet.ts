@@ -3,13 +3,17 @@
  * Redis and a private Mosquitto (so that restarting them disturbs nothing else), 200 simulated users signing in,
  * reading lists and details, writing, importing, and a fleet of simulated locks connected over MQTT reporting their
  * properties, for `--minutes`. With `--faults`, under that load: one instance killed with SIGKILL (and started again
- * 10 s later, as an orchestrator would), Redis restarted, the broker restarted.
+ * 10 s later, as an orchestrator would), Redis restarted, the broker restarted, and (on a pg_auto_failover pair
+ * instead of the machine's PostgreSQL, started by the bench) the primary killed with SIGKILL.
  *
  * It reports, per route, the calls, the failures and the latency percentiles; each instance's RSS after the warm-up
  * and at the end with its trend (least squares, MB per minute); the device messages; and whether every write the
  * fleet acknowledged is in the database. `--write` puts the report into RESULTS.md.
  *
  *   npm run bench:fleet -w bench -- [--minutes=10] [--users=200] [--devices=200] [--think-ms=3000] [--faults] [--write]
+ *
+ * With --faults the database is a pg_auto_failover formation (a monitor, a primary, a synchronous standby) made for
+ * the run; without, the machine's PostgreSQL.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -25,6 +29,7 @@ import type { FleetSession } from '@console/server/src/areas/device/gateway/flee
 import { openPostgres } from '@console/server/src/core/db/index.js';
 import { makeFleet, deliverFleet } from '@console/server/test/device-fixture.js';
 import { freePort, type Instance, proxyHarness, startHaproxy, startInstance, waitFor } from '@console/server/test/fleet/processes.js';
+import { type Formation, startFormation } from '@console/server/test/fleet/pgAutoFailover.js';
 import { queryOnce, withDatabase } from './data.js';
 import { spawnDevices } from './deviceProcess.js';
 import { BASIC } from './measure.js';
@@ -124,11 +129,21 @@ function slope(points: Array<[number, number]>): number {
 // ---------- the run ----------
 
 async function main() {
-  const adminUrl = args['pg-url']!;
   const dbName = 'console_bench_fleet';
-  await queryOnce(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await queryOnce(adminUrl, `CREATE DATABASE ${dbName}`);
-  const dbUrl = withDatabase(adminUrl, dbName);
+  let formation: Formation | undefined;
+  let dbUrl: string;
+  if (args.faults) {
+    formation = await startFormation();
+    const primary = await formation.waitForPrimary();
+    await queryOnce(formation.nodeUrl(primary, 'postgres'), `CREATE DATABASE ${dbName}`);
+    dbUrl = formation.url(dbName);
+    log(`pg_auto_failover: ${formation.nodes.map((n) => `${n.name} :${n.port}`).join(', ')}; primary ${primary.name}`);
+  } else {
+    const adminUrl = args['pg-url']!;
+    await queryOnce(adminUrl, `DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await queryOnce(adminUrl, `CREATE DATABASE ${dbName}`);
+    dbUrl = withDatabase(adminUrl, dbName);
+  }
   const dataDir = mkdtempSync(join(tmpdir(), 'console-bench-fleet-'));
   const [redisPort, brokerPort, proxyPort, ...ports] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort(), freePort()]);
   const redis = service('redis', redisPort!, 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
@@ -267,11 +282,17 @@ async function main() {
         await redis.start();
         await waitFor('ready again', 30_000, async () => (await fetch(`http://127.0.0.1:${instances[0]!.port}/readyz`)).ok);
       }),
-      fault('Mosquitto restarted (killed, started again 2 s later)', WARMUP_MS + (span - WARMUP_MS) * 0.7, async () => {
+      fault('Mosquitto restarted (killed, started again 2 s later)', WARMUP_MS + (span - WARMUP_MS) * 0.6, async () => {
         await broker.kill();
         await sleep(2_000);
         await broker.start();
         await waitFor('ready again', 30_000, async () => (await fetch(`http://127.0.0.1:${instances[0]!.port}/readyz`)).ok);
+      }),
+      fault('PostgreSQL primary killed (kill -9), the synchronous standby promoted by pg_auto_failover', WARMUP_MS + (span - WARMUP_MS) * 0.8, async () => {
+        const primary = await formation!.waitForPrimary();
+        formation!.kill(primary);
+        await formation!.waitForPrimary({ not: primary.name, timeoutMs: 90_000 });
+        await waitFor('ready again', 60_000, async () => (await fetch(`http://127.0.0.1:${instances[0]!.port}/readyz`)).ok);
       }),
     ] : [];
     let lastLog = Date.now();
@@ -316,7 +337,7 @@ async function main() {
     });
     const report = [
       `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} on ${machine()}, revision ${process.env.GIT_REV ?? 'working tree'}: 3 instances behind HAProxy 2.6 `
-        + `(round robin, /readyz checked every 500 ms), PostgreSQL 15 on the machine, Redis and Mosquitto private to the run. ${USERS} users `
+        + `(round robin, /readyz checked every 500 ms), ${formation ? 'PostgreSQL 15 as a pg_auto_failover pair (synchronous standby) made for the run' : 'PostgreSQL 15 on the machine'}, Redis and Mosquitto private to the run. ${USERS} users `
         + `(${ACCOUNTS} accounts of the demo tenant), each calling, then thinking a random time of mean ${THINK_MS} ms, for ${MINUTES} min; `
         + `the first ${WARMUP_MS / 1000} s are warm-up and left out. ${sessions.length} locks on MQTT reporting their properties every ${Number(args['report-ms']) / 1000} s.`
         + (args.faults ? ` Faults under the load: ${faults.map((f) => `${f.what} at ${((f.at - started) / 60_000).toFixed(1)} min`).join('; ')}.` : ''),
@@ -341,6 +362,7 @@ async function main() {
     await database.close();
     await redis.kill();
     await broker.kill();
+    await formation?.dispose();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -8,6 +8,7 @@ import { batchResource } from '@console/contract/areas/production/index';
 import { areaAgentResource, areaDispatchResource } from '@console/contract/areas/supplier/index';
 import { regionResource } from '@console/contract/areas/base/index';
 import { inTenant, schema } from '../src/core/db/index.js';
+import { PLATFORM_TABLES_WITH_TENANT_ID } from '../src/core/db/tenantSecurity.js';
 import { nextId } from '../src/core/ids.js';
 import { parseDateTime } from '../src/core/time.js';
 import { areaResources } from '../src/areas/index.js';
@@ -15,6 +16,7 @@ import { flowDefinition, flowInstance, flowTask } from '../src/areas/flow/tables
 import { describeResource, KIT_CHECKS, type Kit, type ResourceOptions } from './conformance/kit.js';
 import { type Account, PLATFORM_ADMIN } from './conformance/support.js';
 import { useServer } from './harness.js';
+import { recordStatements, withoutTenantKey } from './tenant-key.js';
 import { attach } from '../src/areas/resource/tables.js';
 import { postsaleUser } from '../src/areas/postsale/tables.js';
 
@@ -193,7 +195,7 @@ async function insertFlowRow(kit: Kit, who: Account, kind: 'definition' | 'insta
   const id = nextId();
   const key = `kit_${id}`;
   const [user] = await inTenant(h.server.ctx.db, { tenantId: who.tenantId }, (tx) => tx.select({ id: schema.user.id }).from(schema.user)
-    .where(and(eq(schema.user.account, who.account), eq(schema.user.isDeleted, 0))));
+    .where(and(eq(schema.user.tenantId, who.tenantId), eq(schema.user.account, who.account), eq(schema.user.isDeleted, 0))));
   const userId = String(user!.id);
   const def = kit.def;
   const given = Object.fromEntries(Object.entries(values).filter(([k]) => Object.hasOwn(def.fields, k)).map(([k, v]) => [k, def.fields[k]!.type === 'datetime' && typeof v === 'string' ? parseDateTime(v) : v]));
@@ -374,3 +376,21 @@ for (const def of bound) {
   const own = OPTIONS[def.code];
   describeResource(def, { ...own, refs: { ...SHARED_REFS, ...own?.refs }, onCreated: grantProductTypes, harness: h });
 }
+
+// On PostgreSQL, every statement of the kit's runs is recorded: a statement on a tenant table names the tenant
+// (docs/sharding.md: what a database sharded by tenant_id routes by)
+const statements = process.env.DATABASE_URL ? recordStatements() : undefined;
+describe.runIf(statements)('the tenant key', () => {
+  it('every statement on a tenant table, but those run across tenants on purpose, names tenant_id', async () => {
+    statements!.stop();
+    const res = await h.server.ctx.db.execute(sql`select distinct table_name from information_schema.columns where table_schema = 'public' and column_name = 'tenant_id'`);
+    // the platform's tables that name a tenant (the tenants themselves, the product types granted to each) are
+    // reference tables when sharded
+    const tenantTables = new Set((res as unknown as { rows: Array<{ table_name: string }> }).rows.map((r) => r.table_name)
+      .filter((t) => !Object.hasOwn(PLATFORM_TABLES_WITH_TENANT_ID, t)));
+    const recorded = [...statements!.recorded.values()];
+    expect(recorded.length).toBeGreaterThan(100);
+    const missing = withoutTenantKey(recorded, tenantTables);
+    expect(missing.map((s) => `${s.role}: ${s.text.slice(0, 300)}`)).toEqual([]);
+  });
+});

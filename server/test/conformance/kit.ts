@@ -1081,7 +1081,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
             const audit: Row = { createTime: new Date(`${times[i]![0]}T08:00:00Z`) };
             if (mounted.columns.updateTime) audit.updateTime = new Date(`${times[i]![1]}T08:00:00Z`);
             await tx.update(mounted.table).set(audit as never)
-              .where(eq(mounted.columns.id!, String(r.id)));
+              .where(and(mounted.def.scope === 'tenant' && mounted.columns.tenantId ? eq(mounted.columns.tenantId, actor.tenantId) : undefined, eq(mounted.columns.id!, String(r.id))));
           }
         });
       });
@@ -1122,7 +1122,7 @@ export function describeResource(def: ResourceDef, options: ResourceOptions = {}
           const mounted = h.server.ctx.resources.get(def.code);
           const col = mounted.columns[tree.ancestorsColumn]!;
           const [hit] = await inTenant(h.server.ctx.db, { tenantId: actor.tenantId }, (tx) =>
-            tx.select({ v: col }).from(mounted.table).where(and(eq(mounted.columns.id!, String(row.id)))));
+            tx.select({ v: col }).from(mounted.table).where(and(mounted.def.scope === 'tenant' && mounted.columns.tenantId ? eq(mounted.columns.tenantId, actor.tenantId) : undefined, eq(mounted.columns.id!, String(row.id)))));
           return String(hit?.v);
         };
         beforeAll(async () => {

@@ -83,7 +83,7 @@ export class KitSupport {
   /** Grants the menu/button rows with these codes to every role of the account (as param.test.ts does). */
   async grant(who: Account, codes: string[]): Promise<void> {
     await inTenant(this.h.server.ctx.db, { tenantId: who.tenantId }, async (tx) => {
-      const [user] = await tx.select().from(schema.user).where(and(eq(schema.user.account, who.account), eq(schema.user.isDeleted, 0)));
+      const [user] = await tx.select().from(schema.user).where(and(eq(schema.user.tenantId, who.tenantId), eq(schema.user.account, who.account), eq(schema.user.isDeleted, 0)));
       if (!user) throw new Error(`conformance kit: no user ${who.tenantId}/${who.account}`);
       const menus = codes.length ? await tx.select({ id: schema.menu.id }).from(schema.menu).where(and(inArray(schema.menu.code, codes), eq(schema.menu.isDeleted, 0))) : [];
       for (const roleId of splitList(user.roleId)) {

@@ -49,8 +49,8 @@ function apiScopeHooks(ctx: AppContext): ResourceHooks {
       const adminRoles = (await tx.select({ id: schema.role.id }).from(schema.role).where(and(
         eq(schema.role.tenantId, PLATFORM_TENANT), eq(schema.role.roleAlias, PLATFORM_ADMIN_ROLE), eq(schema.role.isDeleted, 0),
       ))).map((r) => r.id);
-      const mine = await ctx.permissions.callsClosedBy(tx, c.user.roleIds, scope);
-      const admins = await ctx.permissions.callsClosedBy(tx, adminRoles, scope);
+      const mine = await ctx.permissions.callsClosedBy(tx, c.user.tenantId, c.user.roleIds, scope);
+      const admins = await ctx.permissions.callsClosedBy(tx, PLATFORM_TENANT, adminRoles, scope);
       if (mine.length === 0 && admins.length === 0) return;
       const calls = [...new Set([...mine, ...admins])];
       const who = mine.length && admins.length && !isPlatformAdmin(c.user) ? 'apiScopeWhoBoth' : mine.length ? 'apiScopeWhoYou' : 'apiScopeWhoAdmin';

@@ -249,6 +249,6 @@ export function registerNoticeReadRoutes(app: FastifyInstance, ctx: AppContext, 
 }
 
 /** The notice resource's hook: a removed notice's read rows go with it. */
-export async function dropReadRows(tx: Executor, ids: string[]): Promise<void> {
-  await tx.delete(r).where(inArray(r.noticeId, ids));
+export async function dropReadRows(tx: Executor, ids: string[], user: AuthUser): Promise<void> {
+  await tx.delete(r).where(and(eq(r.tenantId, user.tenantId), inArray(r.noticeId, ids)));
 }

@@ -54,7 +54,7 @@ async function sendCommands(ctx: AppContext, user: AuthUser, rows: readonly Row[
     await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) => tx.execute(sql`
       update ymy_device_control c set client_token = coalesce(r.token, c.client_token), result = coalesce(r.result, c.result), sync_time = now()
       from json_to_recordset(${JSON.stringify(outcomes)}::json) as r(id bigint, token text, result text)
-      where c.id = r.id`));
+      where c.tenant_id = ${user.tenantId} and c.id = r.id`));
   }
   return { sent, offline: rows.length - sent };
 }

@@ -19,9 +19,9 @@ const SERVER_FIELDS = ['fileSize', 'sha256', 'md5', 'state', 'publishTime', 'clo
  * The file of a firmware is one this server stored (multipart submit or put-file): its size and digests come
  * from the attachment register, measured as the bytes were stored, never from the client.
  */
-export async function measured(tx: Executor, link: string) {
+export async function measured(tx: Executor, tenantId: string, link: string) {
   const [file] = await tx.select({ size: attach.attachSize, sha256: attach.sha256, md5: attach.md5 })
-    .from(attach).where(and(eq(attach.link, link), eq(attach.isDeleted, 0))).limit(1);
+    .from(attach).where(and(eq(attach.tenantId, tenantId), eq(attach.link, link), eq(attach.isDeleted, 0))).limit(1);
   return file;
 }
 
@@ -35,7 +35,7 @@ export const firmwareHooks = (): ResourceHooks => ({
     if (c.mode === 'create') values.state = RELEASE_STATE.draft;
     const link = typeof values.file === 'string' ? values.file : undefined;
     if (link && link !== c.stored?.file) {
-      const file = await measured(tx, link);
+      const file = await measured(tx, c.user.tenantId, link);
       if (!file) throw fieldError('firmwareFileUnknown', c.lang, 'file');
       values.fileSize = file.size;
       values.sha256 = file.sha256;

@@ -302,7 +302,7 @@ export async function registerFirmwareCloud(app: FastifyInstance, ctx: AppContex
       }
       const uploads = ctx.services.get(UPLOADS);
       const stored = await uploads.store(grant.user, { file: req.raw, filename: `${grant.version}.bin` }, 'file', req.lang);
-      const file = await inTenant(ctx.db, { tenantId: grant.user.tenantId }, (tx) => measured(tx, stored.link));
+      const file = await inTenant(ctx.db, { tenantId: grant.user.tenantId }, (tx) => measured(tx, grant.user.tenantId, stored.link));
       if (!file?.md5 || (grant.size !== undefined && file.size !== grant.size)) {
         await uploads.discard(grant.user, stored);
         throw badRequest('firmwareUploadSize', { measured: file?.size ?? 0, given: grant.size ?? 0 });

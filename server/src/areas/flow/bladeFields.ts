@@ -1,4 +1,4 @@
-import { desc, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
 import type { Executor } from '../../core/db/index.js';
 import { badRequest } from '../../core/errors.js';
@@ -21,10 +21,10 @@ export function businessParts(key: unknown): { businessTable: string | null; bus
 }
 
 /** each row's definition key and version, one read for the page */
-async function withDefinitions(tx: Executor, rows: Row[]): Promise<void> {
+async function withDefinitions(tx: Executor, rows: Row[], tenantId: string): Promise<void> {
   const ids = [...new Set(rows.map((r) => r.definitionId).filter((v): v is string => typeof v === 'string' && v !== ''))];
   const defs = ids.length
-    ? await tx.select({ id: flowDefinition.id, processKey: flowDefinition.processKey, version: flowDefinition.version }).from(flowDefinition).where(inArray(flowDefinition.id, ids))
+    ? await tx.select({ id: flowDefinition.id, processKey: flowDefinition.processKey, version: flowDefinition.version }).from(flowDefinition).where(and(eq(flowDefinition.tenantId, tenantId), inArray(flowDefinition.id, ids)))
     : [];
   const byId = new Map(defs.map((d) => [String(d.id), d]));
   for (const r of rows) {
@@ -39,21 +39,21 @@ const withBusinessParts = (rows: Row[]) => {
 };
 
 /** claim, todo and done: the tasks' definitions and business records */
-export async function showTasks(tx: Executor, rows: Row[]): Promise<void> {
+export async function showTasks(tx: Executor, rows: Row[], user: AuthUser): Promise<void> {
   withBusinessParts(rows);
-  await withDefinitions(tx, rows);
+  await withDefinitions(tx, rows, user.tenantId);
 }
 
 /** 已发事务: each instance's step now (an open task), else the last one done; whether it completed */
-export async function showSentInstances(tx: Executor, rows: Row[]): Promise<void> {
+export async function showSentInstances(tx: Executor, rows: Row[], user: AuthUser): Promise<void> {
   withBusinessParts(rows);
-  await withDefinitions(tx, rows);
+  await withDefinitions(tx, rows, user.tenantId);
   for (const r of rows) r.processIsFinished = r.status === 'completed' ? 'finished' : 'unfinished';
   const ids = rows.map((r) => String(r.id));
   if (!ids.length) return;
   // open tasks first (no end yet), then the latest ended: Flowable's "order by end time desc" as BladeX reads it
   const tasks = await tx.selectDistinctOn([flowTask.instanceId], { instanceId: flowTask.instanceId, id: flowTask.id, name: flowTask.name })
-    .from(flowTask).where(inArray(flowTask.instanceId, ids))
+    .from(flowTask).where(and(eq(flowTask.tenantId, user.tenantId), inArray(flowTask.instanceId, ids)))
     .orderBy(flowTask.instanceId, sql`${flowTask.endTime} desc nulls first`, desc(flowTask.id));
   const byInstance = new Map(tasks.map((t) => [String(t.instanceId), t]));
   for (const r of rows) {

@@ -129,10 +129,11 @@ export class FlowEngine implements StepHost {
   }
 
   /** a definition never changes once deployed, so its model is kept (one compiled by an earlier engine is compiled again) */
-  async modelOf(tx: Executor, definitionId: string): Promise<ProcessModel> {
+  async modelOf(tx: Executor, tenantId: string, definitionId: string): Promise<ProcessModel> {
     const known = this.models.get(definitionId);
     if (known) return known;
-    const [def] = await tx.select({ compiled: flowDefinition.compiled, xml: flowDefinition.xml, processKey: flowDefinition.processKey }).from(flowDefinition).where(eq(flowDefinition.id, definitionId));
+    const [def] = await tx.select({ compiled: flowDefinition.compiled, xml: flowDefinition.xml, processKey: flowDefinition.processKey }).from(flowDefinition)
+      .where(and(eq(flowDefinition.tenantId, tenantId), eq(flowDefinition.id, definitionId)));
     if (!def) throw new AppError(404, 'flowDefinitionMissing');
     let model = loadModel(def.compiled);
     if (model.format !== MODEL_FORMAT) model = await recompiled(def.xml, def.processKey, this.serviceNames());
@@ -212,8 +213,9 @@ export class FlowEngine implements StepHost {
       const [won] = await tx.update(flowTask).set({ assignee: user.userId, claimTime: new Date() })
         .where(and(eq(flowTask.id, taskId), eq(flowTask.status, 'open'), sql`${flowTask.assignee} is null`)).returning({ id: flowTask.id });
       if (!won) throw new AppError(409, 'flowTaskClaimed');
-      const [instance] = await tx.select({ definitionId: flowInstance.definitionId }).from(flowInstance).where(eq(flowInstance.id, task.instanceId));
-      const node = instance ? (await this.modelOf(tx, instance.definitionId)).nodes[task.taskDefinitionKey] : undefined;
+      const [instance] = await tx.select({ definitionId: flowInstance.definitionId }).from(flowInstance)
+        .where(and(eq(flowInstance.tenantId, user.tenantId), eq(flowInstance.id, task.instanceId)));
+      const node = instance ? (await this.modelOf(tx, user.tenantId, instance.definitionId)).nodes[task.taskDefinitionKey] : undefined;
       // a claim is an assignment: the task's assignment listeners run, as a step of the instance
       if (node?.taskListeners?.some((l) => l.event === 'assignment')) {
         await this.driver(tx, user.tenantId, user).advance(await lockInstance(tx, task.instanceId), { assign: { taskId: task.executionId, assignee: user.userId } });

@@ -107,7 +107,7 @@ export const flowArea = defineArea({
     bind(flowModelResource, flowModel, flowModelHooks),
     bind(flowManagerResource, flowDefinition, flowManagerHooks),
     bind(flowFollowResource, flowInstance, () => workListHooks.follow),
-    bind(workStartResource, flowDefinition, (ctx) => workStartHooks((tx, id) => ctx.services.get(FLOW_ENGINE).modelOf(tx, id))),
+    bind(workStartResource, flowDefinition, (ctx) => workStartHooks((tx, tenantId, id) => ctx.services.get(FLOW_ENGINE).modelOf(tx, tenantId, id))),
     bind(workClaimResource, flowTask, () => workListHooks.claim),
     bind(workTodoResource, flowTask, () => workListHooks.todo),
     bind(workSendResource, flowInstance, () => workListHooks.send),

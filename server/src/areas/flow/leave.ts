@@ -52,9 +52,9 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
     if (!approver) throw fieldError('leaveApproverUnknown', lang, 'taskUser');
     // the version the operator picked, an older one too, as BladeX's form starts the definition id in its route
     const [def] = await tx.select({ id: flowDefinition.id, category: flowDefinition.category, name: flowDefinition.name, version: flowDefinition.version })
-      .from(flowDefinition).where(and(eq(flowDefinition.id, input.processDefinitionId), eq(flowDefinition.isDeleted, 0)));
+      .from(flowDefinition).where(and(eq(flowDefinition.tenantId, user.tenantId), eq(flowDefinition.id, input.processDefinitionId), eq(flowDefinition.isDeleted, 0)));
     if (def && !(def.category && (await leaveCategories(tx)).has(def.category))) throw fieldError('flowNotLeave', lang, 'processDefinitionId');
-    if (def && leaveFormProblem(await flow.modelOf(tx, def.id))) throw fieldError('leaveModelNoApprover', lang, 'processDefinitionId', { name: def.name, version: def.version });
+    if (def && leaveFormProblem(await flow.modelOf(tx, user.tenantId, def.id))) throw fieldError('leaveModelNoApprover', lang, 'processDefinitionId', { name: def.name, version: def.version });
     const id = nextId();
     const now = new Date();
     await tx.insert(processLeave).values({

@@ -23,24 +23,24 @@ export function offeredTo(user: AuthUser): SQL {
 const scope = (condition: (user: AuthUser) => SQL, more: ResourceHooks = {}): ResourceHooks => ({ scope: async (_tx, user) => condition(user), ...more });
 
 /** each definition of a leave category: whether the leave form fits its model, said before the form opens */
-async function withLeaveFormProblems(tx: Executor, rows: Array<Record<string, unknown>>, modelOf: ModelOf): Promise<void> {
+async function withLeaveFormProblems(tx: Executor, rows: Array<Record<string, unknown>>, tenantId: string, modelOf: ModelOf): Promise<void> {
   const leave = rows.some((r) => typeof r.category === 'string') ? await leaveCategories(tx) : new Set<string>();
   for (const r of rows) {
     if (!(typeof r.category === 'string' && leave.has(r.category) && r.id)) r.formProblem = null;
     // a stored model this version cannot read (written by hand, or by an older one) is listed, not a 500
-    else r.formProblem = await modelOf(tx, String(r.id)).then(leaveFormProblem, (): LeaveFormProblem => 'unreadable');
+    else r.formProblem = await modelOf(tx, tenantId, String(r.id)).then(leaveFormProblem, (): LeaveFormProblem => 'unreadable');
   }
 }
 
-type ModelOf = (tx: Executor, definitionId: string) => Promise<ProcessModel>;
+type ModelOf = (tx: Executor, tenantId: string, definitionId: string) => Promise<ProcessModel>;
 
 /** 发起事务: the newest active version of each process, with whether its business form fits it */
 export const workStartHooks = (modelOf: ModelOf): ResourceHooks => scope(() => and(eq(flowDefinition.suspended, 0), sql`not exists (select 1 from blade_flow_definition newer
     where newer.tenant_id = ${flowDefinition.tenantId} and newer.process_key = ${flowDefinition.processKey}
       and newer.version > ${flowDefinition.version} and newer.is_deleted = 0)`)!, {
-  shown: async (tx, rows) => {
+  shown: async (tx, rows, user) => {
     await showDefinitions(tx, rows);
-    await withLeaveFormProblems(tx, rows, modelOf);
+    await withLeaveFormProblems(tx, rows, user.tenantId, modelOf);
   },
   listParams: processModeParam,
 });

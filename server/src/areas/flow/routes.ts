@@ -59,9 +59,9 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
   }));
 
   // ---- deployments ----
-  mountAction(app, ctx, flowManagerResource.actions.changeState, async ({ processId, state }, { tx }) => {
+  mountAction(app, ctx, flowManagerResource.actions.changeState, async ({ processId, state }, { tx, user }) => {
     const [changed] = await tx.update(flowDefinition).set({ suspended: state === 'suspend' ? 1 : 0 })
-      .where(and(eq(flowDefinition.id, processId), eq(flowDefinition.isDeleted, 0))).returning({ id: flowDefinition.id });
+      .where(and(eq(flowDefinition.tenantId, user.tenantId), eq(flowDefinition.id, processId), eq(flowDefinition.isDeleted, 0))).returning({ id: flowDefinition.id });
     if (!changed) throw notFound();
     return true;
   });
@@ -168,19 +168,19 @@ export function registerFlowRoutes(app: FastifyInstance, ctx: AppContext, flow: 
   // ---- what happened ----
   mountAction(app, ctx, flowProcessActions.modelView, async ({ processInstanceId, processDefinitionId }, { tx, user, granted }) => {
     if (processInstanceId) {
-      const [instance] = await tx.select().from(flowInstance).where(eq(flowInstance.id, processInstanceId));
+      const [instance] = await tx.select().from(flowInstance).where(and(eq(flowInstance.tenantId, user.tenantId), eq(flowInstance.id, processInstanceId)));
       if (!instance) throw new AppError(404, 'flowInstanceMissing');
       if (!(await mayViewInstance(tx, user, granted, instance))) throw forbidden('flowViewDenied');
-      return modelViewOf(tx, instance.definitionId, instance.id);
+      return modelViewOf(tx, user.tenantId, instance.definitionId, instance.id);
     }
     // a definition's diagram alone is for the screens that list definitions
     if (!DEFINITION_DIAGRAM_READERS.some((code) => granted.has(code))) throw forbidden('forbidden', { code: DEFINITION_DIAGRAM_READERS.join(' | ') });
-    return modelViewOf(tx, processDefinitionId!, null);
+    return modelViewOf(tx, user.tenantId, processDefinitionId!, null);
   });
   mountAction(app, ctx, flowProcessActions.historyFlowList, async ({ processInstanceId }, { tx, user, granted }) => {
-    const [instance] = await tx.select().from(flowInstance).where(eq(flowInstance.id, processInstanceId));
+    const [instance] = await tx.select().from(flowInstance).where(and(eq(flowInstance.tenantId, user.tenantId), eq(flowInstance.id, processInstanceId)));
     if (!instance) throw new AppError(404, 'flowInstanceMissing');
     if (!(await mayViewInstance(tx, user, granted, instance))) throw forbidden('flowViewDenied');
-    return historyOf(tx, instance.id);
+    return historyOf(tx, user.tenantId, instance.id);
   });
 }

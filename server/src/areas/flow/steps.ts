@@ -35,7 +35,7 @@ export type IncidentWrite = (tx: Executor, reason: string) => Promise<unknown>;
 export interface StepHost {
   readonly services: Readonly<Record<string, FlowService>>;
   readonly limits: StepLimits;
-  modelOf(tx: Executor, definitionId: string): Promise<ProcessModel>;
+  modelOf(tx: Executor, tenantId: string, definitionId: string): Promise<ProcessModel>;
   /** the step was stopped at its bound: the error the caller gets, the incident written after the rollback */
   stopped(tenantId: string, reason: string, write: IncidentWrite): Error;
   /** a step ran (for the metrics): how it ended and how long the engine took */
@@ -91,7 +91,7 @@ export class StepDriver {
 
   /** Starts an instance of a definition (a person's start, a message's, or a call activity's). */
   async start(def: DefinitionRow, variables: Record<string, unknown>, opts: { businessKey?: string | null; message?: string; caller?: { instanceId: string; executionId: string } }): Promise<{ row: InstanceRow; result: StepResult }> {
-    const model = await this.host.modelOf(this.tx, def.id);
+    const model = await this.host.modelOf(this.tx, this.tenantId, def.id);
     const instanceId = nextId();
     const starterName = await this.actorName();
     const values: typeof flowInstance.$inferInsert = {
@@ -117,7 +117,7 @@ export class StepDriver {
 
   /** Moves a locked, running instance by one input; `completion` is what the person completing a task said of it. */
   async advance(instance: InstanceRow, input: StepInput, completion?: Completion): Promise<StepResult> {
-    const model = await this.host.modelOf(this.tx, instance.definitionId);
+    const model = await this.host.modelOf(this.tx, this.tenantId, instance.definitionId);
     const result = await this.run(instance.id, model, instance.state, input, { businessKey: instance.businessKey, called: !!instance.superInstanceId }, markIncident(instance.id));
     await this.record(instance, result, completion);
     await this.followUp(instance, result);

@@ -1,5 +1,5 @@
 import type { FlowHistoryItem } from '@console/contract/areas/flow/index';
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
 import { type Executor, schema } from '../../core/db/index.js';
 import { AppError } from '../../core/errors.js';
@@ -56,15 +56,15 @@ function activitiesOf(events: readonly HistoryRow[]): Activity[] {
   return out;
 }
 
-const historyRows = (tx: Executor, instanceId: string) =>
-  tx.select().from(flowHistory).where(eq(flowHistory.instanceId, instanceId)).orderBy(asc(flowHistory.id));
+const historyRows = (tx: Executor, tenantId: string, instanceId: string) =>
+  tx.select().from(flowHistory).where(and(eq(flowHistory.tenantId, tenantId), eq(flowHistory.instanceId, instanceId))).orderBy(asc(flowHistory.id));
 
 /** `process/model-view`: the definition's diagram, and for an instance the activities visited and the flows taken */
-export async function modelViewOf(tx: Executor, definitionId: string, instanceId: string | null) {
-  const [def] = await tx.select({ xml: flowDefinition.xml }).from(flowDefinition).where(eq(flowDefinition.id, definitionId));
+export async function modelViewOf(tx: Executor, tenantId: string, definitionId: string, instanceId: string | null) {
+  const [def] = await tx.select({ xml: flowDefinition.xml }).from(flowDefinition).where(and(eq(flowDefinition.tenantId, tenantId), eq(flowDefinition.id, definitionId)));
   if (!def) throw new AppError(404, 'flowDefinitionMissing');
   if (!instanceId) return { xml: def.xml, flow: [] };
-  const events = await historyRows(tx, instanceId);
+  const events = await historyRows(tx, tenantId, instanceId);
   const flow = [
     ...activitiesOf(events).map((a) => ({ historyActivityId: a.row.elementId, historyActivityType: activityType(a.row.elementType), endTime: formatDateTime(a.endTime) })),
     ...events.filter((e) => e.event === 'take').map((e) => ({ historyActivityId: e.elementId, historyActivityType: 'sequenceFlow', endTime: formatDateTime(e.at) })),
@@ -73,16 +73,16 @@ export async function modelViewOf(tx: Executor, definitionId: string, instanceId
 }
 
 /** `process/history-flow-list`: each activity of an instance with who did it, when, how and with which comment */
-export async function historyOf(tx: Executor, instanceId: string): Promise<FlowHistoryItem[]> {
-  const activities = activitiesOf(await historyRows(tx, instanceId));
-  const tasks = await tx.select().from(flowTask).where(eq(flowTask.instanceId, instanceId));
+export async function historyOf(tx: Executor, tenantId: string, instanceId: string): Promise<FlowHistoryItem[]> {
+  const activities = activitiesOf(await historyRows(tx, tenantId, instanceId));
+  const tasks = await tx.select().from(flowTask).where(and(eq(flowTask.tenantId, tenantId), eq(flowTask.instanceId, instanceId)));
   const taskOf = new Map(tasks.map((t) => [t.executionId, t]));
-  const [instance] = await tx.select({ startUser: flowInstance.startUser, startUserName: flowInstance.startUserName }).from(flowInstance).where(eq(flowInstance.id, instanceId));
+  const [instance] = await tx.select({ startUser: flowInstance.startUser, startUserName: flowInstance.startUserName }).from(flowInstance).where(and(eq(flowInstance.tenantId, tenantId), eq(flowInstance.id, instanceId)));
   const userIds = [...new Set([instance?.startUser ?? null, ...tasks.flatMap((t) => [t.assignee, t.completedBy])].filter((v): v is string => !!v && /^\d{1,19}$/.test(v)))];
   const names = new Map<string, string>();
   if (userIds.length) {
     const users = await tx.select({ id: schema.user.id, realName: schema.user.realName, name: schema.user.name }).from(schema.user)
-      .where(inArray(schema.user.id, userIds));
+      .where(and(eq(schema.user.tenantId, tenantId), inArray(schema.user.id, userIds)));
     for (const u of users) names.set(String(u.id), u.realName || u.name || String(u.id));
   }
   return activities

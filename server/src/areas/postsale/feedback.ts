@@ -35,7 +35,7 @@ export const feedbackReplyHooks = (): ResourceHooks => ({
   },
   async afterSave(tx, saved, c) {
     await tx.update(feedback).set({ state: FEEDBACK_STATE.replied, replyCount: sql`${feedback.replyCount} + 1`, updateUser: c.user.userId, updateTime: new Date() })
-      .where(eq(feedback.id, String(saved.feedbackId)));
+      .where(and(eq(feedback.tenantId, c.user.tenantId), eq(feedback.id, String(saved.feedbackId))));
   },
 });
 

@@ -22,7 +22,7 @@ async function regionLabel(tx: Executor, code: string): Promise<string> {
 /** The agent (other than `agentId`) holding `code` in the caller's tenant. */
 async function holder(tx: Executor, user: AuthUser, code: string, agentId: string) {
   const [row] = await tx.select({ agentName: areaAgent.agentName }).from(areaAgentRegion)
-    .innerJoin(areaAgent, eq(areaAgent.id, areaAgentRegion.agentId))
+    .innerJoin(areaAgent, and(eq(areaAgent.tenantId, areaAgentRegion.tenantId), eq(areaAgent.id, areaAgentRegion.agentId)))
     .where(and(eq(areaAgentRegion.tenantId, user.tenantId), eq(areaAgentRegion.regionCode, code), ne(areaAgentRegion.agentId, agentId)));
   return row;
 }
@@ -69,7 +69,7 @@ export const areaAgentHooks = (): ResourceHooks => ({
 export function registerAgentActions(app: FastifyInstance, ctx: AppContext): void {
   mountAction(app, ctx, areaAgentResource.actions.usedRegion, async ({ agentId }, { tx, user }) => {
     const rows = await tx.select({ regionCode: areaAgentRegion.regionCode, agentId: areaAgentRegion.agentId, agentName: areaAgent.agentName })
-      .from(areaAgentRegion).innerJoin(areaAgent, eq(areaAgent.id, areaAgentRegion.agentId))
+      .from(areaAgentRegion).innerJoin(areaAgent, and(eq(areaAgent.tenantId, areaAgentRegion.tenantId), eq(areaAgent.id, areaAgentRegion.agentId)))
       .where(and(eq(areaAgentRegion.tenantId, user.tenantId), agentId ? ne(areaAgentRegion.agentId, agentId) : undefined))
       .orderBy(areaAgentRegion.regionCode);
     return rows;

@@ -79,7 +79,7 @@ export async function checkDispatch(tx: Executor, values: Row, c: { user: AuthUs
 export async function applyDispatch(tx: Executor, user: AuthUser, lang: Lang, saved: Row, target: DispatchTarget): Promise<number> {
   const id = String(saved.id);
   await tx.update(deviceArea).set({ isDeleted: 1, updateUser: user.userId, updateTime: new Date() })
-    .where(and(eq(deviceArea.dispatchId, id), eq(deviceArea.isDeleted, 0), sql`${deviceArea.deviceSn} not in (${target.sns})`));
+    .where(and(eq(deviceArea.tenantId, user.tenantId), eq(deviceArea.dispatchId, id), eq(deviceArea.isDeleted, 0), sql`${deviceArea.deviceSn} not in (${target.sns})`));
   return placeDevices(tx, user, target.sns, target.count, {
     code: String(saved.code), agentId: String(saved.agentId), dispatchTime: new Date(saved.dispatchTime as Date | string),
     source: 'dispatch', dispatchId: id, operator: operatorOf(user), reason: msg('areaByDispatch', lang),

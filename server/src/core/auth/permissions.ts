@@ -82,7 +82,7 @@ export class Permissions {
         .from(schema.roleMenu)
         .innerJoin(schema.role, eq(schema.role.id, schema.roleMenu.roleId))
         .innerJoin(schema.menu, eq(schema.menu.id, schema.roleMenu.menuId))
-        .where(and(inArray(schema.roleMenu.roleId, [...roleIds]), eq(schema.role.isDeleted, 0), eq(schema.menu.isDeleted, 0))),
+        .where(and(eq(schema.role.tenantId, tenantId), inArray(schema.roleMenu.roleId, [...roleIds]), eq(schema.role.isDeleted, 0), eq(schema.menu.isDeleted, 0))),
     );
     return new Set(rows.filter((r) => !allowed || allowed.has(r.id)).map((r) => r.code));
   }
@@ -121,7 +121,7 @@ export class Permissions {
         .innerJoin(schema.scopeData, and(eq(schema.scopeData.id, schema.roleScope.scopeId), eq(schema.scopeData.isDeleted, 0)))
         .innerJoin(schema.menu, and(eq(schema.menu.id, schema.scopeData.menuId), eq(schema.menu.isDeleted, 0)))
         .innerJoin(schema.role, and(eq(schema.role.id, schema.roleScope.roleId), eq(schema.role.isDeleted, 0)))
-        .where(and(inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 1), eq(schema.menu.code, menuCode))));
+        .where(and(eq(schema.role.tenantId, tenantId), inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 1), eq(schema.menu.code, menuCode))));
       return rows.map((r) => ({ column: r.column, type: r.type, value: r.value ?? '' }));
     }, within);
   }
@@ -151,7 +151,7 @@ export class Permissions {
     const read = async (tx: Executor) => new Set((await tx
       .select({ scopeId: schema.roleScope.scopeId }).from(schema.roleScope)
       .innerJoin(schema.role, and(eq(schema.role.id, schema.roleScope.roleId), eq(schema.role.isDeleted, 0)))
-      .where(and(inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 2)))).map((r) => r.scopeId));
+      .where(and(eq(schema.role.tenantId, tenantId), inArray(schema.roleScope.roleId, [...roleIds]), eq(schema.roleScope.scopeCategory, 2)))).map((r) => r.scopeId));
     return within ? read(within) : this.memo(`api-granted:${tenantId}:${[...roleIds].sort().join(',')}`, () => inTenant(this.db, { tenantId }, read));
   }
 
@@ -165,9 +165,9 @@ export class Permissions {
    * given, would close to it (read through the writing transaction `tx`, which sees the role set's rows): a scope not granted to the set (a new one is granted to no one) closes the calls it
    * names that no other scope names yet.
    */
-  async callsClosedBy(tx: Executor, roleIds: readonly string[], scope: { id?: string; path: string; type: number }): Promise<string[]> {
+  async callsClosedBy(tx: Executor, tenantId: string, roleIds: readonly string[], scope: { id?: string; path: string; type: number }): Promise<string[]> {
     const others = (await this.apiScopes(tx)).filter((s) => s.id !== scope.id);
-    const granted = await this.apiGranted('', roleIds, tx);
+    const granted = await this.apiGranted(tenantId, roleIds, tx);
     if (scope.id && granted.has(scope.id)) return [];
     const closed: string[] = [];
     for (const route of this.signedInRoutes) {

@@ -48,18 +48,21 @@ function fieldDependent(using: MountedResource, name: string, f: FieldDef, targe
       return { ...use, names: named.map((r) => String(r.name)) };
     },
     release: f.onRemove === 'cascade' || f.onRemove === 'detach'
-      ? (tx, ids, user) => inScope(tx, () => (using.releases?.[name] ?? defaultRelease(using, name, f, f.onRemove!))(tx, ids, user))
+      ? (tx, ids, user) => inScope(tx, () => (using.releases?.[name] ?? defaultRelease(using, name, f, f.onRemove!, secured && !crossTenant))(tx, ids, user))
       : undefined,
   };
 }
 
-/** cascade: the using rows are removed (soft-deleted where they are); detach: the reference is cleared */
-function defaultRelease(using: MountedResource, name: string, f: FieldDef, policy: RemovePolicy) {
+/**
+ * cascade: the using rows are removed (soft-deleted where they are); detach: the reference is cleared. `ownTenant`:
+ * the using rows are the caller's tenant's alone (a tenant's row used by its tenant's rows), named by its key.
+ */
+function defaultRelease(using: MountedResource, name: string, f: FieldDef, policy: RemovePolicy, ownTenant: boolean) {
   const c = using.columns;
   const col = c[name]!;
-  const live = using.softDeleted ? [eq(c.isDeleted!, 0)] : [];
   const stamp = (user: AuthUser) => ({ ...(c.updateTime ? { updateTime: new Date() } : {}), ...(c.updateUser ? { updateUser: user.userId } : {}) });
   return async (tx: Executor, ids: string[], user: AuthUser): Promise<void> => {
+    const live = [...(using.softDeleted ? [eq(c.isDeleted!, 0)] : []), ...(ownTenant ? [eq(c.tenantId!, user.tenantId)] : [])];
     const where = and(namesAny(col, f, ids), ...live);
     if (policy === 'cascade') {
       if (using.softDeleted) await tx.update(using.table).set({ isDeleted: 1, ...stamp(user) } as never).where(where);
