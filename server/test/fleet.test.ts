@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@console/contract';
@@ -157,17 +158,8 @@ describe.runIf(fleet)('two instances on one PostgreSQL and Redis', () => {
 
   describe('workflow timers', () => {
     const T = '541742';
-    const ESCALATION = `<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:flowable="http://flowable.org/bpmn" id="d" targetNamespace="t">
-  <process id="fleetEscalate" name="超时升级" isExecutable="true">
-    <startEvent id="start" /><sequenceFlow id="f1" sourceRef="start" targetRef="review" />
-    <userTask id="review" name="审批" flowable:assignee="\${taskUser}" />
-    <boundaryEvent id="late" attachedToRef="review" cancelActivity="true"><timerEventDefinition><timeDuration xsi:type="tFormalExpression">PT1S</timeDuration></timerEventDefinition></boundaryEvent>
-    <sequenceFlow id="f2" sourceRef="review" targetRef="end" /><sequenceFlow id="f3" sourceRef="late" targetRef="hrReview" />
-    <userTask id="hrReview" name="人事复核" flowable:candidateGroups="hr" /><sequenceFlow id="f4" sourceRef="hrReview" targetRef="end" />
-    <endEvent id="end" />
-  </process>
-</definitions>`;
+    // the escalation of flow-engine.test.ts, its process key its own
+    const ESCALATION = readFileSync(new URL('./fixtures/flow/escalation.bpmn20.xml', import.meta.url), 'utf8').replace('id="escalate"', 'id="fleetEscalate"');
     let starter: AuthUser;
     let definitionId: string;
     const tasksOf = (h: Harness, instanceId: string) => inTenant(h.server.ctx.db, { tenantId: T }, (tx) =>

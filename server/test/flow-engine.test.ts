@@ -123,17 +123,7 @@ describe('the leave request', () => {
 });
 
 describe('timers, models and tenants', () => {
-  const ESCALATION = `<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:flowable="http://flowable.org/bpmn" id="d" targetNamespace="t">
-  <process id="escalate" name="超时升级" isExecutable="true">
-    <startEvent id="start" /><sequenceFlow id="f1" sourceRef="start" targetRef="review" />
-    <userTask id="review" name="审批" flowable:assignee="\${taskUser}" />
-    <boundaryEvent id="late" attachedToRef="review" cancelActivity="true"><timerEventDefinition><timeDuration xsi:type="tFormalExpression">PT1S</timeDuration></timerEventDefinition></boundaryEvent>
-    <sequenceFlow id="f2" sourceRef="review" targetRef="end" /><sequenceFlow id="f3" sourceRef="late" targetRef="hrReview" />
-    <userTask id="hrReview" name="人事复核" flowable:candidateGroups="hr" /><sequenceFlow id="f4" sourceRef="hrReview" targetRef="end" />
-    <endEvent id="end" />
-  </process>
-</definitions>`;
+  const ESCALATION = readFileSync(new URL('./fixtures/flow/escalation.bpmn20.xml', import.meta.url), 'utf8');
 
   it('a task left too long escalates to HR: the scheduler fires the timer, the first task is cancelled', async () => {
     const { alice, bob } = { alice: people['fl-alice']!, bob: people['fl-bob']! };

@@ -75,7 +75,8 @@ export function parseLock(text: string): LockOwner | null {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** whether a process of this pid runs (one of another user's counts) */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

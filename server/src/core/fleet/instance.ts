@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { isAlive } from '../db/folderLock.js';
 import type { Executor } from '../db/index.js';
 import { appInstance } from '../db/schema.js';
 
@@ -29,17 +30,8 @@ export interface InstanceOptions {
 
 interface LeaseRow { workerId: number; keysDigest: string; host: string; pid: number }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** a lease whose heartbeat is fresh but whose process, on this host, is gone (killed, then restarted at once) */
-const provablyDead = (row: LeaseRow) => row.host === hostname() && row.pid !== process.pid && !pidAlive(row.pid);
+const provablyDead = (row: LeaseRow) => row.host === hostname() && row.pid !== process.pid && !isAlive(row.pid);
 /** another process's lease (servers of one process, as tests start them, share its memory and its fate) */
 const anotherProcess = (row: LeaseRow) => row.host !== hostname() || row.pid !== process.pid;
 
