@@ -24,7 +24,7 @@ import { Services } from './core/services.js';
 import { AREAS, areaDataSteps, areaResources } from './areas/index.js';
 import { syncResourceMenus } from './seed/resourceMenus.js';
 import { BackgroundWork } from './core/fleet/background.js';
-import { Health } from './core/fleet/health.js';
+import { Health, NotReady } from './core/fleet/health.js';
 import { InstanceLease } from './core/fleet/instance.js';
 import { Metrics } from './core/fleet/metrics.js';
 import { migrationsApplied } from './core/fleet/migrations.js';
@@ -118,12 +118,12 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       storage: defaultStorage(config.dataDir), version, resources: new ResourceRegistry(),
       upkeep: new TableUpkeep(database.db, database.kind, (e) => app?.log.warn({ err: e }, 'table upkeep failed')),
       services: new Services(),
-      instance: lease, health: new Health(), metrics: new Metrics(), background: new BackgroundWork(),
+      instance: lease, health: new Health(config.readinessGraceMs), metrics: new Metrics(), background: new BackgroundWork(),
     };
     ctx.health.add('database', () => migrationsApplied(database.db));
     ctx.health.add('cache', () => kvRef.ping());
     ctx.health.add('lease', async () => {
-      if (!(await lease!.isAlive(lease!.instanceId))) throw Object.assign(new Error('lease lost'), { code: 'LEASE_LOST' });
+      if (!(await lease!.isAlive(lease!.instanceId))) throw new NotReady('LEASE_LOST');
     });
     registerCoreMetrics(ctx, database);
     const log: AreaLog = {

@@ -88,6 +88,26 @@ describe('health, readiness, metrics and request ids', () => {
   });
 });
 
+describe('readiness and a shared dependency', () => {
+  const h = useServer({ READINESS_GRACE_MS: '400' });
+  it('stays ready (degraded) while a dependency fails for less than the grace, then is not ready, and ready again when it answers', async () => {
+    let up = false;
+    h.server.ctx.health.add('test-dependency', async () => {
+      if (!up) throw Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
+    });
+    const readyz = async () => {
+      const res = await h.server.app.inject({ method: 'GET', url: '/readyz' });
+      return { status: res.statusCode, body: res.json() as { status: string; checks: Record<string, { ok: boolean; reason?: string }> } };
+    };
+    const first = await readyz();
+    expect(first).toMatchObject({ status: 200, body: { status: 'degraded', checks: { 'test-dependency': { ok: false, reason: 'ECONNREFUSED' } } } });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await readyz()).toMatchObject({ status: 503, body: { status: 'not ready' } });
+    up = true;
+    expect(await readyz()).toMatchObject({ status: 200, body: { status: 'ready' } });
+  });
+});
+
 describe('metrics without the setting', () => {
   const h = useServer();
   it('are off: /metrics is a 404 saying which setting turns them on', async () => {

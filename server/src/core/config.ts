@@ -39,6 +39,8 @@ export interface Config {
    * in-flight requests, imports and background work get until `graceMs` in all
    */
   shutdown: { drainMs: number; graceMs: number };
+  /** how long a shared dependency (database, Redis, broker) may fail before `/readyz` says not ready (READINESS_GRACE_MS) */
+  readinessGraceMs: number;
   /** trust X-Forwarded-For from a proxy in front */
   trustProxy: boolean;
   /** list totals: exact up to `exact` rows, estimated above; substring matches up to `textMatch` from the trigram index */
@@ -228,6 +230,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     workerId: env.WORKER_ID ? workerIdOf(env.WORKER_ID) : undefined,
     metricsToken: metricsToken(env.METRICS_TOKEN),
+    readinessGraceMs: wholeNumber(env.READINESS_GRACE_MS, 15_000, 'READINESS_GRACE_MS'),
     shutdown: {
       drainMs: wholeNumber(env.SHUTDOWN_DRAIN_MS, 0, 'SHUTDOWN_DRAIN_MS'),
       graceMs: positiveInt(env.SHUTDOWN_GRACE_MS, 20_000, 'SHUTDOWN_GRACE_MS'),

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 
-/** one dependency's answer: reachable, or why not */
-export interface CheckResult { ok: boolean; ms: number; reason?: string }
+/** one dependency's answer: reachable, or why not and for how long */
+export interface CheckResult { ok: boolean; ms: number; reason?: string; failingMs?: number }
+
+/** thrown by a check for a failure no grace covers (this build's migrations are missing) */
+export class NotReady extends Error {
+  constructor(readonly code: string) {
+    super(code);
+  }
+}
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -29,10 +36,18 @@ function reasonOf(e: unknown): string {
  * Liveness and readiness. The process is live while it answers; it is ready while every dependency it needs
  * answers (the database and its migrations, Redis, the device broker: each registered by what uses it) and it
  * is not shutting down, so a proxy takes it out of rotation before it stops accepting.
+ *
+ * A shared dependency failing is not-ready only once it has failed for `graceMs` on end: a restart of Redis or the
+ * broker, or a database failover, fails the same check on every instance at once, and taking them all out of the
+ * proxy would turn the calls that do not need it, and the clear 503 of those that do, into the proxy's bare 503.
+ * One instance that alone has lost a dependency for longer leaves the rotation.
  */
 export class Health {
   private readonly checks = new Map<string, () => Promise<unknown>>();
+  private readonly failingSince = new Map<string, number>();
   private draining_ = false;
+
+  constructor(private readonly graceMs = 0) {}
 
   get draining(): boolean {
     return this.draining_;
@@ -49,17 +64,23 @@ export class Health {
   }
 
   async readiness(): Promise<{ ready: boolean; checks: Record<string, CheckResult> }> {
+    const now = Date.now();
     const results = await Promise.all([...this.checks].map(async ([name, check]) => {
       const started = performance.now();
       try {
         await within(check(), CHECK_TIMEOUT_MS);
-        return [name, { ok: true, ms: Math.round(performance.now() - started) }] as const;
+        this.failingSince.delete(name);
+        return { name, ready: true, result: { ok: true, ms: Math.round(performance.now() - started) } as CheckResult };
       } catch (e) {
-        return [name, { ok: false, ms: Math.round(performance.now() - started), reason: reasonOf(e) }] as const;
+        const since = this.failingSince.get(name) ?? now;
+        this.failingSince.set(name, since);
+        const failingMs = now - since;
+        const result: CheckResult = { ok: false, ms: Math.round(performance.now() - started), reason: reasonOf(e), failingMs };
+        return { name, ready: !(e instanceof NotReady) && failingMs < this.graceMs, result };
       }
     }));
-    const checks = Object.fromEntries(results);
-    return { ready: !this.draining_ && results.every(([, r]) => r.ok), checks };
+    const checks = Object.fromEntries(results.map((r) => [r.name, r.result]));
+    return { ready: !this.draining_ && results.every((r) => r.ready), checks };
   }
 }
 
@@ -72,6 +93,7 @@ export function registerHealthRoutes(app: FastifyInstance, health: Health): void
   app.get('/readyz', { config: { access: { public: true } }, schema }, async (_req, reply) => {
     const { ready, checks } = await health.readiness();
     void reply.code(ready ? 200 : 503).header('cache-control', 'no-store');
-    return { status: health.draining ? 'draining' : ready ? 'ready' : 'not ready', checks };
+    const degraded = ready && Object.values(checks).some((c) => !c.ok);
+    return { status: health.draining ? 'draining' : degraded ? 'degraded' : ready ? 'ready' : 'not ready', checks };
   });
 }

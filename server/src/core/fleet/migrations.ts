@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { type Executor, migrationsFolder } from '../db/index.js';
+import { NotReady } from './health.js';
 
 let known: number | undefined;
 
@@ -17,5 +18,5 @@ function migrationsKnown(): number {
  */
 export async function migrationsApplied(db: Executor): Promise<void> {
   const res = await db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`) as unknown as { rows: Array<{ n: number }> };
-  if ((res.rows[0]?.n ?? 0) < migrationsKnown()) throw Object.assign(new Error('migrations pending'), { code: 'MIGRATIONS_PENDING' });
+  if ((res.rows[0]?.n ?? 0) < migrationsKnown()) throw new NotReady('MIGRATIONS_PENDING');
 }
