@@ -9,6 +9,7 @@ import type { Config } from './core/config.js';
 import type { AppContext } from './core/context.js';
 import { openDatabase, setStatementTimeout, setTransactionTimeout } from './core/db/index.js';
 import { TableUpkeep } from './core/db/upkeep.js';
+import { RetentionSchedule } from './core/db/partitions/retention.js';
 import { setWorkerId } from './core/ids.js';
 import { type Kv, memoryKv, redisKv } from './core/kv.js';
 import { Logs } from './core/logs.js';
@@ -153,6 +154,8 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
       throw e;
     }
     ctx.upkeep.start();
+    const retention = new RetentionSchedule(ctx.db, AREAS.flatMap((a) => a.retention?.(ctx) ?? []), log);
+    retention.start();
     const started = app;
     let closing: Promise<void> | undefined;
     return {
@@ -166,6 +169,7 @@ export async function createServer(config: Config, opts: ServerOptions = {}): Pr
           const deadline = Date.now() + graceMs;
           await byDeadline(started.close(), deadline, () => started.server.closeAllConnections());
           if (!(await ctx.background.settle(deadline))) started.log.warn(`${ctx.background.size} background jobs did not end within the shutdown's deadline; their transactions roll back`);
+          await retention.close();
           await stopAreas(work);
           await closeServices();
           await ctx.upkeep.close();

@@ -1,15 +1,6 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { defineResource, type Page } from '@console/contract';
 import { logApiResource } from '@console/contract/areas/monitor/index';
 import { and, desc, eq, getTableColumns, type SQL, sql } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LOG_PARTITIONS, LOG_RETENTION_PARAM, purgeLogs } from '../src/areas/monitor/retention.js';
@@ -22,7 +13,8 @@ import { nextId } from '../src/core/ids.js';
 import type { ColumnMap } from '../src/core/resource/filters.js';
 import { buildFilters } from '../src/core/resource/filters.js';
 import { formatDateTime, parseDateTime } from '../src/core/time.js';
-import { databaseName, withDatabase } from './db-template.js';
+import { withDatabase } from './db-template.js';
+import { freshDatabase, migrationsBefore } from './migration-db.js';
 import { BASIC, useServer } from './harness.js';
 import { grantCodes } from './io-resource.js';
 import { bind } from '../src/areas/index.js';
@@ -294,48 +286,8 @@ async function testDatabaseUrl(): Promise<string> {
 }
 
 describe('migration 0036 on a database with rows', () => {
-  /** the migrations up to 0035 (a copy of the folder, its journal cut there) */
-  async function before0036(): Promise<{ dir: string; dispose: () => Promise<void> }> {
-    const dir = await mkdtemp(join(tmpdir(), 'migrations-'));
-    await cp(migrationsFolder(), dir, { recursive: true });
-    const journal = JSON.parse(await readFile(join(dir, 'meta', '_journal.json'), 'utf8')) as { entries: Array<{ tag: string }> };
-    journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag.startsWith('0036_')));
-    await writeFile(join(dir, 'meta', '_journal.json'), JSON.stringify(journal));
-    return { dir, dispose: () => rm(dir, { recursive: true, force: true }) };
-  }
-
-  /** a fresh database migrated by `migrate(folder)`: PGlite, or with DATABASE_URL a PostgreSQL database of its own */
-  async function freshDatabase() {
-    if (!onPostgres) {
-      const client = new PGlite({ extensions: { pg_trgm } });
-      const db = drizzlePglite({ client });
-      return {
-        exec: (query: SQL) => db.execute(query),
-        migrate: (folder: string) => migratePglite(db, { migrationsFolder: folder }),
-        close: () => client.close(),
-      };
-    }
-    const base = process.env.DATABASE_URL!;
-    const name = `${databaseName(base)}_mig_${Math.random().toString(36).slice(2, 8)}`;
-    const admin = new pg.Client({ connectionString: withDatabase(base, 'postgres') });
-    await admin.connect();
-    await admin.query(`create database "${name}"`);
-    const client = new pg.Client({ connectionString: withDatabase(base, name) });
-    await client.connect();
-    const db = drizzlePg({ client });
-    return {
-      exec: (query: SQL) => db.execute(query),
-      migrate: (folder: string) => migratePg(db, { migrationsFolder: folder }),
-      async close() {
-        await client.end();
-        await admin.query(`drop database if exists "${name}" with (force)`);
-        await admin.end();
-      },
-    };
-  }
-
   it('keeps every row, in the partition of its month, with its search grams computed again', async () => {
-    const folder = await before0036();
+    const folder = await migrationsBefore('0036_');
     const db = await freshDatabase();
     try {
       await db.migrate(folder.dir);

@@ -3,6 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context.js';
 import type { Executor, Tx } from './db/index.js';
+import type { RetentionGroup } from './db/partitions/retention.js';
 import { mountResource, type ResourceHooks } from './resource/engine.js';
 import type { Dependent } from './resource/registry.js';
 import type { Config } from './config.js';
@@ -71,6 +72,8 @@ export interface AreaManifest {
    */
   dependents?: (ctx: AppContext) => readonly Dependent[];
   dataSteps?: readonly DataStep[];
+  /** its append-only tables partitioned by time, kept for a number of days (core's RetentionSchedule runs them) */
+  retention?: (ctx: AppContext) => readonly RetentionGroup[];
   /** what a tenant created later gets of the area (what its data steps gave the seeded tenants), in the creating transaction */
   tenantSetup?: (tx: Executor, tenantId: string) => Promise<void>;
   /**

@@ -1,6 +1,7 @@
 import { AVATAR_MAX_BYTES, IMAGE_MAX_BYTES, type Lang, type UploadedFile } from '@console/contract';
 import type { Readable } from 'node:stream';
 import type { AuthUser } from './context.js';
+import type { Executor } from './db/index.js';
 import { AppError, badRequest } from './errors.js';
 import { serviceKey } from './services.js';
 
@@ -30,6 +31,11 @@ export interface UploadService {
   open(tenantId: string, link: string): Promise<{ stream: Readable; size: number; originalName: string; md5: string | null } | null>;
   /** takes back a stored upload whose record was then refused (its object and its attachment row) */
   discard(user: AuthUser, uploaded: UploadedFile): Promise<void>;
+  /**
+   * Removes the tenant's uploads of these links with the records naming them, in the caller's transaction (the
+   * attachments leave the tenant's quota); answers the deletion of their stored bytes, to run once it committed.
+   */
+  release(tx: Executor, tenantId: string, links: readonly string[]): Promise<() => Promise<void>>;
 }
 
 /** file uploads (put-file, and the multipart submit of resources with file fields); the resource area provides them */

@@ -261,6 +261,8 @@ export const otaLogResource = defineResource({
   readOnly: true,
   nameField: 'deviceSn',
   defaultSort: { field: 'reportTime', order: 'desc' },
+  // partitioned by month of reportTime (decisions.md, "Time-partitioned logs"): the screen opens on the last days
+  recent: { field: 'reportTime', days: 7 },
   buttons: { add: false, edit: false, delete: false },
   menu: { parent: 'device', route: '/device/otalog', name: { zh: '升级日志', en: 'OTA log' }, sort: 3, icon: 'iconfont icon-rizhi' },
   fields: {
@@ -337,6 +339,8 @@ export const appLogResource = defineResource({
   readOnly: true,
   nameField: 'phone',
   defaultSort: { field: 'uploadTime', order: 'desc' },
+  // partitioned by month of uploadTime (decisions.md, "Time-partitioned logs"): the screen opens on the last days
+  recent: { field: 'uploadTime', days: 30 },
   buttons: { add: false, edit: false, delete: false },
   menu: { parent: 'device', route: '/device/applog', name: { zh: 'APP 日志', en: 'App logs' }, sort: 5, icon: 'iconfont icon-rizhi' },
   fields: {
@@ -358,6 +362,8 @@ export const faceLogResource = defineResource({
   readOnly: true,
   nameField: 'deviceSn',
   defaultSort: { field: 'eventTime', order: 'desc' },
+  // partitioned by month of eventTime (decisions.md, "Time-partitioned logs"): the screen opens on the last days
+  recent: { field: 'eventTime', days: 7 },
   buttons: { add: false, edit: false, delete: false },
   menu: { parent: 'device', route: '/device/facelog', name: { zh: '人脸日志', en: 'Face logs' }, sort: 9, icon: 'iconfont icon-rizhi' },
   fields: {

@@ -18,6 +18,8 @@ import { deviceStatusHooks, noticeConfigHooks, registerDeviceLookup } from './lo
 import { otaProgressHooks, otaTaskHooks, registerOtaActions } from './ota.js';
 import { startDeviceRuntime } from './runtime.js';
 import { watchGateway } from './gateway/watch.js';
+import { APP_LOG_RETENTION, deviceRetention, FACE_LOG_RETENTION, OTA_LOG_RETENTION } from './retention.js';
+import { seedRetentionParam } from '../system/index.js';
 import { GATEWAY } from './services.js';
 import {
   appLog, appVersion, deviceControl, deviceNoticeConfig, deviceStatus, emergencyCode, emergencyUnlock, faceLog, firmware, otaLog, otaProgress, otaTask,
@@ -59,7 +61,15 @@ const DEVICE_DICTS: DictSeed[] = [
   },
 ];
 
-const DEVICE_DATA_STEPS: DataStep[] = [{ name: '0601-device-dicts', run: (tx) => seedDicts(tx, DEVICE_DICTS) }];
+const DEVICE_DATA_STEPS: DataStep[] = [
+  { name: '0601-device-dicts', run: (tx) => seedDicts(tx, DEVICE_DICTS) },
+  {
+    name: '0602-device-log-retention-params',
+    run: async (tx) => {
+      for (const p of [OTA_LOG_RETENTION, FACE_LOG_RETENTION, APP_LOG_RETENTION]) await seedRetentionParam(tx, p);
+    },
+  },
+];
 
 export { GATEWAY, OTA } from './services.js';
 export type { DeviceGateway } from './gateway/gateway.js';
@@ -107,6 +117,7 @@ export const deviceArea = defineArea({
     mountSimulatorSessions(app, ctx);
   },
   dataSteps: DEVICE_DATA_STEPS,
+  retention: deviceRetention,
   async start(ctx, log) {
     const runtime = startDeviceRuntime(ctx, (e) => log.error({ err: e }, 'device runtime failed'));
     try {

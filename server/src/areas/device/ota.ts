@@ -16,6 +16,7 @@ import { batch, bySnColumn, deviceOwner, ownedSns } from '../production/index.js
 import { byProductColumn } from '../product/index.js';
 import type { Gateway, Uplink } from './gateway/types.js';
 import { isFinal, move, reportedState } from './otaMachine.js';
+import { claimReportTokens, tokenKey } from './reportTokens.js';
 import { OTA } from './services.js';
 import { firmware, otaLog, otaProgress, otaTask } from './tables.js';
 
@@ -270,17 +271,6 @@ export interface OtaReportOutcome {
   flagged: number;
 }
 
-/** the (SN, client token) pairs of these reports already logged, so already folded */
-async function foldedTokens(tx: Executor, reports: readonly Uplink[]): Promise<Set<string>> {
-  const tokens = [...new Set(reports.map((r) => r.clientToken).filter((t): t is string => Boolean(t)))];
-  if (tokens.length === 0) return new Set();
-  const sns = [...new Set(reports.map((r) => r.device.sn))];
-  const found = await tx.execute(sql`
-    select device_sn, client_token from ymy_ota_log
-    where device_sn = any(${pgList(sns)}::text[]) and client_token in (select json_array_elements_text(${JSON.stringify(tokens)}::json))`);
-  return new Set((found as unknown as { rows: Array<{ device_sn: string; client_token: string }> }).rows.map((r) => `${r.device_sn} ${r.client_token}`));
-}
-
 /**
  * Folds a batch of OTA reports into the devices' progress: one read of the devices' latest progress rows, the
  * moves computed here, one update and one log insert. Resent reports (the same client token) are logged once
@@ -303,14 +293,13 @@ export async function foldOtaReports(tx: Executor, reports: readonly Uplink[]): 
   for (const r of (latest as unknown as { rows: Progress[] }).rows) bySn.set(r.device_sn, { ...r, id: String(r.id), task_id: String(r.task_id) });
   const logs: Row[] = [];
   const touchedTasks = new Set<string>();
-  const seen = await foldedTokens(tx, reports);
+  const fresh = await claimReportTokens(tx, 'ota', reports);
   for (const report of [...reports].sort((a, b) => a.timestamp - b.timestamp)) {
     const p = bySn.get(report.device.sn);
     const at = new Date(report.timestamp);
-    const token = report.clientToken || null;
-    // a resent report was folded already: after a retry it would otherwise fail the new attempt
-    if (token && seen.has(`${report.device.sn} ${token}`)) continue;
-    if (token) seen.add(`${report.device.sn} ${token}`);
+    const token = report.clientToken?.slice(0, 64) || null;
+    // a resent report was folded already (here too, once in a batch): after a retry it would otherwise fail the new attempt
+    if (token && !fresh.delete(tokenKey(report.device.sn, token))) continue;
     const params = report.params;
     const version = typeof params.version === 'string' ? params.version.slice(0, 32) : null;
     // the report's own row carries its client token (a resent report is logged once); what the server did about it does not
@@ -372,7 +361,7 @@ export async function foldOtaReports(tx: Executor, reports: readonly Uplink[]): 
       from json_to_recordset(${JSON.stringify(records)}::json) as r(id bigint, state text, percent int, flagged smallint, retry boolean, error_code text, error_message text, at timestamptz)
       where p.id = r.id`);
   }
-  if (logs.length) await insertRows(tx, otaLog, logs, 5000, { skipConflicts: true });
+  if (logs.length) await insertRows(tx, otaLog, logs, 5000);
   if (changed.some((p) => isFinal(p.state))) await recount(tx, [...touchedTasks]);
   return outcome;
 }

@@ -4,7 +4,7 @@ import {
   otaProgressResource, otaTaskResource,
 } from '@console/contract/areas/device/index';
 import { sql } from 'drizzle-orm';
-import { bigint, doublePrecision, index, integer, jsonb, pgTable, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, index, integer, jsonb, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGrams, searchGramsIndexes, tenantColumn, ts, withSearchGrams } from '../../core/db/columns.js';
 
 /**
@@ -106,11 +106,14 @@ export const otaProgress = pgTable(
   ],
 );
 
-/** Every OTA report and transition, append-only; a device's resent report (same client token) is kept once. */
+/**
+ * Every OTA report and transition, append-only, partitioned by month of report_time (migration 0038); a device's
+ * resent report (same client token) is kept once (`reportTokens`).
+ */
 export const otaLog = pgTable(
   'ymy_ota_log',
   withSearchGrams(otaLogResource, {
-    id: id('id').primaryKey(),
+    id: id('id').notNull(),
     deviceSn: varchar('device_sn', { length: 32 }).notNull(),
     taskId: id('task_id'),
     productId: id('product_id').notNull(),
@@ -123,7 +126,7 @@ export const otaLog = pgTable(
     createTime: ts('create_time').notNull().defaultNow(),
   }),
   (t) => [
-    uniqueIndex('uq_ota_log_token').on(t.deviceSn, t.clientToken).where(sql`client_token is not null`),
+    primaryKey({ name: 'ymy_ota_log_pkey', columns: [t.id, t.reportTime] }),
     index('ix_ota_log_time').on(t.reportTime.desc(), t.id.desc()),
     // a tenant's rows are those of its devices: from the owner's devices to their logs (decisions.md, issue 23)
     index('ix_ota_log_sn').on(t.deviceSn, t.reportTime),
@@ -156,10 +159,11 @@ export const appVersion = pgTable(
   ],
 );
 
+/** the log files the app uploads, partitioned by month of upload_time (migration 0038) */
 export const appLog = pgTable(
   'ymy_app_log',
   withSearchGrams(appLogResource, {
-    id: id('id').primaryKey(),
+    id: id('id').notNull(),
     tenantId: tenantColumn(),
     appUserId: id('app_user_id'),
     phone: varchar('phone', { length: 32 }),
@@ -171,15 +175,17 @@ export const appLog = pgTable(
     createTime: ts('create_time').notNull().defaultNow(),
   }),
   (t) => [
+    primaryKey({ name: 'ymy_app_log_pkey', columns: [t.id, t.uploadTime] }),
     index('ix_app_log_time').on(t.tenantId, t.uploadTime.desc(), t.id.desc()),
     ...searchGramsIndexes(t),
   ],
 );
 
+/** a lock's face events, partitioned by month of event_time (migration 0038); a resent event is kept once (`reportTokens`) */
 export const faceLog = pgTable(
   'ymy_face_log',
   withSearchGrams(faceLogResource, {
-    id: id('id').primaryKey(),
+    id: id('id').notNull(),
     deviceSn: varchar('device_sn', { length: 32 }).notNull(),
     productId: id('product_id').notNull(),
     userId: varchar('user_id', { length: 64 }),
@@ -190,10 +196,29 @@ export const faceLog = pgTable(
     createTime: ts('create_time').notNull().defaultNow(),
   }),
   (t) => [
-    uniqueIndex('uq_face_log_token').on(t.deviceSn, t.clientToken).where(sql`client_token is not null`),
+    primaryKey({ name: 'ymy_face_log_pkey', columns: [t.id, t.eventTime] }),
     index('ix_face_log_time').on(t.eventTime.desc(), t.id.desc()),
     index('ix_face_log_sn').on(t.deviceSn, t.eventTime),
     ...searchGramsIndexes(t),
+  ],
+);
+
+/**
+ * The client tokens of the reports and events a device sent, by kind (`ota`, `face`): a resent one is folded and
+ * logged once. The logs are partitioned by time, and a partitioned table's unique keys include its time, which a
+ * resend changes: so the key is here. Kept REPORT_TOKEN_DAYS (device/retention.ts).
+ */
+export const reportToken = pgTable(
+  'ymy_device_report_token',
+  {
+    kind: varchar('kind', { length: 8 }).notNull(),
+    deviceSn: varchar('device_sn', { length: 32 }).notNull(),
+    clientToken: varchar('client_token', { length: 64 }).notNull(),
+    createTime: ts('create_time').notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ name: 'ymy_device_report_token_pkey', columns: [t.kind, t.deviceSn, t.clientToken] }),
+    index('ix_device_report_token_time').on(t.createTime),
   ],
 );
 

@@ -1,37 +1,20 @@
 import { type MenuLink, menuDirectory, PLATFORM_TENANT } from '@console/contract';
 import { logApiResource, logErrorResource, logUsualResource } from '@console/contract/areas/monitor/index';
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../core/context.js';
 import { schema, type Tx } from '../../core/db/index.js';
-import { nextId } from '../../core/ids.js';
 import { PLATFORM_ADMIN_ROLE } from '../../core/access.js';
 import { ensureMenus, grantToRoles, type MenuSeed } from '../../seed/menus.js';
 import { TENANT_ADMIN_ROLE } from '../../seed/resourceMenus.js';
 import { bind, type DataStep, defineArea } from '../../core/area.js';
 import { type DictSeed, seedDicts } from '../../seed/steps.js';
 import { apiLogHooks, keepOldEventsAsMessages, USUAL_LOG_DICTS, usualLogHooks } from './reading.js';
-import { DEFAULT_RETENTION_DAYS, LOG_RETENTION_PARAM, purgeLogs, reportPurge } from './retention.js';
-import { partmanAbsence } from '../../core/db/partitions/maintain.js';
+import { LOG_RETENTION, LOGS } from './retention.js';
 import { and, eq, ne } from 'drizzle-orm';
-import { param } from '../system/index.js';
+import { seedRetentionParam } from '../system/index.js';
 
 /** monitor › api_doc: the OpenAPI document's page, opened in a new window (menus.md). */
 export const API_DOC_MENU: MenuLink = {
   code: 'api_doc', parent: 'monitor', route: '/api/docs', name: { zh: '接口文档', en: 'API docs' }, sort: 4, icon: 'iconfont iconicon_study', newWindow: true,
 };
-
-const PURGE_EVERY_MS = 60 * 60 * 1000;
-const FIRST_PURGE_MS = 10_000;
-
-async function seedRetention(tx: Tx): Promise<void> {
-  const [hit] = await tx.select({ id: param.id }).from(param)
-    .where(and(eq(param.paramKey, LOG_RETENTION_PARAM), eq(param.isDeleted, 0)));
-  if (hit) return;
-  await tx.insert(param).values({
-    id: nextId(), paramName: '日志保留天数', paramKey: LOG_RETENTION_PARAM, paramValue: String(DEFAULT_RETENTION_DAYS),
-    remark: '通用、接口、错误日志保留的天数, 更早的每小时清除; 0 表示永久保留 (days the logs are kept; 0 keeps them forever)',
-  });
-}
 
 /**
  * A menu link under its directory, granted to the platform's administrators. When the link is the first
@@ -67,7 +50,7 @@ const LOG_DICTS: DictSeed[] = [
 
 const LOG_DATA_STEPS: DataStep[] = [
   { name: '0300-log-dicts', run: (tx) => seedDicts(tx, LOG_DICTS) },
-  { name: '0301-log-retention-param', run: seedRetention },
+  { name: '0301-log-retention-param', run: (tx) => seedRetentionParam(tx, LOG_RETENTION) },
   // the monitor directory also holds the tenants' own log screens
   { name: '0302-api-doc-menu', run: (tx) => seedMenuLink(tx, API_DOC_MENU, true) },
   { name: '0303-usual-log-dicts', run: (tx) => seedDicts(tx, USUAL_LOG_DICTS) },
@@ -77,7 +60,8 @@ const LOG_DATA_STEPS: DataStep[] = [
 /**
  * blade-log: the usual, API and error logs, read-only (list newest first, detail); a tenant reads its own,
  * the platform's administrators any tenant's (`tenantId`). The logs are partitioned by month: at start and every
- * hour the months ahead are made and rows older than `log.retentionDays` purged (whole months dropped).
+ * hour the months ahead are made and rows older than `log.retentionDays` purged (whole months dropped; core's
+ * RetentionSchedule).
  */
 export const monitorArea = defineArea({
   name: 'monitor',
@@ -86,30 +70,6 @@ export const monitorArea = defineArea({
     bind(logApiResource, schema.logApi, apiLogHooks),
     bind(logErrorResource, schema.logError),
   ],
-  routes(app: FastifyInstance, ctx: AppContext) {
-    let running: Promise<unknown> = Promise.resolve();
-    let closed = false;
-    let managerTold = false;
-    const purge = () => {
-      if (closed) return;
-      running = running.then(async () => {
-        reportPurge(app.log, await purgeLogs(ctx.db));
-        if (managerTold) return;
-        managerTold = true;
-        const why = await partmanAbsence(ctx.db);
-        app.log.info(why ? `log partitions are managed by the server: ${why}` : 'log partitions are managed by pg_partman');
-      }).catch((e: unknown) => app.log.error({ err: e }, 'log purge failed'));
-    };
-    const first = setTimeout(purge, FIRST_PURGE_MS);
-    const every = setInterval(purge, PURGE_EVERY_MS);
-    first.unref();
-    every.unref();
-    app.addHook('onClose', async () => {
-      closed = true;
-      clearTimeout(first);
-      clearInterval(every);
-      await running;
-    });
-  },
+  retention: () => [LOGS],
   dataSteps: LOG_DATA_STEPS,
 });

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart';
 import { API, msg, AVATAR_TYPES, Code, sizeText, type UploadedFile } from '@console/contract';
 import { and, eq, sql } from 'drizzle-orm';
+import { inList } from '../../core/db/bulk.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { brokenMultipart, UPLOAD_MAX_BYTES, type UploadKind, type UploadService } from '../../core/uploads.js';
 import { Readable } from 'node:stream';
@@ -240,6 +241,23 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
       const [row] = await inTenant(ctx.db, { tenantId: user.tenantId }, (tx) =>
         tx.delete(attach).where(and(eq(attach.id, uploaded.attachId), eq(attach.tenantId, user.tenantId))).returning());
       if (row) await (await storages.forFile(ctx.db, row.ossId)).remove(row.name).catch(() => undefined);
+    },
+
+    async release(tx, tenantId, links) {
+      const keys = links.flatMap((link) => (link.startsWith(FILES_PREFIX) ? [keyOf(link.slice(FILES_PREFIX.length))] : [])).filter(Boolean);
+      if (keys.length === 0) return async () => undefined;
+      const rows = await tx.update(attach).set({ isDeleted: 1 })
+        .where(and(eq(attach.tenantId, tenantId), inList(attach.name, keys), eq(attach.isDeleted, 0)))
+        .returning({ name: attach.name, ossId: attach.ossId });
+      return async () => {
+        for (const row of rows) {
+          try {
+            await (await storages.forFile(ctx.db, row.ossId)).remove(row.name);
+          } catch (e) {
+            console.error(`attachment ${row.name}: the stored file could not be deleted: ${(e as Error).message}`);
+          }
+        }
+      };
     },
   };
 }

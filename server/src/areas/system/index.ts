@@ -14,6 +14,7 @@ import { dictBiz } from './tables.js';
 
 // the regions' table stays among the system's tables (the base area serves it)
 export { param, region } from './tables.js';
+export { type RetentionParam, retentionDaysOf, seedRetentionParam } from './retentionParam.js';
 
 /**
  * blade-system: menus, dictionaries, parameters, organisation (departments, posts), clients, the signed-in user's

@@ -25,7 +25,7 @@ function jsonValue(column: Column, value: unknown): unknown {
  * write it; this form leaves the server one parameter to parse. Rows naming different columns go in separate
  * statements, so a column a row leaves out takes its default as with `values`.
  */
-export async function insertRows(tx: Executor, table: PgTable, rows: Row[], chunk = BULK_CHUNK, opts: { skipConflicts?: boolean } = {}): Promise<void> {
+export async function insertRows(tx: Executor, table: PgTable, rows: Row[], chunk = BULK_CHUNK): Promise<void> {
   const columns = getTableColumns(table) as Record<string, Column>;
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
@@ -44,9 +44,7 @@ export async function insertRows(tx: Executor, table: PgTable, rows: Row[], chun
         for (const k of keys) out[columns[k]!.name] = jsonValue(columns[k]!, row[k]);
         return out;
       });
-      // skipConflicts: a row a unique index already holds is left out (a device's resent report)
-      const tail = opts.skipConflicts ? sql` on conflict do nothing` : sql``;
-      await tx.execute(sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json)${tail}`);
+      await tx.execute(sql`insert into ${table} (${names}) select ${names} from json_populate_recordset(null::${table}, ${JSON.stringify(records)}::json)`);
     }
   }
 }
