@@ -85,9 +85,20 @@ function service(name: string, port: number, bin: string, argv: string[]): Servi
 
 // ---------- measurements ----------
 
-interface Call { route: string; status: number; ms: number; at: number }
+interface Call { route: string; status: number; ms: number; at: number; msg?: string }
 const calls: Call[] = [];
 const agent = new http.Agent({ keepAlive: true, maxSockets: 512 });
+
+/** the envelope's message of a refusal (BladeX's `msg`), or the start of a body that is none (a proxy's page) */
+function messageOf(body: string): string {
+  try {
+    const msg = (JSON.parse(body) as { msg?: unknown }).msg;
+    if (typeof msg === 'string') return msg.slice(0, 80);
+  } catch {
+    // not JSON: a proxy's own answer
+  }
+  return body.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 40);
+}
 
 function request(port: number, method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<{ status: number; body: string }> {
   return new Promise((resolve) => {
@@ -196,7 +207,9 @@ async function main() {
         if (token) headers['blade-auth'] = `bearer ${token}`;
         if (body !== undefined) headers['content-type'] = type;
         const res = await request(proxyPort!, method, path, headers, body);
-        calls.push({ route, status: res.status, ms: performance.now() - t, at: Date.now() });
+        // a refusal's message, to tell the server's 503s and the proxy's from anything else
+        const msg = res.status !== 200 && res.status !== 0 ? messageOf(res.body) : undefined;
+        calls.push({ route, status: res.status, ms: performance.now() - t, at: Date.now(), ...(msg ? { msg } : {}) });
         return res;
       };
       const signIn = async () => {
@@ -209,6 +222,11 @@ async function main() {
       let n = 0;
       while (!stop) {
         if (!token) await signIn();
+        if (!token) {
+          // a sign-in refused during a fault: the user tries again after thinking, not a call without a token
+          await sleep(-Math.log(1 - Math.random()) * THINK_MS);
+          continue;
+        }
         const r = Math.random();
         if (r < 0.28) await timed('GET notice list', 'GET', '/api/blade-desk/notice/list?current=1&size=20');
         else if (r < 0.36) await timed('GET notice search', 'GET', `/api/blade-desk/notice/list?current=1&size=20&title=${encodeURIComponent(`bf-${u % 50}-`)}`);
@@ -330,6 +348,14 @@ async function main() {
       const byStatus = [...new Set(failed.map((c) => c.status))].map((s) => `${s}×${failed.filter((c) => c.status === s).length}`).join(' ');
       return `| ${route} | ${mine.length.toLocaleString('en')} | ${failed.filter((c) => !inFault(c)).length} | ${failed.filter(inFault).length}${byStatus ? ` (${byStatus})` : ''} | ${percentile(ok, 0.5).toFixed(0)} | ${percentile(ok, 0.95).toFixed(0)} | ${percentile(ok, 0.99).toFixed(0)} |`;
     });
+    // each fault's failed calls by status and message (0: the connection cut)
+    const byFault = faults.map((f) => {
+      const failed = measured.filter((c) => c.status !== 200 && c.at >= f.at && c.at <= f.until + 5_000);
+      const kinds = new Map<string, number>();
+      for (const c of failed) kinds.set(`${c.status}${c.msg ? ` "${c.msg}"` : ''}`, (kinds.get(`${c.status}${c.msg ? ` "${c.msg}"` : ''}`) ?? 0) + 1);
+      const described = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`).join('; ');
+      return `| ${f.what} | ${((f.until - f.at) / 1000).toFixed(1)} | ${failed.length} | ${described || '–'} |`;
+    });
     const seconds = (Date.now() - started - WARMUP_MS) / 1000;
     const rssRows = instances.map((inst, i) => {
       const pts = rss[i]!;
@@ -353,6 +379,7 @@ async function main() {
       '|---|---:|---:|---:|---:|---:|---:|',
       ...rows,
       '',
+      ...(byFault.length ? ['| fault | lasted (s) | calls failed within it and 5 s after | by answer |', '|---|---:|---:|---|', ...byFault, ''] : []),
       '| instance | RSS after warm-up (MB) | at the end | peak | lowest in each third | trend (MB/min, least squares) |',
       '|---|---:|---:|---:|---:|---:|',
       ...rssRows,

@@ -70,8 +70,11 @@ else {
   vitest('web unit tests', 'web', 'web');
 }
 
+// TEST_REUSE_BUILD=1 (the CI's second pass, on the tree the first pass built): the console built then is used
+const reuseBuild = process.env.TEST_REUSE_BUILD === '1' && existsSync(join(root, 'server/dist/main.js')) && existsSync(join(root, 'web/dist/index.html'));
 if (existsSync(join(root, 'e2e/vitest.config.ts'))) {
-  if (run('build', 'npm', ['run', 'build'])) vitest('browser tests', 'e2e', 'e2e', databaseOnly ? DATABASE_BROWSER_SUITES : []);
+  if (reuseBuild) console.log('\n▶ build: reused (TEST_REUSE_BUILD)');
+  if (reuseBuild || run('build', 'npm', ['run', 'build'])) vitest('browser tests', 'e2e', 'e2e', databaseOnly ? DATABASE_BROWSER_SUITES : []);
   else {
     failed += 1;
     failures.push('build');

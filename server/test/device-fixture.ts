@@ -17,6 +17,7 @@ export interface FleetDevice {
 export interface Fleet {
   typeId: string;
   productId: string;
+  productName: string;
   cloudProductId: string;
   batchId: string;
   batchNo: string;
@@ -60,7 +61,7 @@ export async function makeFleet(h: Harness, token: string, opts: { count: number
       insert into ymy_device_status (id, sn, product_id, firmware_version, versions)
       select id, sn, product_id, ${opts.version}, ${JSON.stringify({ mcu: opts.version })}::jsonb from ymy_factory_device where batch_id = ${batchId}::bigint`);
   }
-  return { typeId, productId, cloudProductId, batchId, batchNo, devices };
+  return { typeId, productId, productName: `产品${tag}`, cloudProductId, batchId, batchNo, devices };
 }
 
 /** A firmware of the product, its file uploaded through put-file (multipart), then published. */

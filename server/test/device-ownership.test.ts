@@ -253,7 +253,7 @@ describe('deliveries move devices', () => {
     // without a batch, of the product: one of its three devices is A's
     const tooMany = await ship({ customerTenantId: tenantB, quantity: 3, batchId: undefined });
     expect(tooMany.status).toBe(400);
-    expect(tooMany.body.data).toEqual({ quantity: 'The product "产品OWN1" has 2 devices not yet delivered, 3 needed (devices delivered to another customer must be returned first)' });
+    expect(tooMany.body.data).toEqual({ quantity: `The product "${fleet.productName}" has 2 devices not yet delivered, 3 needed (devices delivered to another customer must be returned first)` });
     const toB = await ship({ customerTenantId: tenantB, quantity: 1 });
     expect(toB.status, toB.body.msg).toBe(200);
     const owner = async (sn: string) => ((await h.server.ctx.db.execute(sql`select owner_tenant_id as o from ymy_factory_device where sn = ${sn}`)) as unknown as { rows: Array<{ o: string }> }).rows[0]!.o;

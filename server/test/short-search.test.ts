@@ -1,7 +1,7 @@
 import { type Page, type ResourceDef, resources } from '@console/contract';
 import { getTableColumns, getTableName, sql } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { rowColumns } from '../src/core/db/columns.js';
 import { useServer } from './harness.js';
 
@@ -10,20 +10,9 @@ import { useServer } from './harness.js';
  * column and GIN index, and a search of 1–4 characters answers exactly what a substring test answers.
  */
 
-// the definitions the server mounts, with their tables, as its modules map them
-const mounted = vi.hoisted(() => [] as Array<{ def: ResourceDef; table: PgTable }>);
-vi.mock('../src/core/resource/engine.js', async (importOriginal) => {
-  const mod = await importOriginal<typeof import('../src/core/resource/engine.js')>();
-  return {
-    ...mod,
-    mountResource: (...args: Parameters<typeof mod.mountResource>) => {
-      mounted.push({ def: args[2], table: args[3] });
-      return mod.mountResource(...args);
-    },
-  };
-});
-
 const h = useServer();
+/** the definitions the server mounted, with their tables */
+const mounted = () => h.server.ctx.resources.all();
 type Notice = { id: string; title: string; tenantId: string };
 type Param = { id: string; paramName: string; paramKey: string };
 let demo: string;
@@ -50,7 +39,7 @@ describe('the declaration: every searchable field has its grams', () => {
     const defs = Object.values(resources) as ResourceDef[];
     let checked = 0;
     for (const def of defs) {
-      const entry = mounted.find((m) => m.def.code === def.code);
+      const entry = mounted().find((m) => m.def.code === def.code);
       expect(entry, `resource ${def.code} is mounted`).toBeDefined();
       const table = getTableName(entry!.table);
       const columns = getTableColumns(entry!.table) as Record<string, PgColumn>;
@@ -90,7 +79,7 @@ describe('the declaration: every searchable field has its grams', () => {
     const missing: string[] = [];
     let checked = 0;
     for (const def of Object.values(resources) as ResourceDef[]) {
-      const entry = mounted.find((m) => m.def.code === def.code);
+      const entry = mounted().find((m) => m.def.code === def.code);
       if (!entry) continue;
       const table = getTableName(entry.table);
       const columns = getTableColumns(entry.table) as Record<string, PgColumn>;
@@ -115,7 +104,7 @@ describe('the declaration: every searchable field has its grams', () => {
 
   it('rows are read without their grams (they serve the index only), and with every other column', () => {
     let withGrams = 0;
-    for (const { def, table } of mounted) {
+    for (const { def, table } of mounted()) {
       const all = Object.keys(getTableColumns(table));
       const read = Object.keys(rowColumns(table));
       expect(read.filter((k) => k.endsWith('Grams')), def.code).toEqual([]);
