@@ -1,6 +1,8 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 
 /**
@@ -51,7 +53,8 @@ export async function createTestDb(): Promise<TestDb> {
   }
   const template = process.env.CONSOLE_TEST_TEMPLATE;
   if (!template) throw new Error('CONSOLE_TEST_TEMPLATE is not set: run the tests through vitest (global setup)');
-  await cp(template, dataDir, { recursive: true });
+  // coreutils' cp: node's recursive copy of the template's 2,000 files took ten times as long
+  await promisify(execFile)('cp', ['-R', `${template}/.`, dataDir]);
   await rm(join(dataDir, 'console.lock'), { force: true });
   return { dataDir, dispose: () => rm(dataDir, { recursive: true, force: true }) };
 }
