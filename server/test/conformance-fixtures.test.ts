@@ -2,9 +2,9 @@ import { defineResource } from '@console/contract';
 import { sql } from 'drizzle-orm';
 import { date, doublePrecision, integer, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
 import { auditColumns, id, searchGrams, tenantColumn, ts } from '../src/core/db/columns.js';
-import { type AreaManifest, AREAS, bind } from '../src/areas/index.js';
+import { type AreaManifest, bind } from '../src/areas/index.js';
 import { describeResource } from './conformance/kit.js';
-import { useServer } from './harness.js';
+import { addTestArea, useServer } from './harness.js';
 
 /**
  * The kit's own test: resources that exist only in this file (with their tables, made by a data step)
@@ -114,7 +114,7 @@ const fixtures: AreaManifest = {
     },
   }],
 };
-(AREAS as AreaManifest[]).push(fixtures);
+addTestArea(fixtures);
 
 const h = useServer();
 describeResource(tag, { harness: h });

@@ -7,6 +7,8 @@ import { type Config, loadConfig } from '../src/core/config.js';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
 import { createServer, type Server, type ServerOptions } from '../src/server.js';
+import { AREAS } from '../src/areas/index.js';
+import type { AreaManifest } from '../src/core/area.js';
 import { createTestDb, type TestDb } from './db-template.js';
 
 export const BASIC = `Basic ${Buffer.from(`${CONSOLE_CLIENT.id}:${CONSOLE_CLIENT.secret}`).toString('base64')}`;
@@ -34,6 +36,18 @@ export interface Harness {
 }
 
 /** Starts a server on a fresh copy of the seeded database for the test file, and stops it afterwards. */
+/**
+ * Adds an area of this test file's own to the server's registry, for the servers this file starts (call it before
+ * `useServer`); taken out again after the file, so that the next file a worker runs does not have it.
+ */
+export function addTestArea(area: AreaManifest): void {
+  (AREAS as AreaManifest[]).push(area);
+  afterAll(() => {
+    const at = AREAS.indexOf(area);
+    if (at >= 0) (AREAS as AreaManifest[]).splice(at, 1);
+  });
+}
+
 export function useServer(env: Record<string, string> = {}, overrides: Partial<Config> = {}, options: ServerOptions = {}): Harness {
   let db: TestDb;
   let config: Config;

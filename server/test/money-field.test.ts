@@ -3,13 +3,13 @@ import { sql } from 'drizzle-orm';
 import { bigint, pgTable, varchar } from 'drizzle-orm/pg-core';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type AreaManifest, AREAS, bind } from '../src/areas/index.js';
+import { type AreaManifest, bind } from '../src/areas/index.js';
 import { auditColumns, id, tenantColumn } from '../src/core/db/columns.js';
 import { buildMount } from '../src/core/resource/mount/resourceMount.js';
 import { seedDicts } from '../src/seed/steps.js';
 import { describeResource } from './conformance/kit.js';
 import { until } from './gateway-fixture.js';
-import { BASIC, useServer } from './harness.js';
+import { addTestArea, BASIC, useServer } from './harness.js';
 import type { ImportJob } from './importSheet.js';
 import { grantCodes } from './io-resource.js';
 import { multipart } from './multipart.js';
@@ -58,7 +58,7 @@ const fixtures: AreaManifest = {
     },
   }],
 };
-(AREAS as AreaManifest[]).push(fixtures);
+addTestArea(fixtures);
 
 const h = useServer();
 const PATH = price.path;
