@@ -10,10 +10,10 @@
  *     connections from this process.
  *
  *   npm run bench:ceilings -w bench -- [--measure=list] [--rows=100000] [--seconds=10] [--rounds=3]
- *     [--concurrency=10] [--skip-build] [--keep] [--write] [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
+ *     [--concurrency=10] [--skip-build] [--keep] [--write] [--profile] [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -44,6 +44,8 @@ const { values: opt } = parseArgs({
     'skip-build': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     write: { type: 'boolean', default: false },
+    /** the server's CPU profile while the console's rounds run: its heaviest functions by self time */
+    profile: { type: 'boolean', default: false },
     'pg-url': { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
   },
 });
@@ -54,6 +56,26 @@ const ROUNDS = intOption('rounds', opt.rounds, 1, 20);
 const CONCURRENCY = intOption('concurrency', opt.concurrency, 1, 200);
 const log = (s: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${s}`);
 const PAGE_ONE: Case = { name: 'page 1', query: { current: '1', size: '10' } };
+const profileDir = join(tmpdir(), `console-bench-profile-${process.pid}`);
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
+interface CpuProfile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+/** the profile's functions by self time, heaviest first: `share` of all samples, where */
+function heaviest(profile: CpuProfile, top: number): Array<{ share: number; where: string }> {
+  const byNode = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  // the process waiting (the rounds of the ceiling, the pauses) is no work
+  const busy = profile.samples.filter((id) => byNode.get(id)!.callFrame.functionName !== '(idle)');
+  for (const id of busy) {
+    const f = byNode.get(id)!.callFrame;
+    const file = f.url.replace(/^.*\/node_modules\//, '').replace(/^.*\/server\/dist\//, 'dist/').replace(/^file:\/\//, '');
+    const key = `${f.functionName || '(anonymous)'} ${file ? `${file}:${f.lineNumber + 1}` : ''}`.trim();
+    self.set(key, (self.get(key) ?? 0) + 1);
+  }
+  const total = busy.length;
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, top).map(([where, n]) => ({ share: n / total, where }));
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -99,7 +121,8 @@ async function startProduct(url: string, dataDir: string): Promise<{ port: numbe
     execFileSync('npm', ['run', 'build', '-w', 'server'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   }
   const port = await freePort();
-  const child = spawn(process.execPath, ['--max-old-space-size=512', mainJs], {
+  const profiling = opt.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, ['--max-old-space-size=512', ...profiling, mainJs], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url, DATA_DIR: dataDir, REDIS_URL: '', NODE_ENV: 'production', LOG_LEVEL: 'warn', MQTT_PORT: 'off' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -173,7 +196,17 @@ async function main(): Promise<void> {
     ].join('\n');
     console.log(`\n${report}\n`);
     if (opt.write) writeSection(join(here, 'RESULTS.md'), 'ceilings-list-postgres', report);
+    if (opt.profile) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
+      if (!file) throw new Error('the server wrote no CPU profile');
+      const rows = heaviest(JSON.parse(readFileSync(join(profileDir, file), 'utf8')) as CpuProfile, 30);
+      console.log(`the server's heaviest functions by self time (whole run, warm-up and rounds):\n${rows.map((r) => `${(r.share * 100).toFixed(1).padStart(5)} %  ${r.where}`).join('\n')}`);
+    }
   } finally {
+    rmSync(profileDir, { recursive: true, force: true });
     if (child && child.exitCode === null) {
       const exited = new Promise((resolve) => child!.once('exit', resolve));
       child.kill('SIGTERM');
