@@ -122,6 +122,11 @@ describe('device logs kept to their retention', () => {
       const kept = await purgeRetained(h.server.ctx.db, group('face log'), { usePartman: false, now: new Date(now.getTime() + 1000 * DAY) });
       expect(kept.cutoff).toBeNull();
       expect(await left('ymy_face_log', 'user_id')).toEqual(['age 10']);
+      // a number past any date is forever too, and one that is no number keeps the default
+      await setDays(FACE_LOG_RETENTION.key, '1e300');
+      expect((await purgeRetained(h.server.ctx.db, group('face log'), { usePartman: false, now })).cutoff).toBeNull();
+      await setDays(FACE_LOG_RETENTION.key, 'soon');
+      expect((await purgeRetained(h.server.ctx.db, group('face log'), { usePartman: false, now })).cutoff!.getTime()).toBe(now.getTime() - FACE_LOG_RETENTION.defaultDays * DAY);
     } finally {
       await setDays(FACE_LOG_RETENTION.key, String(FACE_LOG_RETENTION.defaultDays));
     }

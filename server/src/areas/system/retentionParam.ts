@@ -3,7 +3,7 @@ import type { Db, Tx } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import { param } from './tables.js';
 
-/** A parameter (blade_param) holding how many days rows are kept; 0 or less keeps them forever. */
+/** A parameter (blade_param) holding how many days rows are kept; 0 or less (or over a century) keeps them forever. */
 export interface RetentionParam {
   key: string;
   defaultDays: number;
@@ -12,6 +12,8 @@ export interface RetentionParam {
   remark: string;
 }
 
+const MAX_DAYS = 36_500;
+
 /** The retention in days from the parameter (the default when absent or unreadable; null: keep forever). */
 export async function retentionDaysOf(db: Db, p: RetentionParam): Promise<number | null> {
   const [row] = await db.select({ value: param.paramValue }).from(param)
@@ -19,7 +21,8 @@ export async function retentionDaysOf(db: Db, p: RetentionParam): Promise<number
   if (!row) return p.defaultDays;
   const days = Number(row.value.trim());
   if (!Number.isFinite(days)) return p.defaultDays;
-  return days > 0 ? days : null;
+  // beyond a century (a date before any row, or none at all: 1e300 days) is forever too
+  return days > 0 && days <= MAX_DAYS ? days : null;
 }
 
 /** Seeds the parameter with its default, unless it exists (an operator's value is kept). */
