@@ -27,7 +27,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { intOption, samePlan, withDatabase } from './data.js';
 import { BASIC, type Case, directRunner, freePort, LIST_PATH, signIn } from './measure.js';
-import { machine, writeSection } from './report.js';
+import { machine, revision, writeSection } from './report.js';
 import { type SeedPlan, seededPlan, seedPostgres } from './seed.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -216,15 +216,6 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     if (!opt.keep) await admin.query(`drop database if exists ${DB} with (force)`);
     await admin.end();
-  }
-}
-
-function revision(): string {
-  try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'server', 'contract') ? ' + uncommitted changes' : ''}`;
-  } catch {
-    return 'unknown';
   }
 }
 

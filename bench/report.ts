@@ -2,9 +2,12 @@
  * RESULTS.md: each run rewrites its database's section (between `<!-- results:<db> -->` markers) and
  * leaves the rest of the file, including hand-written findings, as it is.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import type { Stats } from './measure.js';
+
+const repoRoot = new URL('..', import.meta.url).pathname;
 
 export interface CaseResult {
   name: string;
@@ -129,4 +132,14 @@ export function writeResults(file: string, r: DbResult, label = 'after'): void {
 export function writeSection(file: string, key: string, body: string): void {
   const text = existsSync(file) ? readFileSync(file, 'utf8') : TEMPLATE;
   writeFileSync(file, replaceBetween(text, `results:${key}`, body));
+}
+
+/** The server code measured: commit, and whether server/ or contract/ had uncommitted changes. */
+export function revision(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8' }).trim();
+    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'server', 'contract') ? ' + uncommitted changes in server/ or contract/' : ''}`;
+  } catch {
+    return 'unknown (no git)';
+  }
 }

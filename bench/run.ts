@@ -33,7 +33,7 @@ import pg from 'pg';
 import {
   apiCall, type Case, CASES, directRunner, sample, SEARCH_CASES, signIn, type SqlRunner, startOnce, stats,
 } from './measure.js';
-import { type CaseResult, type DbResult, writeResults } from './report.js';
+import { type CaseResult, type DbResult, revision, writeResults } from './report.js';
 import { dbOption, intOption, PG_DB, PGLITE_KEEP_DIR, PGLITE_MARKER, planOption, samePlan } from './data.js';
 import { OTHER_TENANTS, type PgliteLike, type SeedPlan, seededPlan, seedPglite, seedPostgres } from './seed.js';
 
@@ -147,16 +147,6 @@ async function measureStarts(mainJs: string, env: Record<string, string>) {
   return runs;
 }
 
-
-/** The server code measured: commit, and whether server/ or contract/ had uncommitted changes. */
-function revision(): string {
-  try {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
-    return `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--', 'server', 'contract') ? ' + uncommitted changes in server/ or contract/' : ''}`;
-  } catch {
-    return 'unknown (no git)';
-  }
-}
 
 async function benchPostgres(mainJs: string): Promise<DbResult> {
   const url = withDatabase(opt['pg-url'], PG_DB);

@@ -9,7 +9,7 @@ import type { AppContext } from '../../core/context.js';
 import { inTenant } from '../../core/db/index.js';
 import { notFound } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { sendAttachment } from './files.js';
+import { removeStoredFiles, sendAttachment } from './files.js';
 import type { OssStorages } from './storages.js';
 import { attach } from './tables.js';
 
@@ -22,16 +22,7 @@ export function attachHooks(storages: OssStorages) {
   return (ctx: AppContext): ResourceHooks => ({
     async beforeRemove(_tx, rows, c) {
       const files = rows.map((r) => ({ name: String(r.name), ossId: r.ossId ? String(r.ossId) : null }));
-      c.afterCommit(async () => {
-        for (const f of files) {
-          try {
-            const storage = await storages.forFile(ctx.db, f.ossId);
-            await storage.remove(f.name);
-          } catch (e) {
-            console.error(`attachment ${f.name}: the stored file could not be deleted: ${(e as Error).message}`);
-          }
-        }
-      });
+      c.afterCommit(() => removeStoredFiles(ctx.db, storages, files));
     },
   });
 }

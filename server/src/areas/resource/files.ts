@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { requireUser } from '../../core/access.js';
 import { binary, multipartBody } from '../../core/apiDocs.js';
 import type { AppContext } from '../../core/context.js';
-import { inTenant, type Tx } from '../../core/db/index.js';
+import { type Executor, inTenant, type Tx } from '../../core/db/index.js';
 import { envelopeOf, ok } from '../../core/envelope.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
@@ -249,17 +249,23 @@ export function createUploadService(ctx: AppContext, storages: OssStorages): Upl
       const rows = await tx.update(attach).set({ isDeleted: 1 })
         .where(and(eq(attach.tenantId, tenantId), inList(attach.name, keys), eq(attach.isDeleted, 0)))
         .returning({ name: attach.name, ossId: attach.ossId });
-      return async () => {
-        for (const row of rows) {
-          try {
-            await (await storages.forFile(ctx.db, row.ossId)).remove(row.name);
-          } catch (e) {
-            console.error(`attachment ${row.name}: the stored file could not be deleted: ${(e as Error).message}`);
-          }
-        }
-      };
+      return () => removeStoredFiles(ctx.db, storages, rows);
     },
   };
+}
+
+/**
+ * Deletes the bytes of attachments whose rows are gone (after their transaction committed): a storage that fails to
+ * delete is logged, and never undoes the removal (the file is unreachable: its row is gone).
+ */
+export async function removeStoredFiles(db: Executor, storages: OssStorages, files: ReadonlyArray<{ name: string; ossId: string | null }>): Promise<void> {
+  for (const f of files) {
+    try {
+      await (await storages.forFile(db, f.ossId)).remove(f.name);
+    } catch (e) {
+      console.error(`attachment ${f.name}: the stored file could not be deleted: ${(e as Error).message}`);
+    }
+  }
 }
 
 /** `put-file`: one file (multipart field "file") through the upload service. */
