@@ -1,6 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { PLATFORM_TENANT } from '@console/contract';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { inTenant } from '../src/core/db/index.js';
+import { inTenant, schema } from '../src/core/db/index.js';
+import { nextId } from '../src/core/ids.js';
 import { useServer } from './harness.js';
 
 /**
@@ -31,5 +33,25 @@ describe('permission caches and open transactions', () => {
       return { inside: await ctx.permissions.dataScopes('541742', ['1'], 'notice', tx), outside: queued };
     });
     expect(await outside).toEqual(inside);
+  });
+
+  it('the API scopes are read once and kept until a change (a query kept as such would be read again at every call)', async () => {
+    const { ctx } = h.server;
+    await ctx.permissions.invalidate();
+    const path = '/api/permissions-cache-probe/call';
+    expect(await ctx.permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(true);
+    // a scope naming the call, granted to no one, written behind the cache's back: the kept answer stands
+    const id = nextId();
+    const [menu] = await inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => tx.select({ id: schema.menu.id }).from(schema.menu).limit(1));
+    await inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => tx.insert(schema.scopeApi)
+      .values({ id, menuId: menu!.id, resourceCode: `probe-${id}`, scopeName: 'probe', scopePath: path, scopeType: 2 }));
+    try {
+      expect(await ctx.permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(true);
+      await ctx.permissions.invalidate();
+      expect(await ctx.permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(false);
+    } finally {
+      await inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => tx.delete(schema.scopeApi).where(eq(schema.scopeApi.id, id)));
+      await ctx.permissions.invalidate();
+    }
   });
 });

@@ -56,7 +56,8 @@ export class Permissions {
     // through its own transaction instead.
     if (hit) return load();
     if (this.derived.size > 10_000) this.derived.clear();
-    const entry = { promise: load() as Promise<unknown>, done: false };
+    // a promise of the answer, not the loader's thenable: a drizzle query runs again at each `then`
+    const entry = { promise: Promise.resolve(load()) as Promise<unknown>, done: false };
     entry.promise.then(() => { entry.done = true; }, () => { if (this.derived.get(key) === entry) this.derived.delete(key); });
     this.derived.set(key, entry);
     return entry.promise as Promise<T>;
