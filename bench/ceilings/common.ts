@@ -16,6 +16,21 @@ export const log = (s: string) => console.log(`[${new Date().toISOString().slice
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** CPU time (user + system, ms) a process has used so far, from /proc; 0 once it is gone */
+export function processCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+    // after the command's closing parenthesis: state is field 3, utime 14, stime 15 (1-based, proc(5))
+    return (Number(fields[11]) + Number(fields[12])) * (1000 / CLOCK_TICKS);
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** CPU time (ms) of the given processes (e.g. a database's backends from pg_stat_activity) */
+export const processesCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+
 /** `concurrency` callers of `call` for `seconds`: completed calls per second (a failed call stops the run) */
 export async function rate(call: () => Promise<void>, seconds: number, concurrency: number): Promise<number> {
   const end = performance.now() + seconds * 1000;

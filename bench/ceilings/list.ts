@@ -11,7 +11,7 @@
  *   npx tsx bench/ceilings.ts --measure=list [--db=postgres|pglite|both] [--rows=100000] [--seconds=10] [--rounds=3]
  *     [--concurrency=10] [--skip-build] [--keep] [--write] [--profile] [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
  */
-import { Agent, request } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { mkdtemp } from 'node:fs/promises';
 import { rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,7 +26,7 @@ import { intOption, samePlan, withDatabase } from '../data.js';
 import { BASIC, type Case, directRunner, LIST_PATH, signIn } from '../measure.js';
 import { machine, revision, writeSection } from '../report.js';
 import { type PgliteLike, type SeedPlan, seededPlan, seedPglite, seedPostgres } from '../seed.js';
-import { log, median, profileReport, RESULTS, rate, startBuiltServer } from './common.js';
+import { log, median, processCpuMs, processesCpuMs, profileReport, RESULTS, rate, startBuiltServer } from './common.js';
 
 const DB = 'console_bench_ceilings';
 
@@ -55,42 +55,126 @@ const dbs = str('db') === 'both' ? ['postgres', 'pglite'] : [str('db')];
 if (!dbs.every((d) => d === 'postgres' || d === 'pglite')) throw new Error(`--db: postgres, pglite or both, got ${str('db')}`);
 const PAGE_ONE: Case = { name: 'page 1', query: { current: '1', size: '10' } };
 
-/** one list call over a kept-alive connection; fails on anything but a full page */
+/**
+ * List calls over `CONCURRENCY` kept-alive connections of a lean HTTP/1.1 client of its own (a prebuilt request, the
+ * answer read by its content-length), so that the callers, which share the machine's two cores with the server and
+ * the database, cost as little as a load generator should. Each answer is parsed and must hold a full page.
+ */
 function listCall(port: number, token: string): () => Promise<void> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const path = `${LIST_PATH}?${new URLSearchParams(PAGE_ONE.query)}`;
-  const headers = { authorization: BASIC, 'blade-auth': `bearer ${token}` };
-  return () => new Promise<void>((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code: number; data?: { records: unknown[] } };
-        if (res.statusCode !== 200 || body.data?.records.length !== Number(PAGE_ONE.query.size)) reject(new Error(`list: ${res.statusCode} ${JSON.stringify(body).slice(0, 200)}`));
-        else resolve();
-      });
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
+  const requestBytes = Buffer.from(`GET ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: ${BASIC}\r\nblade-auth: bearer ${token}\r\nconnection: keep-alive\r\n\r\n`);
+  const idle: KeptConnection[] = [];
+  return async () => {
+    const c = idle.pop() ?? await KeptConnection.open(port);
+    const { status, body } = await c.call(requestBytes);
+    idle.push(c);
+    const parsed = JSON.parse(body.toString('utf8')) as { code: number; data?: { records: unknown[] } };
+    if (status !== 200 || parsed.data?.records.length !== Number(PAGE_ONE.query.size)) throw new Error(`list: ${status} ${body.toString('utf8').slice(0, 200)}`);
+  };
 }
 
-interface Paired { console: number[]; ceiling: number[]; loadBefore: number; loadAfter: number; engine: string }
+/** one kept-alive HTTP/1.1 connection, one call at a time; answers must carry a content-length (the server's do) */
+class KeptConnection {
+  private buffered = Buffer.alloc(0);
+  private waiting: ((answer: { status: number; body: Buffer }) => void) | null = null;
+  private failed: ((e: Error) => void) | null = null;
+
+  private constructor(private readonly socket: Socket) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      this.buffered = this.buffered.length ? Buffer.concat([this.buffered, chunk]) : chunk;
+      this.settle();
+    });
+    const fail = (e: Error) => this.failed?.(e);
+    socket.on('error', fail);
+    socket.on('close', () => fail(new Error('the server closed the connection')));
+  }
+
+  static open(port: number): Promise<KeptConnection> {
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => resolve(new KeptConnection(socket)));
+      socket.once('error', reject);
+    });
+  }
+
+  call(request: Buffer): Promise<{ status: number; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve;
+      this.failed = reject;
+      this.socket.write(request);
+    });
+  }
+
+  private settle(): void {
+    const end = this.buffered.indexOf('\r\n\r\n');
+    if (end < 0 || !this.waiting) return;
+    const head = this.buffered.subarray(0, end).toString('latin1');
+    const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? NaN);
+    if (!Number.isFinite(length)) {
+      this.failed?.(new Error(`an answer without content-length: ${head.slice(0, 200)}`));
+      return;
+    }
+    if (this.buffered.length < end + 4 + length) return;
+    const body = this.buffered.subarray(end + 4, end + 4 + length);
+    this.buffered = this.buffered.subarray(end + 4 + length);
+    const done = this.waiting;
+    this.waiting = null;
+    done({ status: Number(head.slice(9, 12)), body });
+  }
+}
+
+/** CPU ms per call of each process taking part: the server, the database, the bench (the callers) */
+interface CpuPerCall { server: number; database: number; bench: number }
+interface Paired { console: number[]; ceiling: number[]; cpu: { console: CpuPerCall[]; ceiling: CpuPerCall[] }; loadBefore: number; loadAfter: number; engine: string }
+
+/** where CPU is counted: the server's process (none when it is this one) and the database's processes */
+interface Meters { serverPid?: number; databasePids: () => Promise<number[]> }
+
+const benchCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+/** one round of `call`: its rate and the CPU each process spent per call */
+async function meteredRound(call: () => Promise<void>, meters: Meters): Promise<{ rate: number; cpu: CpuPerCall }> {
+  const pids = await meters.databasePids();
+  const server0 = meters.serverPid ? processCpuMs(meters.serverPid) : 0;
+  const db0 = processesCpuMs(pids);
+  const bench0 = benchCpuMs();
+  const t = performance.now();
+  const r = await rate(call, SECONDS, CONCURRENCY);
+  const calls = r * ((performance.now() - t) / 1000);
+  const per = (ms: number) => ms / calls;
+  return {
+    rate: r,
+    cpu: { server: per(meters.serverPid ? processCpuMs(meters.serverPid) - server0 : 0), database: per(processesCpuMs(pids) - db0), bench: per(benchCpuMs() - bench0) },
+  };
+}
 
 /** warm both sides, then `ROUNDS` paired rounds */
-async function pairedRounds(api: () => Promise<void>, direct: () => Promise<void>): Promise<Omit<Paired, 'engine'>> {
-  for (let i = 0; i < 50; i++) await Promise.all([api(), direct()]);
-  const loadBefore = loadavg()[0]!;
-  const apiRates: number[] = [];
-  const sqlRates: number[] = [];
-  for (let r = 1; r <= ROUNDS; r++) {
-    apiRates.push(await rate(api, SECONDS, CONCURRENCY));
-    sqlRates.push(await rate(direct, SECONDS, CONCURRENCY));
-    log(`round ${r}: console ${apiRates.at(-1)!.toFixed(0)} req/s, the same statements alone ${sqlRates.at(-1)!.toFixed(0)} req/s`);
+async function pairedRounds(api: () => Promise<void>, direct: () => Promise<void>, meters: Meters): Promise<Omit<Paired, 'engine'>> {
+  // every connection of both sides opened and warm before the first round (CPU is counted per connection)
+  for (let i = 0; i < 20; i++) {
+    await Promise.all(Array.from({ length: CONCURRENCY }, api));
+    await Promise.all(Array.from({ length: CONCURRENCY }, direct));
   }
-  return { console: apiRates, ceiling: sqlRates, loadBefore, loadAfter: loadavg()[0]! };
+  const loadBefore = loadavg()[0]!;
+  const out: Omit<Paired, 'engine' | 'loadAfter'> = { console: [], ceiling: [], cpu: { console: [], ceiling: [] }, loadBefore };
+  for (let r = 1; r <= ROUNDS; r++) {
+    const a = await meteredRound(api, meters);
+    const s = await meteredRound(direct, meters);
+    out.console.push(a.rate);
+    out.ceiling.push(s.rate);
+    out.cpu.console.push(a.cpu);
+    out.cpu.ceiling.push(s.cpu);
+    const f = (c: CpuPerCall) => `CPU per call: server ${c.server.toFixed(2)}, database ${c.database.toFixed(2)}, bench ${c.bench.toFixed(2)} ms`;
+    log(`round ${r}: console ${a.rate.toFixed(0)} req/s (${f(a.cpu)}), the same statements alone ${s.rate.toFixed(0)} req/s (${f(s.cpu)})`);
+  }
+  return { ...out, loadAfter: loadavg()[0]! };
 }
+
+/** the backends of database `name` */
+const backendsOf = (pool: pg.Pool, name: string) => async () => (await pool.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [name])).rows.map((r) => r.pid);
 
 async function onPostgres(): Promise<Paired> {
   const admin = new pg.Client({ connectionString: withDatabase(str('pg-url'), 'postgres') });
@@ -125,7 +209,7 @@ async function onPostgres(): Promise<Paired> {
     const runSql = directRunner(drizzle({ client: pool, schema }) as unknown as Db, limits);
     const paired = await pairedRounds(listCall(product.port, token), async () => {
       await runSql(PAGE_ONE);
-    });
+    }, { serverPid: product.child.pid, databasePids: backendsOf(pool, DB) });
     const engine = `PostgreSQL ${(await pool.query('show server_version')).rows[0].server_version}`;
     if (profileDir) {
       await product.stop();
@@ -161,15 +245,23 @@ async function onPglite(): Promise<Paired> {
     const base = await server.app.listen({ port: 0, host: '127.0.0.1' });
     const token = await signIn(base);
     const runSql = directRunner(server.ctx.db as Db, server.ctx.config.listCount);
+    // the server, its database and the callers are all this process: its CPU is counted as the bench's
     const paired = await pairedRounds(listCall(Number(new URL(base).port), token), async () => {
       await runSql(PAGE_ONE);
-    });
+    }, { databasePids: async () => [] });
     const version = (await client.query<{ v: string }>('select version() as v')).rows[0]!.v.split(' ').slice(0, 2).join(' ');
     return { ...paired, engine: `PGlite (${version}, WASM, in this process)` };
   } finally {
     await server?.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** the rounds' median CPU per call, by process */
+function cpuCell(rounds: CpuPerCall[], withServer: boolean): string {
+  const m = (k: keyof CpuPerCall) => median(rounds.map((c) => c[k])).toFixed(2);
+  if (rounds.every((c) => c.database === 0 && c.server === 0)) return `${m('bench')} (one process)`;
+  return withServer ? `${m('server')} + ${m('database')} + ${m('bench')}` : `${m('database')} + ${m('bench')}`;
 }
 
 function report(db: string, p: Paired): string {
@@ -183,10 +275,10 @@ function report(db: string, p: Paired): string {
       + `holding ${plan.rows.toLocaleString('en')} notices, ${CONCURRENCY} concurrent callers, ${ROUNDS} paired rounds of ${SECONDS} s, ${p.engine}. `
       + `${sides} Load average ${p.loadBefore.toFixed(2)} → ${p.loadAfter.toFixed(2)}.`,
     '',
-    '| measure | console (median req/s) | ceiling (median req/s) | ratio | rounds (console / ceiling) |',
-    '|---|---:|---:|---:|---|',
+    '| measure | console (median req/s) | ceiling (median req/s) | ratio | rounds (console / ceiling) | CPU ms per call, console: server + database + callers | CPU ms per call, ceiling: database + caller |',
+    '|---|---:|---:|---:|---|---|---|',
     `| notice list page 1, ${plan.rows.toLocaleString('en')} rows, ${CONCURRENCY} concurrent | ${a.toFixed(0)} | ${s.toFixed(0)} | ${(a / s).toFixed(2)} | `
-      + `${p.console.map((x) => x.toFixed(0)).join(', ')} / ${p.ceiling.map((x) => x.toFixed(0)).join(', ')} |`,
+      + `${p.console.map((x) => x.toFixed(0)).join(', ')} / ${p.ceiling.map((x) => x.toFixed(0)).join(', ')} | ${cpuCell(p.cpu.console, true)} | ${cpuCell(p.cpu.ceiling, false)} |`,
   ].join('\n');
 }
 

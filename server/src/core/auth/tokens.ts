@@ -30,9 +30,17 @@ export interface AppClaims {
   pwt: number;
 }
 
+/** Tokens whose signature was checked, kept so a token's next calls skip the HMAC (about a tenth of a list call's CPU). */
+const VERIFIED_TOKENS = 5000;
+
 export class TokenSigner {
   /** imported once: jose would import a raw secret again on every verify (9% of a list call's CPU) */
   private readonly key: Promise<CryptoKey>;
+  /**
+   * token text → its payload, for tokens that verified: the same text always verifies the same way, so only its
+   * expiry is checked again (oldest forgotten first). A token that failed is not kept: it costs its caller the check.
+   */
+  private readonly verifiedTokens = new Map<string, Record<string, unknown>>();
 
   constructor(secret: string) {
     this.key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
@@ -60,8 +68,20 @@ export class TokenSigner {
   }
 
   private async verified(token: string, audience?: string): Promise<Record<string, unknown> | null> {
+    const key = `${audience ?? ''} ${token}`;
+    const known = this.verifiedTokens.get(key);
+    if (known) {
+      if (typeof known.exp === 'number' && known.exp > Date.now() / 1000) return known;
+      this.verifiedTokens.delete(key);
+      return null;
+    }
     try {
-      return (await jwtVerify(token, await this.key, { issuer: 'iot-console', algorithms: ['HS256'], ...(audience ? { audience } : {}) })).payload;
+      const { payload } = await jwtVerify(token, await this.key, { issuer: 'iot-console', algorithms: ['HS256'], ...(audience ? { audience } : {}) });
+      if (typeof payload.exp === 'number') {
+        if (this.verifiedTokens.size >= VERIFIED_TOKENS) this.verifiedTokens.delete(this.verifiedTokens.keys().next().value!);
+        this.verifiedTokens.set(key, payload);
+      }
+      return payload;
     } catch {
       return null;
     }
