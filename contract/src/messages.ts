@@ -135,4 +135,5 @@ export const coreMessages = {
   logTitleRemoveImpact: { zh: '{title}: 删除预览', en: '{title}: delete preview' },
   logTitleImport: { zh: '{title}: 导入', en: '{title}: import' },
   exportTooManyRows: { zh: '导出最多 {max} 行, 请增加查询条件后重试', en: 'An export holds at most {max} rows; add conditions and try again' },
+  exportFormat: { zh: '不支持的导出格式 "{format}", 可选: {formats}', en: 'Unknown export format "{format}"; choose one of: {formats}' },
 } as const satisfies Record<string, I18nText>;

@@ -1,15 +1,17 @@
 import type { Lang, ResourceDef } from '@console/contract';
 import { and, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { PgColumn, PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { PassThrough } from 'node:stream';
 import type { AuthUser } from '../../context.js';
 import { inList } from '../../db/bulk.js';
-import { type Filters, unindexed } from '../filters.js';
+import type { Executor } from '../../db/index.js';
+import { badRequest } from '../../errors.js';
+import { type Filters, orderBy, type SortKeys, unindexed } from '../filters.js';
 import { runAs, scopeIn } from '../mount/access.js';
 import type { ResourceMount } from '../mount/resourceMount.js';
 import type { ReferenceNames } from '../refs.js';
 import { exportColumns } from './cells.js';
-import { type XlsxValue, XlsxSheetWriter } from './xlsxWriter.js';
+import type { SheetWriter, XlsxValue } from './xlsxWriter.js';
 
 type Row = Record<string, unknown>;
 
@@ -102,43 +104,203 @@ export async function exportSheetColumns(m: ResourceMount, user: AuthUser, filte
   return { cols, wanted };
 }
 
+
+/** What an export reads: the list's filters and sort keys (id last), the columns it writes, the caller's language. */
+export interface ExportRead {
+  built: Filters;
+  keys: SortKeys;
+  wanted: Record<string, PgColumn>;
+  lang: Lang;
+}
+
+/** The rows of an export in the list's order, a chunk at a time; the next chunk is read while this one is written. */
+export interface RowSource {
+  /** how the rows are read: walking the list's order from the last row read, or the ids first */
+  readonly strategy: 'keyset' | 'ids';
+  /** the next chunk; undefined after the last */
+  next(): Promise<Row[] | undefined>;
+}
+
+/** `chunk`: rows per statement; `strategy`: how to read (by default the planner's order decides, `openExport`) */
+export interface ExportOptions { chunk?: number; strategy?: 'keyset' | 'ids' }
+
 /**
- * Writes the sheet to `out`: the rows of `ids` read a chunk at a time, each chunk in a statement of its own
- * (the next one read while this one is written), presented as the API answers them. Returns early when the
- * client went away.
+ * A keyset read whose order the planner would sort in full (no index walks it) over more rows than this reads the
+ * ids first instead: each chunk would sort every remaining row again.
  */
-export async function writeExport(
-  m: ResourceMount, out: PassThrough, user: AuthUser, lang: Lang, title: string,
-  ids: Generator<string[], undefined>, cols: ExportColumn[], wanted: Record<string, PgColumn>,
-): Promise<void> {
-  const { table } = m;
-  const sheet = new XlsxSheetWriter(out, title, cols.map((c) => ({ header: c.header, width: c.width })));
-  await sheet.addRows([cols.map((c) => c.header)]);
-  const read = (chunk: string[]) => {
-    const rows = runAs(m, user, async (tx) => {
-      const found = await tx.select(wanted).from(table).where(and(inList(m.columns.id!, chunk), ...(await scopeIn(m, tx, user)))) as Row[];
-      await m.hooks.shown?.(tx, found, user, lang);
-      return found;
+export const KEYSET_SORT_MAX = 20_000;
+
+/**
+ * The rows after `last` (the sort keys of the last row read, as the driver gave them: text) in the order of `keys`, as PostgreSQL orders
+ * them: ascending with nulls last, descending with nulls first. The first key is also bounded on its own, so an
+ * index on it starts at the last row read.
+ */
+export function keysetAfter(keys: SortKeys, last: ReadonlyArray<string | null>): SQL {
+  const ties: SQL[] = [];
+  const later: SQL[] = [];
+  let lead: SQL | undefined;
+  keys.forEach((k, i) => {
+    const c = k.column;
+    const v = last[i] ?? null;
+    const typed = v === null ? undefined : sql`cast(${v} as ${sql.raw(c.getSQLType())})`;
+    let after: SQL | undefined;
+    if (k.dir === 'asc') after = typed === undefined ? undefined : c.notNull ? sql`${c} > ${typed}` : sql`(${c} > ${typed} or ${c} is null)`;
+    else after = typed === undefined ? sql`${c} is not null` : sql`${c} < ${typed}`;
+    if (i === 0 && typed !== undefined) lead = k.dir === 'desc' ? sql`${c} <= ${typed}` : c.notNull ? sql`${c} >= ${typed}` : undefined;
+    if (after) later.push(ties.length ? sql`(${and(...ties, after)})` : after);
+    ties.push(typed === undefined ? sql`${c} is null` : sql`${c} = ${typed}`);
+  });
+  const any = later.length ? sql`(${sql.join(later, sql` or `)})` : sql`false`;
+  return lead ? sql`${lead} and ${any}` : any;
+}
+
+/** Whether the planner walks the order from an index (or sorts few rows): `explain` of the first chunk's statement. */
+function keysetFits(result: unknown): boolean {
+  const rows = (result as { rows?: Array<Record<string, unknown>> }).rows ?? [];
+  const raw = rows[0]?.['QUERY PLAN'];
+  type Node = { 'Node Type'?: string; 'Plan Rows'?: number; Plans?: Node[] };
+  let node = ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: Node }> | undefined)?.[0]?.Plan;
+  while (node && (node['Node Type'] === 'Limit' || node['Node Type'] === 'Gather Merge')) node = node.Plans?.[0];
+  return node?.['Node Type'] !== 'Sort' || (node['Plan Rows'] ?? 0) <= KEYSET_SORT_MAX;
+}
+
+type Chunk = { rows: Row[]; last: Array<string | null> };
+
+/**
+ * Runs a select of `fields` (columns) and decodes its rows as drizzle does (each column's `mapFromDriverValue`, null
+ * as null) without its per-value type checks, the chunk's largest cost after the driver's; `last` is the last row as
+ * the driver gave it (a timestamp's text with its microseconds, an id's digits).
+ */
+async function readRows(tx: Executor, m: ResourceMount, fields: Record<string, PgColumn>, where: SQL | undefined, order?: SQL[], limit?: number) {
+  let q = tx.select(fields).from(m.table).where(where).$dynamic();
+  if (order) q = q.orderBy(...order);
+  if (limit !== undefined) q = q.limit(limit);
+  const names = Object.keys(fields);
+  const columns = names.map((n) => fields[n]!);
+  let last: unknown[] | undefined;
+  const decode = (raws: unknown[][]): Row[] => {
+    last = raws.at(-1);
+    return raws.map((raw) => {
+      const row: Row = {};
+      for (let i = 0; i < names.length; i++) {
+        const v = raw[i];
+        row[names[i]!] = v === null || v === undefined ? null : columns[i]!.mapFromDriverValue(v);
+      }
+      return row;
     });
-    rows.catch(() => undefined); // awaited below; a failure while the previous chunk is written is not unhandled
+  };
+  const rows = await tx._.session.prepareQuery<PreparedQueryConfig & { execute: Row[] }>(q.toSQL(), undefined, undefined, true, decode).execute();
+  return { rows, last, names };
+}
+
+/** Reads a chunk of the keyset walk: live rows the caller sees, matching the filters, after `last`. */
+async function keysetChunk(m: ResourceMount, tx: Executor, user: AuthUser, read: ExportRead, chunk: number, last: Chunk['last'] | undefined, conds?: SQL[]): Promise<Chunk> {
+  // the sort keys are read too (under a name of their own unless written)
+  const fields: Record<string, PgColumn> = { ...read.wanted };
+  const keyNames = read.keys.map((k, i) => {
+    const named = Object.keys(fields).find((n) => fields[n] === k.column);
+    if (named) return named;
+    fields[`__exportKey${i}`] = k.column;
+    return `__exportKey${i}`;
+  });
+  const where = and(...(conds ?? await scopeIn(m, tx, user)), ...read.built.conditions, last ? keysetAfter(read.keys, last) : undefined);
+  const got = await readRows(tx, m, fields, where, orderBy(read.keys), chunk);
+  const end = got.last;
+  const lastKeys = end ? keyNames.map((n) => {
+    const v = end[got.names.indexOf(n)];
+    return v === null || v === undefined ? null : String(v);
+  }) : [];
+  await m.hooks.shown?.(tx, got.rows, user, read.lang);
+  return { rows: got.rows, last: lastKeys };
+}
+
+/** The keyset walk from its first chunk: each chunk is read as soon as the one before it is (while that one is written). */
+function keysetSource(m: ResourceMount, user: AuthUser, read: ExportRead, chunk: number, first: Chunk): RowSource {
+  let pending: Promise<Chunk> | undefined = Promise.resolve(first);
+  return {
+    strategy: 'keyset',
+    async next() {
+      if (!pending) return undefined;
+      const got = await pending;
+      pending = got.rows.length === chunk ? runAs(m, user, (tx) => keysetChunk(m, tx, user, read, chunk, got.last)) : undefined;
+      pending?.catch(() => undefined); // awaited by the next call; a failure while this chunk is written is not unhandled
+      return got.rows.length ? got.rows : undefined;
+    },
+  };
+}
+
+/** The ids first (a snapshot, `exportIds`), then the rows `chunk` ids at a time, in the ids' order. */
+async function idsSource(m: ResourceMount, user: AuthUser, read: ExportRead, chunk: number): Promise<RowSource> {
+  const found = await exportIds(m, user, read.built, orderBy(read.keys));
+  if (found.count > EXPORT_MAX_ROWS) throw badRequest('exportTooManyRows', { max: EXPORT_MAX_ROWS });
+  const ids = idChunks(found.text, chunk);
+  const fetch = (part: string[] | undefined) => {
+    if (!part) return undefined;
+    const rows = runAs(m, user, async (tx) => {
+      const { rows: got } = await readRows(tx, m, read.wanted, and(inList(m.columns.id!, part), ...(await scopeIn(m, tx, user))));
+      await m.hooks.shown?.(tx, got, user, read.lang);
+      const byId = new Map(got.map((r) => [String(r.id), r]));
+      return part.map((k) => byId.get(k)).filter((r): r is Row => r !== undefined); // deleted meanwhile: left out
+    });
+    rows.catch(() => undefined); // awaited by the next call; a failure while this chunk is written is not unhandled
     return rows;
   };
+  let pending = fetch(ids.next().value);
+  return {
+    strategy: 'ids',
+    async next() {
+      if (!pending) return undefined;
+      const rows = await pending;
+      pending = fetch(ids.next().value);
+      return rows;
+    },
+  };
+}
+
+/**
+ * Opens the read of an export, before anything is answered (a refusal is still a 400): the rows the list would show
+ * for the same filters, sort, tenant and data scope, in its order. A keyset walk when the planner walks that order
+ * from an index (or sorts few rows): one short statement per chunk, each starting after the last row read, the first
+ * read here; the bound on the rows is counted only when that chunk is full. Otherwise (and for a substring search no
+ * index serves, which the snapshot scans once, in a heavy-query lane) the ids are taken first (`idsSource`).
+ */
+export async function openExport(m: ResourceMount, user: AuthUser, read: ExportRead, opts: ExportOptions = {}): Promise<RowSource> {
+  const chunk = opts.chunk ?? EXPORT_CHUNK;
+  if (opts.strategy === 'ids' || (opts.strategy === undefined && unindexed(read.built))) return idsSource(m, user, read, chunk);
+  const first = await runAs(m, user, async (tx): Promise<Chunk | undefined> => {
+    const conds = await scopeIn(m, tx, user);
+    const where = and(...conds, ...read.built.conditions);
+    if (opts.strategy === undefined) {
+      const probe = tx.select({ id: m.columns.id! }).from(m.table).where(where).orderBy(...orderBy(read.keys)).limit(chunk);
+      if (!keysetFits(await tx.execute(sql`explain (format json) ${probe}`))) return undefined;
+    }
+    const got = await keysetChunk(m, tx, user, read, chunk, undefined, conds);
+    if (got.rows.length === chunk) {
+      const bounded = await tx.execute(sql`select count(*) as n from (select 1 from ${m.table} where ${where ?? sql`true`} limit ${EXPORT_MAX_ROWS + 1}) s`);
+      const n = Number((bounded as unknown as { rows: Array<{ n: string | number }> }).rows[0]?.n ?? 0);
+      if (n > EXPORT_MAX_ROWS) throw badRequest('exportTooManyRows', { max: EXPORT_MAX_ROWS });
+    }
+    return got;
+  });
+  return first ? keysetSource(m, user, read, chunk, first) : idsSource(m, user, read, chunk);
+}
+
+/**
+ * Writes the rows of `source` to `sheet` (the .xlsx, or the CSV option) under a header row of the columns' labels,
+ * presented as the API answers them (wire formats, display names of dictionary codes and references, read once per
+ * export), then ends `out`. Returns early when the client went away.
+ */
+export async function writeExport(
+  m: ResourceMount, sheet: SheetWriter, out: PassThrough, user: AuthUser, lang: Lang, source: RowSource, cols: ExportColumn[], wanted: Record<string, PgColumn>,
+): Promise<void> {
+  await sheet.addRows([cols.map((c) => c.header)]);
   const names: ReferenceNames = new Map();
   // the columns read, and the virtual fields the `shown` hook derived from them
   const written = new Set([...Object.keys(wanted), ...cols.map((c) => c.name)]);
-  // the next chunk is read while this one is written; the writer waits whenever the client reads slower
-  let chunk = ids.next().value;
-  let next = chunk ? read(chunk) : undefined;
-  while (chunk) {
-    const rows = await next!;
-    const following = ids.next().value;
-    next = following ? read(following) : undefined;
-    const byId = new Map(rows.map((r) => [String(r.id), r]));
-    const ordered = chunk.map((k) => byId.get(k)).filter((r): r is Row => r !== undefined); // deleted meanwhile: left out
-    const records = await m.present(ordered, lang, user, { names, only: written });
+  for (let rows = await source.next(); rows; rows = await source.next()) {
+    const records = await m.present(rows, lang, user, { names, only: written });
     await sheet.addRows(records.map((rec) => cols.map((c) => cellOf(c.value(rec)))));
     if (out.destroyed) return;
-    chunk = following;
   }
   await sheet.finish();
   out.end();

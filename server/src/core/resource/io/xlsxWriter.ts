@@ -19,7 +19,12 @@ const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
+// anything xmlText changes: most cells hold none of it, and are written as they are
+// eslint-disable-next-line no-control-regex
+const XML_SPECIAL = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+
 export function xmlText(value: string): string {
+  if (!XML_SPECIAL.test(value)) return value;
   return value.replace(INVALID_XML, '').replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!);
 }
 
@@ -163,11 +168,18 @@ export interface XlsxColumn {
 /** One cell of a row: text, a number, a flag, or nothing. */
 export type XlsxValue = string | number | boolean | null | undefined;
 
+/** What an export writes its rows to (the .xlsx, or the CSV option): rows as they are read, then `finish()`. */
+export interface SheetWriter {
+  /** resolves when the rows are taken (waiting while the destination is behind) */
+  addRows(rows: ReadonlyArray<readonly XlsxValue[]>): Promise<void>;
+  finish(): Promise<void>;
+}
+
 /**
  * Writes an .xlsx of one sheet to `out`: `addRows` as they are read, then `finish()`. Rows are buffered into
  * ~64 KB pieces of XML before they are deflated.
  */
-export class XlsxSheetWriter {
+export class XlsxSheetWriter implements SheetWriter {
   private readonly zip: ZipStream;
   private sheet: EntryWriter | undefined;
   private rowNumber = 0;
@@ -196,16 +208,21 @@ export class XlsxSheetWriter {
     return this.sheet;
   }
 
+  /**
+   * A row's XML. Text is an inline string, never a formula: a cell starting with = + - @ is shown as typed, so the
+   * .xlsx needs no defusing (the CSV option does, `csvCell`).
+   */
   private rowXml(values: readonly XlsxValue[]): string {
     const r = ++this.rowNumber;
     let xml = `<row r="${r}">`;
-    values.forEach((v, i) => {
-      if (v === null || v === undefined || v === '') return;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v === null || v === undefined || v === '') continue;
       const ref = `${this.letters[i] ?? columnLetters(i)}${r}`;
-      if (typeof v === 'number') xml += Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : '';
-      else if (typeof v === 'boolean') xml += `<c r="${ref}" t="b"><v>${v ? 1 : 0}</v></c>`;
-      else xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${xmlText(v)}</t></is></c>`;
-    });
+      if (typeof v === 'string') xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${xmlText(v)}</t></is></c>`;
+      else if (typeof v === 'number') xml += Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : '';
+      else xml += `<c r="${ref}" t="b"><v>${v ? 1 : 0}</v></c>`;
+    }
     return `${xml}</row>`;
   }
 
