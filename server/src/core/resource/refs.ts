@@ -102,6 +102,15 @@ export async function loadReferenceNames(
   }
 }
 
+/** The display name (`<field>Name`) of a reference field's value: the names of its ids, comma-joined; null when none is known. */
+export function referenceName(def: ResourceDef, name: string, v: unknown, known: ReadonlyMap<string, unknown> | undefined): unknown {
+  if (v === null || v === undefined || v === '') return null;
+  const text = String(v);
+  if (single(def, name, text)) return known?.get(text) ?? null;
+  const found = idsOf(name, text, def).map((id) => known?.get(id)).filter((n) => n !== undefined && n !== null);
+  return found.length ? found.join(',') : null;
+}
+
 /** Adds `<field>Name` to answered rows for each reference field, from `names` (which holds every id by now). */
 export function writeReferenceNames(def: ResourceDef, rows: Row[], out: Row[], names: ReferenceNames, only?: ReadonlySet<string>): void {
   for (const [name, f] of Object.entries(def.fields)) {
@@ -109,17 +118,7 @@ export function writeReferenceNames(def: ResourceDef, rows: Row[], out: Row[], n
     const known = names.get(name);
     const key = dictNameKey(name);
     rows.forEach((row, i) => {
-      const v = row[name];
-      let answer: unknown = null;
-      if (v !== null && v !== undefined && v !== '') {
-        const text = String(v);
-        if (single(def, name, text)) answer = known?.get(text) ?? null;
-        else {
-          const found = idsOf(name, text, def).map((id) => known?.get(id)).filter((n) => n !== undefined && n !== null);
-          answer = found.length ? found.join(',') : null;
-        }
-      }
-      out[i]![key] = answer;
+      out[i]![key] = referenceName(def, name, row[name], known);
     });
   }
 }

@@ -36,16 +36,24 @@ export class CsvSheetWriter implements SheetWriter {
     this.closed = once(out, 'close').catch(() => undefined);
   }
 
+  row(values: readonly XlsxValue[]): void {
+    let line = '';
+    for (let i = 0; i < values.length; i++) line += i === 0 ? csvCell(values[i]) : `,${csvCell(values[i])}`;
+    this.text += `${line}\r\n`;
+  }
+
+  get full(): boolean {
+    return this.text.length >= 64 * 1024;
+  }
+
   async addRows(rows: ReadonlyArray<readonly XlsxValue[]>): Promise<void> {
     for (const values of rows) {
-      let line = '';
-      for (let i = 0; i < values.length; i++) line += i === 0 ? csvCell(values[i]) : `,${csvCell(values[i])}`;
-      this.text += `${line}\r\n`;
-      if (this.text.length >= 64 * 1024) await this.flush();
+      this.row(values);
+      if (this.full) await this.flush();
     }
   }
 
-  private async flush(): Promise<void> {
+  async flush(): Promise<void> {
     if (this.text === '') return;
     const buf = Buffer.from(this.text, 'utf8');
     this.text = '';

@@ -1,4 +1,4 @@
-import type { Lang, ResourceDef } from '@console/contract';
+import { dictNameKey, type Lang, type ResourceDef } from '@console/contract';
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PreparedQueryConfig } from 'drizzle-orm/pg-core';
 import type { PassThrough } from 'node:stream';
@@ -9,7 +9,8 @@ import { badRequest } from '../../errors.js';
 import { type Filters, orderBy, type SortKeys, unindexed } from '../filters.js';
 import { runAs, scopeIn } from '../mount/access.js';
 import type { ResourceMount } from '../mount/resourceMount.js';
-import type { ReferenceNames } from '../refs.js';
+import { dictLabel, presentValue } from '../mount/present.js';
+import { loadReferenceNames, type ReferenceNames, referenceName, unnamedReferences } from '../refs.js';
 import { exportColumns } from './cells.js';
 import type { SheetWriter, XlsxValue } from './xlsxWriter.js';
 
@@ -286,6 +287,28 @@ export async function openExport(m: ResourceMount, user: AuthUser, read: ExportR
 }
 
 /**
+ * The records an export writes, as `present` answers them for the fields written (`only`): each field's value
+ * (`presentValue`), the dictionary labels and reference names beside them (`dictLabel`, `referenceName`), a tree's
+ * ancestors; built once per export, a row at a time (no other key of a record is read by an export's column).
+ */
+async function exportPresenter(m: ResourceMount, lang: Lang, only: ReadonlySet<string>): Promise<(row: Row, names: ReferenceNames) => Row> {
+  const fields = m.answered.filter(([name]) => only.has(name));
+  const dicts = m.dictFields.filter(([name]) => only.has(name)).map(([name, code]) => [name, dictNameKey(name), m.def.fields[name]!, code] as const);
+  const labels = await Promise.all(dicts.map(([, , , code]) => m.ctx.dicts.labels(code, lang)));
+  const refs = m.hasRefs ? Object.entries(m.def.fields).filter(([name, f]) => f.ref && !f.writeOnly && only.has(name)).map(([name]) => [name, dictNameKey(name)] as const) : [];
+  const ancestors = m.def.tree?.ancestorsColumn;
+  const withAncestors = ancestors !== undefined && only.has(ancestors);
+  return (row, names) => {
+    const one: Row = {};
+    for (const [name, f] of fields) one[name] = presentValue(f, row[name]);
+    for (let i = 0; i < dicts.length; i++) one[dicts[i]![1]] = dictLabel(dicts[i]![2], row[dicts[i]![0]], labels[i]!);
+    for (const [name, key] of refs) one[key] = referenceName(m.def, name, row[name], names.get(name));
+    if (withAncestors && typeof row[ancestors] === 'string') one[ancestors] = row[ancestors];
+    return one;
+  };
+}
+
+/**
  * Writes the rows of `source` to `sheet` (the .xlsx, or the CSV option) under a header row of the columns' labels,
  * presented as the API answers them (wire formats, display names of dictionary codes and references, read once per
  * export), then ends `out`. Returns early when the client went away.
@@ -293,13 +316,22 @@ export async function openExport(m: ResourceMount, user: AuthUser, read: ExportR
 export async function writeExport(
   m: ResourceMount, sheet: SheetWriter, out: PassThrough, user: AuthUser, lang: Lang, source: RowSource, cols: ExportColumn[], wanted: Record<string, PgColumn>,
 ): Promise<void> {
-  await sheet.addRows([cols.map((c) => c.header)]);
+  sheet.row(cols.map((c) => c.header));
   const names: ReferenceNames = new Map();
   // the columns read, and the virtual fields the `shown` hook derived from them
   const written = new Set([...Object.keys(wanted), ...cols.map((c) => c.name)]);
+  const present = await exportPresenter(m, lang, written);
+  const cells: XlsxValue[] = new Array<XlsxValue>(cols.length);
   for (let rows = await source.next(); rows; rows = await source.next()) {
-    const records = await m.present(rows, lang, user, { names, only: written });
-    await sheet.addRows(records.map((rec) => cols.map((c) => cellOf(c.value(rec)))));
+    // the chunk's references named in one query per field, then each row presented and written in turn
+    const missing = m.hasRefs ? unnamedReferences(m.def, rows, names, written) : undefined;
+    if (missing?.size) await runAs(m, user, (tx) => loadReferenceNames(tx, m.ctx.resources, m.def, missing, user, names));
+    for (const row of rows) {
+      const rec = present(row, names);
+      for (let i = 0; i < cols.length; i++) cells[i] = cellOf(cols[i]!.value(rec));
+      sheet.row(cells);
+      if (sheet.full) await sheet.flush();
+    }
     if (out.destroyed) return;
   }
   await sheet.finish();

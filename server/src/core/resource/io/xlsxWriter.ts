@@ -17,6 +17,8 @@ const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships
 // characters XML 1.0 does not allow (a stray control character in a remark would make the file unreadable)
 // eslint-disable-next-line no-control-regex
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** text that needs xml:space="preserve" to keep its spaces: at either end, or a line break or tab anywhere */
+const EDGE_SPACE = /^\s|\s$|[\t\n\r]/;
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
 // anything xmlText changes: most cells hold none of it, and are written as they are
@@ -168,23 +170,31 @@ export interface XlsxColumn {
 /** One cell of a row: text, a number, a flag, or nothing. */
 export type XlsxValue = string | number | boolean | null | undefined;
 
-/** What an export writes its rows to (the .xlsx, or the CSV option): rows as they are read, then `finish()`. */
+/**
+ * What an export writes its rows to (the .xlsx, or the CSV option): `row` as they are read (the values are taken at
+ * once: the array may be reused), `flush` whenever `full`, then `finish()`.
+ */
 export interface SheetWriter {
-  /** resolves when the rows are taken (waiting while the destination is behind) */
+  row(values: readonly XlsxValue[]): void;
+  /** ~64 KB of rows are gathered: `flush` them */
+  readonly full: boolean;
+  /** resolves when the gathered rows are taken (waiting while the destination is behind) */
+  flush(): Promise<void>;
+  /** resolves when the rows are taken: `row` for each, flushing whenever full */
   addRows(rows: ReadonlyArray<readonly XlsxValue[]>): Promise<void>;
   finish(): Promise<void>;
 }
 
 /**
- * Writes an .xlsx of one sheet to `out`: `addRows` as they are read, then `finish()`. Rows are buffered into
- * ~64 KB pieces of XML before they are deflated.
+ * Writes an .xlsx of one sheet to `out`: rows as they are read, then `finish()`. Rows are gathered into ~64 KB
+ * pieces of XML before they are deflated.
  */
 export class XlsxSheetWriter implements SheetWriter {
   private readonly zip: ZipStream;
   private sheet: EntryWriter | undefined;
   private rowNumber = 0;
-  private pending: string[] = [];
-  private pendingLength = 0;
+  /** the rows' XML not yet deflated */
+  private pending = '';
   private readonly letters: string[];
 
   constructor(out: Writable, private readonly name: string, private readonly columns: XlsxColumn[]) {
@@ -209,45 +219,47 @@ export class XlsxSheetWriter implements SheetWriter {
   }
 
   /**
-   * A row's XML. Text is an inline string, never a formula: a cell starting with = + - @ is shown as typed, so the
-   * .xlsx needs no defusing (the CSV option does, `csvCell`).
+   * Adds a row's XML. Text is an inline string, never a formula: a cell starting with = + - @ is shown as typed, so
+   * the .xlsx needs no defusing (the CSV option does, `csvCell`). Spaces at either end are kept (xml:space).
    */
-  private rowXml(values: readonly XlsxValue[]): string {
+  row(values: readonly XlsxValue[]): void {
     const r = ++this.rowNumber;
     let xml = `<row r="${r}">`;
     for (let i = 0; i < values.length; i++) {
       const v = values[i];
       if (v === null || v === undefined || v === '') continue;
       const ref = `${this.letters[i] ?? columnLetters(i)}${r}`;
-      if (typeof v === 'string') xml += `<c r="${ref}" t="inlineStr"><is><t xml:space="preserve">${xmlText(v)}</t></is></c>`;
-      else if (typeof v === 'number') xml += Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : '';
+      if (typeof v === 'string') {
+        const keep = EDGE_SPACE.test(v) ? ' xml:space="preserve"' : '';
+        xml += `<c r="${ref}" t="inlineStr"><is><t${keep}>${xmlText(v)}</t></is></c>`;
+      } else if (typeof v === 'number') xml += Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : '';
       else xml += `<c r="${ref}" t="b"><v>${v ? 1 : 0}</v></c>`;
     }
-    return `${xml}</row>`;
+    this.pending += `${xml}</row>`;
   }
 
-  /** Adds rows; resolves when they are taken (waiting while the destination is behind). */
+  get full(): boolean {
+    return this.pending.length >= 64 * 1024;
+  }
+
   async addRows(rows: ReadonlyArray<readonly XlsxValue[]>): Promise<void> {
-    const sheet = await this.start();
     for (const values of rows) {
-      const xml = this.rowXml(values);
-      this.pending.push(xml);
-      this.pendingLength += xml.length;
-      if (this.pendingLength >= 64 * 1024) await this.flush(sheet);
+      this.row(values);
+      if (this.full) await this.flush();
     }
   }
 
-  private async flush(sheet: EntryWriter): Promise<void> {
-    if (!this.pending.length) return;
-    const text = this.pending.join('');
-    this.pending = [];
-    this.pendingLength = 0;
+  async flush(): Promise<void> {
+    const sheet = await this.start();
+    if (this.pending === '') return;
+    const text = this.pending;
+    this.pending = '';
     await sheet.write(text);
   }
 
   async finish(): Promise<void> {
+    await this.flush();
     const sheet = await this.start();
-    await this.flush(sheet);
     await sheet.write('</sheetData></worksheet>');
     await sheet.end();
     await this.zip.finish();

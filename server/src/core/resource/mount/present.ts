@@ -18,17 +18,23 @@ export interface PresentedResource {
   hasRefs: boolean;
 }
 
+/** A field's value as answered: a secret masked, a datetime in the wire format, nothing as null. */
+export function presentValue(f: FieldDef, v: unknown): unknown {
+  if (f.secret) return v === undefined || v === null || v === '' ? null : SECRET_MASK;
+  return v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
+}
+
+/** The display value (`<field>Name`) of a dictionary-coded field's value, from the dictionary's labels. */
+export function dictLabel(f: FieldDef, v: unknown, labels: ReadonlyMap<string, string>): string | null {
+  return v === undefined || v === null ? null : labels.get(dictKeyOf(f, String(v))) ?? null;
+}
+
 /** One row's answered fields in wire format, with `<field>Name` beside its dictionary codes and a field's aliases beside it. */
 function presentFields(row: Row, fields: PresentedResource['answered'], dicts: ReadonlyArray<readonly [string, string, FieldDef]>, dictLabels: Array<Map<string, string>>): Row {
   const one: Row = {};
-  for (const [name, f] of fields) {
-    const v = row[name];
-    if (f.secret) one[name] = v === undefined || v === null || v === '' ? null : SECRET_MASK;
-    else one[name] = v === undefined || v === null ? null : f.type === 'datetime' ? formatDateTime(v as Date) : v;
-  }
+  for (const [name, f] of fields) one[name] = presentValue(f, row[name]);
   dicts.forEach(([name, , f], i) => {
-    const v = row[name];
-    one[dictNameKey(name)] = v === undefined || v === null ? null : dictLabels[i]!.get(dictKeyOf(f, String(v))) ?? null;
+    one[dictNameKey(name)] = dictLabel(f, row[name], dictLabels[i]!);
   });
   // BladeX's names of a field, beside it
   for (const [name, f] of fields) for (const alias of f.aliases ?? []) one[alias] = one[name];
