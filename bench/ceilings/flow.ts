@@ -15,7 +15,7 @@
  *   npx tsx bench/ceilings/flow.ts [--steps=500] [--rounds=3] [--skip-build] [--keep] [--write] [--profile]
  *     [--pg-url=postgres://postgres@127.0.0.1:5432/postgres] [--pg-log=/var/log/postgresql/postgresql-15-main.log]
  */
-import { closeSync, existsSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { Agent, request } from 'node:http';
 import { createHash } from 'node:crypto';
@@ -33,7 +33,7 @@ import { runStep } from '@console/server/src/areas/flow/bpmn/runtime/step.js';
 import { intOption, withDatabase } from '../data.js';
 import { BASIC, stats } from '../measure.js';
 import { machine, revision, writeSection } from '../report.js';
-import { log, median, profileReport, RESULTS, ratioRow, startBuiltServer } from './common.js';
+import { log, median, processCpuMs, profileReport, RESULTS, ratioRow, startBuiltServer } from './common.js';
 
 const DB = 'console_bench_ceilings_flow';
 const T = '541742';
@@ -106,8 +106,15 @@ async function completeOverHttp(call: Call, headers: Record<string, string>, tas
 
 // ---- the ceiling: the engine step and the completion's statements through a plain pool ----
 
-const INSTANCE_COLUMNS = 'id, tenant_id, definition_id, business_key, start_user, status, incident_reason, state, super_instance_id, super_execution_id';
-const TASK_COLUMNS = 'id, instance_id, execution_id, task_definition_key, status, assignee, candidate_users, candidate_groups';
+/** the columns the server reads of an instance and a task (server/src/areas/flow/steps.ts, engine.ts), as it names them */
+const INSTANCE_COLUMNS = `id::text as "id", tenant_id as "tenantId", definition_id::text as "definitionId", process_key as "processKey",
+  process_name as "processName", category, business_key as "businessKey", start_user::text as "startUser", start_user_name as "startUserName", status,
+  incident_reason as "incidentReason", state, variables, super_instance_id::text as "superInstanceId", super_execution_id as "superExecutionId"`;
+const TASK_COLUMNS = `id::text as "id", instance_id::text as "instanceId", execution_id as "executionId",
+  task_definition_key as "taskDefinitionKey", status, assignee, candidate_users as "candidateUsers", candidate_groups as "candidateGroups"`;
+/** the history's columns as the server's one-parameter insert names them (core/db/bulk.ts insertRows: by property name) */
+const HISTORY_COLUMNS = '"at", "element_id", "element_name", "element_type", "event", "execution_id", "id", "instance_id", "source_id", "target_id", "tenant_id"';
+const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
 interface CeilingStep { ms: number; engineMs: number; stateBytes: number }
 
@@ -115,7 +122,8 @@ interface CeilingStep { ms: number; engineMs: number; stateBytes: number }
  * One completion as the server's persistence issues it, with the engine step between the reads and the writes:
  * the tenant transaction (role, tenant, timeouts), the instance locked through its open task, the task locked, the
  * assignee checked, the step run, the instance's state (null once ended), variables, timers and subscriptions
- * written, the task completed, the history appended (one insert), the leave request's comment kept, commit.
+ * written, the task completed, the history appended (one insert of one JSON parameter), the leave request's
+ * comment kept, commit.
  */
 function ceilingStep(pool: pg.Pool, approverId: string, modelOf: (definitionId: string) => ReturnType<typeof loadModel>, limits: StepLimits, timeouts: { statement: string; idle: string }) {
   return async (task: OpenTask): Promise<CeilingStep> => {
@@ -127,38 +135,37 @@ function ceilingStep(pool: pg.Pool, approverId: string, modelOf: (definitionId: 
       await c.query('begin');
       await c.query("select set_config('role', $1, true), set_config('app.tenant_id', $2, true), set_config('statement_timeout', $3, true), set_config('idle_in_transaction_session_timeout', $4, true)",
         ['console_app', T, timeouts.statement, timeouts.idle]);
-      const instance = (await c.query<{ id: string; definition_id: string; business_key: string | null; start_user: string | null; status: string; state: InstanceState; super_instance_id: string | null }>(
+      const instance = (await c.query<{ id: string; definitionId: string; businessKey: string | null; startUser: string | null; status: string; state: InstanceState; superInstanceId: string | null }>(
         `select ${INSTANCE_COLUMNS} from blade_flow_instance where id = (select instance_id from blade_flow_task where id = $1 and tenant_id = $2 and status = 'open') for update`, [task.id, T])).rows[0];
       if (!instance || instance.status !== 'running') throw new Error(`ceiling: no running instance for task ${task.id}`);
-      const row = (await c.query<{ execution_id: string; status: string; assignee: string | null }>(`select ${TASK_COLUMNS} from blade_flow_task where id = $1 for update`, [task.id])).rows[0];
+      const row = (await c.query<{ executionId: string; status: string; assignee: string | null }>(`select ${TASK_COLUMNS} from blade_flow_task where id = $1 for update`, [task.id])).rows[0];
       if (!row || row.status !== 'open' || row.assignee !== approverId) throw new Error(`ceiling: task ${task.id} is not the approver's open task`);
       const e0 = performance.now();
-      const r = await runStep(modelOf(instance.definition_id), instance.state, { complete: { taskId: row.execution_id, variables: { pass: true, comment: '同意' } } },
-        { handlers: {}, limits, businessKey: instance.business_key, called: !!instance.super_instance_id });
+      const r = await runStep(modelOf(instance.definitionId), instance.state, { complete: { taskId: row.executionId, variables: { pass: true, comment: '同意' } } },
+        { handlers: {}, limits, businessKey: instance.businessKey, called: !!instance.superInstanceId });
       engineMs = performance.now() - e0;
-      const now = new Date();
+      const at = new Date().toISOString();
       const ended = r.status === 'completed';
       const state = r.state === null ? null : JSON.stringify(r.state);
       const variables = JSON.stringify(r.variables);
       stateBytes = Buffer.byteLength(state ?? '') + Buffer.byteLength(variables);
-      await c.query(`update blade_flow_instance set status = $1, state = $2, due_at = $3, variables = $4, waits_messages = $5, waits_signals = $6, update_time = $7${ended ? ', end_time = $7' : ''} where id = $8`,
-        [ended ? 'completed' : 'running', state, r.dueAt, variables, r.waitsFor.messages, r.waitsFor.signals, now, instance.id]);
+      await c.query(`update blade_flow_instance set status = $1, state = $2::jsonb, due_at = $3::timestamptz, variables = $4::jsonb, waits_messages = $5::text[], waits_signals = $6::text[], `
+        + `update_time = $7::timestamptz${ended ? ', end_time = $8::timestamptz' : ''} where id = $${ended ? 9 : 8}`,
+      [ended ? 'completed' : 'running', state, r.dueAt ? r.dueAt.toISOString() : null, variables, textArray(r.waitsFor.messages), textArray(r.waitsFor.signals), at, ...(ended ? [at] : []), instance.id]);
       if (r.opened.length) throw new Error('ceiling: a short leave opens no task on approval');
       const closed = r.closed.filter((x) => x.outcome === 'completed').map((x) => x.taskId);
-      await c.query("update blade_flow_task set status = 'completed', end_time = $1, outcome = $2, comment = $3, completed_by = $4 where instance_id = $5 and execution_id = any($6) and status = 'open'",
-        [now, 'pass', '同意', approverId, instance.id, closed]);
+      await c.query("update blade_flow_task set status = $1, end_time = $2::timestamptz, outcome = $3, comment = $4, completed_by = $5 where instance_id = $6 and execution_id = any($7::text[]) and status = 'open'",
+        ['completed', at, 'pass', '同意', approverId, instance.id, textArray(closed)]);
       if (r.history.length) {
-        const params: unknown[] = [];
-        const rows = r.history.map((h) => {
-          const at = params.length;
-          params.push(nextId(), T, instance.id, h.event, h.elementId, h.elementType, h.elementName, h.executionId, h.sourceId, h.targetId, h.at);
-          return `(${Array.from({ length: 11 }, (_, i) => `$${at + i + 1}`).join(', ')})`;
-        });
-        await c.query(`insert into blade_flow_history (id, tenant_id, instance_id, event, element_id, element_type, element_name, execution_id, source_id, target_id, at) values ${rows.join(', ')}`, params);
+        const records = r.history.map((h) => ({
+          at: h.at.toISOString(), element_id: h.elementId, element_name: h.elementName, element_type: h.elementType, event: h.event, execution_id: h.executionId,
+          id: nextId(), instance_id: instance.id, source_id: h.sourceId, target_id: h.targetId, tenant_id: T,
+        }));
+        await c.query(`insert into "blade_flow_history" (${HISTORY_COLUMNS}) select ${HISTORY_COLUMNS} from json_populate_recordset(null::"blade_flow_history", $1::json)`, [JSON.stringify(records)]);
       }
-      if (instance.business_key && instance.start_user !== approverId) {
-        await c.query('update blade_process_leave set approval_comment = $1, update_user = $2, update_time = $3 where id = $4 and process_instance_id = $5',
-          ['同意', approverId, now, instance.business_key, instance.id]);
+      if (instance.businessKey && instance.startUser !== approverId) {
+        await c.query('update blade_process_leave set approval_comment = $1, update_user = $2, update_time = $3::timestamptz where id = $4 and process_instance_id = $5',
+          ['同意', approverId, at, instance.businessKey, instance.id]);
       }
       await c.query('commit');
     } catch (e) {
@@ -227,11 +234,6 @@ function completionStatements(all: Logged[]): string[][] {
 /** a round's calls (ms), and the CPU each side's process spent per call (ms): the server's, the bench's for the ceiling */
 interface Round { console: number[]; ceiling: CeilingStep[]; consoleCpu: number; ceilingCpu: number }
 
-/** user and system CPU time of a process, ms (Linux: /proc/<pid>/stat, in clock ticks of 10 ms) */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 const ownCpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -328,9 +330,9 @@ async function main(): Promise<void> {
     const rounds: Round[] = [];
     for (let r = 1; r <= ROUNDS; r++) {
       const round: Round = { console: [], ceiling: [], consoleCpu: 0, ceilingCpu: 0 };
-      const serverCpu = cpuMsOf(product.child.pid!);
+      const serverCpu = processCpuMs(product.child.pid!);
       for (const task of take(STEPS)) round.console.push(await consoleStep(task));
-      round.consoleCpu = (cpuMsOf(product.child.pid!) - serverCpu) / STEPS;
+      round.consoleCpu = (processCpuMs(product.child.pid!) - serverCpu) / STEPS;
       const benchCpu = ownCpuMs();
       for (const task of take(STEPS)) round.ceiling.push(await ceiling(task));
       round.ceilingCpu = (ownCpuMs() - benchCpu) / STEPS;

@@ -7,7 +7,7 @@ import { nextId } from '../../core/ids.js';
 import { BpmnInvalid, type CompiledProcess, compileBpmn, loadModel } from './bpmn/compile.js';
 import { MODEL_FORMAT, type ProcessModel } from './bpmn/model.js';
 import type { OpenedTask, StepLimits } from './bpmn/runtime/context.js';
-import { type Actor, deleteTree, type FlowService, type IncidentWrite, lockInstance, StepDriver, type StepHost } from './steps.js';
+import { type Actor, deleteTree, type FlowService, type IncidentWrite, type InstanceRow, lockInstance, rowsOf, StepDriver, type StepHost } from './steps.js';
 import { flowDefinition, flowDeployment, flowInstance, flowTask } from './tables.js';
 
 export type { FlowService } from './steps.js';
@@ -29,8 +29,8 @@ export interface Deployed {
   version: number;
 }
 
-type InstanceRow = typeof flowInstance.$inferSelect;
-type TaskRow = typeof flowTask.$inferSelect;
+/** what a completion reads of its task */
+type TaskRow = Pick<typeof flowTask.$inferSelect, 'id' | 'instanceId' | 'executionId' | 'taskDefinitionKey' | 'status' | 'assignee' | 'candidateUsers' | 'candidateGroups'>;
 
 /** A process's own work when one of its tasks is completed (the leave request keeps the approver's comment), in the same transaction. */
 export type TaskCompletedHook = (tx: Executor, c: { instance: InstanceRow; task: TaskRow; pass: boolean; comment: string | null; status: string; user: AuthUser }) => Promise<void>;
@@ -230,10 +230,13 @@ export class FlowEngine implements StepHost {
   async complete(user: AuthUser, taskId: string, input: { pass: boolean; comment?: string; variables?: Record<string, unknown>; instanceId?: string }): Promise<{ instanceId: string; status: string; tasks: OpenedTask[] }> {
     return incidentsRecorded(inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
       // the task's instance locked in one statement, before the task, as the scheduler locks them
-      const instance = await lockInstance(tx, sql`${flowInstance.id} = (select ${flowTask.instanceId} from ${flowTask}
-        where ${flowTask.id} = ${taskId} and ${flowTask.tenantId} = ${user.tenantId} and ${flowTask.status} = 'open')`, { missing: 'flowTaskMissing' });
+      const instance = await lockInstance(tx, sql`id = (select instance_id from blade_flow_task where id = ${taskId} and tenant_id = ${user.tenantId} and status = 'open')`,
+        { missing: 'flowTaskMissing' });
       if (input.instanceId && input.instanceId !== instance.id) throw new AppError(404, 'flowTaskMissing');
-      const [task] = await tx.select().from(flowTask).where(eq(flowTask.id, taskId)).for('update');
+      // read again once the instance is held: a completion that held it before has committed by now
+      const [task] = rowsOf<TaskRow>(await tx.execute(sql`select id::text as "id", instance_id::text as "instanceId", execution_id as "executionId",
+        task_definition_key as "taskDefinitionKey", status, assignee, candidate_users as "candidateUsers", candidate_groups as "candidateGroups"
+        from blade_flow_task where id = ${taskId} for update`));
       if (!task || task.status !== 'open') throw new AppError(404, 'flowTaskMissing');
       if (task.assignee !== user.userId) {
         if (task.assignee || !isCandidate(task, user)) throw forbidden('flowTaskNotOffered');

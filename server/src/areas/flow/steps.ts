@@ -1,6 +1,7 @@
 import type { MessageKey } from '@console/contract';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
+import { insertRows } from '../../core/db/bulk.js';
 import { type Executor, schema } from '../../core/db/index.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
@@ -17,8 +18,24 @@ import { flowDefinition, flowHistory, flowInstance, flowTask } from './tables.js
  * delivered to the tenant's other instances, a called process's end (or uncaught error) handed to its caller.
  */
 
-export type InstanceRow = typeof flowInstance.$inferSelect;
+/** what a step reads of its instance: the lists' own columns (times, reasons, search grams) are not read */
+export type InstanceRow = Pick<typeof flowInstance.$inferSelect, 'id' | 'tenantId' | 'definitionId' | 'processKey' | 'processName' | 'category' | 'businessKey'
+  | 'startUser' | 'startUserName' | 'status' | 'incidentReason' | 'state' | 'variables' | 'superInstanceId' | 'superExecutionId'>;
 type DefinitionRow = typeof flowDefinition.$inferSelect;
+
+/**
+ * The statements of a step are written as SQL, not built by drizzle's query builders: building a select of every
+ * column, or the history's multi-row insert, cost drizzle ten times what PostgreSQL takes to run them (bench/ceilings/flow.ts).
+ */
+const INSTANCE_COLUMNS = sql.raw(`id::text as "id", tenant_id as "tenantId", definition_id::text as "definitionId", process_key as "processKey",
+  process_name as "processName", category, business_key as "businessKey", start_user::text as "startUser", start_user_name as "startUserName", status,
+  incident_reason as "incidentReason", state, variables, super_instance_id::text as "superInstanceId", super_execution_id as "superExecutionId"`);
+
+/** the rows a statement answered (both drivers answer `rows`) */
+export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+
+/** a PostgreSQL array literal of texts, for a `text[]` parameter */
+const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
 /** A server handler a service task or a listener may call, inside the step's transaction. */
 export type FlowService = (variables: Readonly<Record<string, unknown>>, c: { tx: Executor; tenantId: string; instanceId: string }) => Promise<Record<string, unknown> | void>;
@@ -55,7 +72,8 @@ export const markIncident = (instanceId: string): IncidentWrite => (tx, reason) 
 
 /** Locks a running instance (by id, or the one a condition finds) for a step; an incident only when allowed. */
 export async function lockInstance(tx: Executor, instanceId: string | SQL, allow: { incident?: boolean; missing?: MessageKey } = {}): Promise<InstanceRow> {
-  const [instance] = await tx.select().from(flowInstance).where(typeof instanceId === 'string' ? eq(flowInstance.id, instanceId) : instanceId).for('update');
+  const where = typeof instanceId === 'string' ? sql`id = ${instanceId}` : instanceId;
+  const [instance] = rowsOf<InstanceRow>(await tx.execute(sql`select ${INSTANCE_COLUMNS} from blade_flow_instance where ${where} for update`));
   if (!instance) throw new AppError(404, allow.missing ?? 'flowInstanceMissing');
   if (instance.status === 'incident' && allow.incident) return instance;
   if (instance.status === 'incident') throw badRequest('flowInstanceIncident', { reason: instance.incidentReason ?? '' });
@@ -127,12 +145,14 @@ export class StepDriver {
   /** writes what a step did: the instance's state, timers and subscriptions, its tasks opened and closed, its history */
   private async record(instance: InstanceRow, r: StepResult, completion?: Completion): Promise<void> {
     const now = new Date();
+    const at = now.toISOString();
     const ended = r.status === 'completed';
     const status = ended && r.uncaughtError ? 'deleted' : ended ? 'completed' : 'running';
-    await this.tx.update(flowInstance).set({
-      status, state: r.state, dueAt: r.dueAt, variables: r.variables, waitsMessages: r.waitsFor.messages, waitsSignals: r.waitsFor.signals, updateTime: now,
-      ...(ended ? { endTime: now } : {}), ...(r.uncaughtError ? { deleteReason: `error ${r.uncaughtError.code}`.slice(0, 500) } : {}),
-    }).where(eq(flowInstance.id, instance.id));
+    await this.tx.execute(sql`update blade_flow_instance set status = ${status}, state = ${r.state === null ? null : JSON.stringify(r.state)}::jsonb,
+      due_at = ${r.dueAt ? r.dueAt.toISOString() : null}::timestamptz, variables = ${JSON.stringify(r.variables)}::jsonb,
+      waits_messages = ${textArray(r.waitsFor.messages)}::text[], waits_signals = ${textArray(r.waitsFor.signals)}::text[], update_time = ${at}::timestamptz
+      ${ended ? sql`, end_time = ${at}::timestamptz` : sql``}${r.uncaughtError ? sql`, delete_reason = ${`error ${r.uncaughtError.code}`.slice(0, 500)}` : sql``}
+      where id = ${instance.id}`);
     if (r.opened.length) {
       await this.tx.insert(flowTask).values(r.opened.map((t) => ({
         id: nextId(), tenantId: this.tenantId, instanceId: instance.id, executionId: t.taskId, taskDefinitionKey: t.activityId, name: t.name,
@@ -143,12 +163,15 @@ export class StepDriver {
     for (const outcome of ['completed', 'cancelled'] as const) {
       const ids = r.closed.filter((c) => c.outcome === outcome).map((c) => c.taskId);
       if (ids.length) {
-        await this.tx.update(flowTask).set({ status: outcome, endTime: now, ...(outcome === 'completed' ? completion : {}) })
-          .where(and(eq(flowTask.instanceId, instance.id), inArray(flowTask.executionId, ids), eq(flowTask.status, 'open')));
+        const said = outcome === 'completed' && completion
+          ? sql`, outcome = ${completion.outcome ?? null}, comment = ${completion.comment ?? null}, completed_by = ${completion.completedBy ?? null}` : sql``;
+        await this.tx.execute(sql`update blade_flow_task set status = ${outcome}, end_time = ${at}::timestamptz${said}
+          where instance_id = ${instance.id} and execution_id = any(${textArray(ids)}::text[]) and status = 'open'`);
       }
     }
     if (r.history.length) {
-      await this.tx.insert(flowHistory).values(r.history.map((h) => ({
+      // one statement of one parameter, however many events
+      await insertRows(this.tx, flowHistory, r.history.map((h) => ({
         id: nextId(), tenantId: this.tenantId, instanceId: instance.id, event: h.event, elementId: h.elementId, elementType: h.elementType, elementName: h.elementName,
         executionId: h.executionId, sourceId: h.sourceId, targetId: h.targetId, at: h.at,
       })));
