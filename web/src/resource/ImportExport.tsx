@@ -36,8 +36,8 @@ function filenameOf(disposition: string | null): string | undefined {
   }
 }
 
-/** Fetches a file of the API (with the caller's token and language) and saves it; a refusal is toasted. */
-export async function downloadFile(path: string, query: Query = {}): Promise<void> {
+/** Fetches a file of the API (with the caller's token and language) and saves it (named as the server names it); a refusal is toasted. */
+export async function downloadFile(path: string, query: Query = {}, fallbackName = 'export.xlsx'): Promise<void> {
   const res = await fetch(buildUrl(path, query), { headers: callHeaders(), credentials: 'include' });
   if (!res.ok || (res.headers.get('content-type') ?? '').includes('json')) {
     let message = res.statusText;
@@ -50,17 +50,17 @@ export async function downloadFile(path: string, query: Query = {}): Promise<voi
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
   a.href = url;
-  a.download = filenameOf(res.headers.get('content-disposition')) ?? 'export.xlsx';
+  a.download = filenameOf(res.headers.get('content-disposition')) ?? fallbackName;
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
-/** The list's current filters and sort, without paging: what the export takes. */
-export function exportResource(def: ResourceDef, listQuery: Query): Promise<void> {
+/** The list's current filters and sort, without paging: what the export takes; as an .xlsx, or a CSV (`format=csv`). */
+export function exportResource(def: ResourceDef, listQuery: Query, format: 'xlsx' | 'csv' = 'xlsx'): Promise<void> {
   const { current: _c, size: _s, ...filters } = listQuery;
-  return downloadFile(ioRoutes(def).export!.path, filters);
+  return downloadFile(ioRoutes(def).export!.path, format === 'csv' ? { ...filters, format } : filters, `export.${format}`);
 }
 
 export interface ImportDialogProps {

@@ -1,9 +1,9 @@
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { ResourceDef } from '@console/contract';
 import { ioRoutes } from '@console/contract/io';
-import { Button } from 'antd';
+import { Button, Dropdown } from 'antd';
 import type { TFunction } from 'i18next';
-import { useMemo, useState, type ReactNode, type RefObject } from 'react';
+import { cloneElement, type ReactElement, type ReactNode, type RefObject, useMemo, useState } from 'react';
 import type { Query } from '../../api/client';
 import type { AllowedButtons } from '../permissions';
 import type { FormTarget, ResourceRecord, ToolbarContext } from '../types';
@@ -19,11 +19,33 @@ export function useImportExport(def: ResourceDef, can: (code: string) => boolean
   const canImport = io.import !== undefined && can(io.import.permission);
   const [importOpen, setImportOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const exportRows = () => {
+  /** the rows the list shows (every page), as an .xlsx (BladeX's) or a CSV */
+  const exportRows = (format: ExportFormat = 'xlsx') => {
     setExporting(true);
-    loadImportExport().then((m) => m.exportResource(def, lastQuery.current)).catch(() => undefined).finally(() => setExporting(false));
+    loadImportExport().then((m) => m.exportResource(def, lastQuery.current, format)).catch(() => undefined).finally(() => setExporting(false));
   };
   return { canExport, canImport, importOpen, setImportOpen, exporting, exportRows };
+}
+
+/** the export's file types: an .xlsx (a click on the button) or a CSV (from its menu) */
+export type ExportFormat = 'xlsx' | 'csv';
+
+/** Export: a click exports an .xlsx; the arrow beside it offers Excel or CSV. */
+function exportButton(io: Pick<ReturnType<typeof useImportExport>, 'exporting' | 'exportRows'>, t: TFunction): ReactNode {
+  const items = [
+    { key: 'xlsx', label: t('resource.exportExcel'), 'data-testid': 'resource-export-xlsx' },
+    { key: 'csv', label: t('resource.exportCsv'), 'data-testid': 'resource-export-csv' },
+  ];
+  return (
+    <Dropdown.Button key="export" loading={io.exporting} onClick={() => io.exportRows('xlsx')}
+      menu={{ items, onClick: ({ key }) => io.exportRows(key === 'csv' ? 'csv' : 'xlsx') }}
+      buttonsRender={([main, more]) => [
+        cloneElement(main as ReactElement<Record<string, unknown>>, { icon: <DownloadOutlined />, 'data-testid': 'resource-export' }),
+        cloneElement(more as ReactElement<Record<string, unknown>>, { 'data-testid': 'resource-export-format', title: t('resource.exportFormat'), 'aria-label': t('resource.exportFormat') }),
+      ]}>
+      {t('resource.export')}
+    </Dropdown.Button>
+  );
 }
 
 export interface ToolbarInput<Rec> {
@@ -58,11 +80,7 @@ export function toolbarButtons<Rec extends ResourceRecord>(input: ToolbarInput<R
         {t('resource.import')}
       </Button>
     ),
-    io.canExport && (
-      <Button key="export" icon={<DownloadOutlined />} loading={io.exporting} data-testid="resource-export" onClick={io.exportRows}>
-        {t('resource.export')}
-      </Button>
-    ),
+    io.canExport && exportButton(io, t),
     ...input.actions.toolbarButtons(selected),
     ...(input.extraToolbar?.({ selectedRows: selected, reload: input.reload, clearSelection: input.clearSelection }) ?? []),
   ].filter(Boolean);
