@@ -33,7 +33,7 @@ import { runStep } from '@console/server/src/areas/flow/bpmn/runtime/step.js';
 import { intOption, withDatabase } from '../data.js';
 import { BASIC, stats } from '../measure.js';
 import { machine, revision, writeSection } from '../report.js';
-import { log, median, processCpuMs, profileReport, RESULTS, ratioRow, startBuiltServer } from './common.js';
+import { type BuiltServer, log, median, processCpuMs, profileReport, RESULTS, ratioRow, startBuiltServer } from './common.js';
 
 const DB = 'console_bench_ceilings_flow';
 const T = '541742';
@@ -231,6 +231,22 @@ function completionStatements(all: Logged[]): string[][] {
 
 // ---- the run ----
 
+/** the built server, saying so when it ends before the bench stops it (a signal from elsewhere on a shared machine) */
+async function serve(o: Parameters<typeof startBuiltServer>[0]): Promise<BuiltServer> {
+  const server = await startBuiltServer(o);
+  let stopping = false;
+  server.child.once('exit', (code, signal) => {
+    if (!stopping) log(`the server (pid ${server.child.pid}) ended by itself: exit code ${code}, signal ${signal}`);
+  });
+  return {
+    ...server,
+    stop: () => {
+      stopping = true;
+      return server.stop();
+    },
+  };
+}
+
 /** a round's calls (ms), and the CPU each side's process spent per call (ms): the server's, the bench's for the ceiling */
 interface Round { console: number[]; ceiling: CeilingStep[]; consoleCpu: number; ceilingCpu: number }
 
@@ -256,7 +272,7 @@ async function main(): Promise<void> {
     const config = loadConfig({ LOG_LEVEL: 'warn', DATABASE_URL: url, REDIS_URL: '', MQTT_PORT: 'off', NODE_ENV: 'production' }, { dataDir });
     const limits: StepLimits = { maxActivities: config.flow.stepMaxActivities, maxMs: config.flow.stepMaxMs };
     const timeouts = { statement: `${config.limits.statementTimeoutMs}ms`, idle: `${config.limits.transactionTimeoutMs}ms` };
-    await (await startBuiltServer({ databaseUrl: url, dataDir, skipBuild: Boolean(opt['skip-build']) })).stop();
+    await (await serve({ databaseUrl: url, dataDir, skipBuild: Boolean(opt['skip-build']) })).stop();
     const approverId = nextId();
     await pool.query(`insert into blade_user (id, tenant_id, account, password, real_name, role_id, dept_id)
       values ($1, $2::text, 'bench-approver', $3, '审批人', (select id::text from blade_role where tenant_id = $2::text and role_alias = 'admin' and is_deleted = 0 limit 1),
@@ -274,7 +290,7 @@ async function main(): Promise<void> {
     let statements: string[][] | null = null;
     await admin.query(`alter database ${DB} set log_statement = 'all'`);
     {
-      const logged = await startBuiltServer({ databaseUrl: url, dataDir, skipBuild: true });
+      const logged = await serve({ databaseUrl: url, dataDir, skipBuild: true });
       stop = logged.stop;
       const call = caller(logged.port);
       const applicant = await signIn(call, 'admin', 'admin');
@@ -296,7 +312,7 @@ async function main(): Promise<void> {
 
     // the instances, started by a server of their own (the profile is the completions' alone)
     const tasks = await (async () => {
-      const starter = await startBuiltServer({ databaseUrl: url, dataDir, skipBuild: true });
+      const starter = await serve({ databaseUrl: url, dataDir, skipBuild: true });
       stop = starter.stop;
       const n = 2 * (ROUNDS * STEPS + WARMUP);
       log(`starting ${n} leave requests over HTTP`);
@@ -305,7 +321,7 @@ async function main(): Promise<void> {
       return started;
     })();
     await pool.query('vacuum analyze blade_flow_instance, blade_flow_task, blade_flow_history, blade_process_leave');
-    const product = await startBuiltServer({ databaseUrl: url, dataDir, skipBuild: true, profileDir });
+    const product = await serve({ databaseUrl: url, dataDir, skipBuild: true, profileDir });
     stop = product.stop;
     const call = caller(product.port);
     const approver = await signIn(call, 'bench-approver', PASSWORD);
@@ -330,12 +346,17 @@ async function main(): Promise<void> {
     const rounds: Round[] = [];
     for (let r = 1; r <= ROUNDS; r++) {
       const round: Round = { console: [], ceiling: [], consoleCpu: 0, ceilingCpu: 0 };
+      // the two sides in turn, a call each, so that both see the same load of a shared machine
       const serverCpu = processCpuMs(product.child.pid!);
-      for (const task of take(STEPS)) round.console.push(await consoleStep(task));
+      const consoleTasks = take(STEPS);
+      const ceilingTasks = take(STEPS);
+      for (let i = 0; i < STEPS; i++) {
+        round.console.push(await consoleStep(consoleTasks[i]!));
+        const benchCpu = ownCpuMs();
+        round.ceiling.push(await ceiling(ceilingTasks[i]!));
+        round.ceilingCpu += (ownCpuMs() - benchCpu) / STEPS;
+      }
       round.consoleCpu = (processCpuMs(product.child.pid!) - serverCpu) / STEPS;
-      const benchCpu = ownCpuMs();
-      for (const task of take(STEPS)) round.ceiling.push(await ceiling(task));
-      round.ceilingCpu = (ownCpuMs() - benchCpu) / STEPS;
       rounds.push(round);
       const c = stats(round.console);
       const s = stats(round.ceiling.map((x) => x.ms));
@@ -396,7 +417,7 @@ function report(o: { rounds: Round[]; engine: string; loadBefore: number; loadAf
   const ratio = median(consoleMedians) / median(ceilingMedians);
   const lines = [
     `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} on ${machine()}, revision ${revision()}, ${o.engine}: approvals of short leave requests of the `
-      + `demo tenant (its seeded leave model: each approval ends its instance), one at a time, ${ROUNDS} paired rounds of ${STEPS} steps after ${WARMUP} warm-up steps each side. `
+      + `demo tenant (its seeded leave model: each approval ends its instance), one at a time, ${ROUNDS} rounds of ${STEPS} steps each side, the sides in turn a call each, after ${WARMUP} warm-up steps each side. `
       + 'The console: `complete-task` over HTTP (kept-alive) on server/dist/main.js in its own process. The ceiling: the engine step in the bench\'s process '
       + '(the interpreter\'s runStep on the state the server saved, the model parsed once) and the statements a completion needs, as the server issues them '
       + '(begin, the tenant\'s set_config, the instance locked through its open task, the task locked, the instance, task, history and leave rows written, commit), '
