@@ -26,7 +26,7 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { Readable } from 'node:stream';
 import { intOption, withDatabase } from '../data.js';
-import { BASIC, signIn } from '../measure.js';
+import { BASIC, rssMb, signIn } from '../measure.js';
 import { machine, revision, writeSection } from '../report.js';
 import { type BuiltServer, log, median, profileReport, RESULTS, ratioRow, startBuiltServer } from './common.js';
 
@@ -215,22 +215,24 @@ async function main(): Promise<void> {
     const loadBefore = loadavg()[0]!;
     const m = { copyX: [] as number[], xlsx: [] as number[], copyC: [] as number[], csv: [] as number[], xlsxCpu: [] as number[], csvCpu: [] as number[] };
     const pid = server.child.pid!;
-    /** the export's time to the last byte, and the server's CPU seconds meanwhile */
-    const timed = async (path: string) => {
+    const rss = { idle: rssMb(pid), xlsx: 0, csv: 0 };
+    /** the export's time to the last byte, the server's CPU seconds meanwhile, and its peak RSS (sampled every 20 ms) */
+    const timed = async (path: string, format: 'xlsx' | 'csv') => {
       const cpu0 = cpuSeconds(pid);
-      const { ms } = await download(server!.port, path, token, false);
+      const sampler = setInterval(() => { rss[format] = Math.max(rss[format], rssMb(pid)); }, 20);
+      const { ms } = await download(server!.port, path, token, false).finally(() => clearInterval(sampler));
       return { ms, cpu: cpuSeconds(pid) - cpu0 };
     };
     for (let r = 1; r <= ROUNDS; r++) {
       if (XLSX) {
         m.copyX.push((await copyOut(client, false)).ms);
-        const x = await timed(xlsxPath);
+        const x = await timed(xlsxPath, 'xlsx');
         m.xlsx.push(x.ms);
         m.xlsxCpu.push(x.cpu);
       }
       if (CSV) {
         m.copyC.push((await copyOut(client, false)).ms);
-        const c = await timed(csvPath);
+        const c = await timed(csvPath, 'csv');
         m.csv.push(c.ms);
         m.csvCpu.push(c.cpu);
       }
@@ -254,7 +256,8 @@ async function main(): Promise<void> {
       ...(XLSX ? [ratioRow(`export of ${n} devices, xlsx (target ≤ ×3)`, m.xlsx, m.copyX, 'time')] : []),
       ...(CSV ? [ratioRow(`export of ${n} devices, CSV (target ≤ ×1.5)`, m.csv, m.copyC, 'time')] : []),
       '',
-      `The server's CPU time per export (median):${XLSX ? ` xlsx ${median(m.xlsxCpu).toFixed(2)} s` : ''}${CSV ? ` CSV ${median(m.csvCpu).toFixed(2)} s` : ''}.`,
+      `The server's CPU time per export (median):${XLSX ? ` xlsx ${median(m.xlsxCpu).toFixed(2)} s` : ''}${CSV ? ` CSV ${median(m.csvCpu).toFixed(2)} s` : ''}; `
+        + `its RSS ${rss.idle.toFixed(0)} MB before the rounds, peak during them${XLSX ? ` ${rss.xlsx.toFixed(0)} MB (xlsx)` : ''}${CSV ? ` ${rss.csv.toFixed(0)} MB (CSV)` : ''}.`,
     ].join('\n');
     console.log(`\n${report}\n`);
     if (opt.write) writeSection(RESULTS, 'ceilings-export-postgres', report);
