@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionKey, signUplink, tencentCredentials, verifyDownlink } from '../src/areas/device/gateway/credentials.js';
@@ -11,6 +12,10 @@ import { useServer } from './harness.js';
 import { PLATFORM_TENANT } from '@console/contract';
 import { inTenant } from '../src/core/db/index.js';
 import { foldPresence } from '../src/areas/device/status.js';
+import type { DeviceKeys } from '../src/areas/device/gateway/deviceKeys.js';
+import { ExternalClient } from '../src/areas/device/gateway/external.js';
+import { Ingest } from '../src/areas/device/gateway/ingest.js';
+import { silentLogger } from '../src/areas/device/gateway/log.js';
 
 /**
  * The gateway on the machine's Mosquitto (MQTT_URL, anonymous on 127.0.0.1:1883): a topic root of its own per run,
@@ -95,6 +100,27 @@ describe('external gateway (Mosquitto)', () => {
     expect({ unsigned: delta('unsigned'), bad_sign: delta('bad_sign'), conn_mismatch: delta('conn_mismatch'), conn_expired: delta('conn_expired'), unknown_device: delta('unknown_device'), not_json: delta('not_json') })
       .toEqual({ unsigned: 1, bad_sign: 1, conn_mismatch: 1, conn_expired: 1, unknown_device: 1, not_json: 1 });
     expect(uplinks.filter((u) => u.clientToken.startsWith('ev-')).map((u) => u.clientToken)).toEqual(['ev-good']);
+  });
+
+  it('folds a device\'s OTA, property and event reports together: resends logged once, the resent event answered again', async () => {
+    const [d] = await makeDevices(h.server.ctx, { batchNo: 'EXT-B8', snPrefix: 'EXTF', count: 1, cloudProductId: PID });
+    const s = signer(d!);
+    const c = await device(d!);
+    await c.subscribeAsync(`${ROOT}/down/event/${PID}/${d!.deviceName}`, { qos: 1 });
+    const replies: string[] = [];
+    c.on('message', (_t, p) => replies.push((JSON.parse(p.toString()) as { clientToken: string }).clientToken));
+    const before = gw.stats().rejected.duplicate ?? 0;
+    const ota = s.sign('ota', 'report_progress', 'fold-ota', { progress: { state: 'downloading', percent: 25 } });
+    const face = s.sign('event', 'event_post', 'fold-face', { eventId: 'face', type: 'info', event: 'match', userId: 'u1' });
+    for (const [kind, payload] of [['ota', ota], ['property', s.sign('property', 'report', 'fold-prop', { battery: 42 })], ['event', face], ['ota', ota], ['event', face]] as const) {
+      await c.publishAsync(s.topic(kind), payload, { qos: 1 });
+    }
+    await until(async () => (await gw.flush(), replies.filter((t) => t === 'fold-face').length === 2), 10_000, 'the event answered twice');
+    const rows = async (q: ReturnType<typeof sql>) => ((await h.server.ctx.db.execute(q)) as unknown as { rows: Array<Record<string, unknown>> }).rows;
+    expect(await rows(sql`select client_token, message from ymy_ota_log where device_sn = ${d!.sn}`)).toEqual([{ client_token: 'fold-ota', message: 'refused: no OTA task for this device' }]);
+    expect(await rows(sql`select client_token, event from ymy_face_log where device_sn = ${d!.sn}`)).toEqual([{ client_token: 'fold-face', event: 'match' }]);
+    expect(await rows(sql`select properties->>'battery' as battery from ymy_device_status where sn = ${d!.sn}`)).toEqual([{ battery: '42' }]);
+    expect((gw.stats().rejected.duplicate ?? 0) - before).toBe(2);
   });
 
   it('sends a signed command through the broker', async () => {
@@ -194,5 +220,92 @@ describe('presence an anonymous client cannot forge (Mosquitto)', () => {
     // the device goes away without a word: the broker publishes its last will, signed for session 2
     second.stream.destroy();
     await until(async () => (await gw.flush(), (await onlineInConsole()) === 0), 15_000, 'offline by the last will');
+  });
+});
+
+describe('the external client on its own (Mosquitto): acks and backpressure', () => {
+  const run = randomBytes(3).toString('hex');
+  const device: FixtureDevice & { sn: string } = {
+    sn: `XC${run}`.toUpperCase(), cloudVendor: 1, cloudProductId: `XC${run}`.toUpperCase(), deviceName: 'xc1', secret: '', key: randomBytes(16), certId: '0',
+  };
+  const dk = { device: { sn: device.sn, productId: '1', cloudVendor: 1, cloudProductId: device.cloudProductId, deviceName: device.deviceName }, key: device.key };
+  const keys = { peek: () => dk, lookup: async () => dk } as unknown as DeviceKeys;
+
+  /** a client of its own on a root of its own, its socket's writes counted */
+  async function start(root: string, ingest: Ingest) {
+    const ext = new ExternalClient({ url: BROKER, root, instanceId: `xc-${run}-${root}`, keys, ingest, log: silentLogger });
+    await ext.start();
+    const socket = (ext as unknown as { client: MqttClient }).client.stream as unknown as { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
+    const writes = { n: 0 };
+    for (const m of ['_write', '_writev'] as const) {
+      const original = socket[m].bind(socket);
+      socket[m] = (...a: unknown[]) => {
+        writes.n++;
+        original(...a);
+      };
+    }
+    return { ext, writes };
+  }
+  const burst = async (root: string, n: number, prefix: string) => {
+    const creds = tencentCredentials(device.cloudProductId, device.deviceName, device.key, { ttlSec: 3600 });
+    const key = sessionKey(device.key, creds.username);
+    const c = await connect(BROKER, { clientId: `xc-dev-${run}-${root}` });
+    open.push(c);
+    const topic = `${root}/up/property/${device.cloudProductId}/${device.deviceName}`;
+    await Promise.all(Array.from({ length: n }, (_, i) => c.publishAsync(topic, JSON.stringify(signUplink(key, creds.username, topic, {
+      method: 'report', clientToken: `${prefix}${i}`, timestamp: Date.now(), params: { battery: i % 100 },
+    })), { qos: 1 })));
+  };
+
+  it('acknowledges the messages of one read in one write: far fewer writes than messages, every one taken once', async () => {
+    const root = `xca${run}`;
+    const ingest = new Ingest(silentLogger, { intervalMs: 5 });
+    const stored: string[] = [];
+    ingest.onUplink(['property'], async (b) => void stored.push(...b.map((u) => u.clientToken)));
+    const { ext, writes } = await start(root, ingest);
+    try {
+      const N = 400;
+      await burst(root, N, 'a');
+      await until(() => ingest.counters.received === N, 10_000, 'every message received');
+      await ingest.flush();
+      expect(new Set(stored).size).toBe(N);
+      expect(ingest.counters).toMatchObject({ accepted: N, flushed: N, dropped: 0 });
+      // a write per ack would be N; the broker sends 20 at a time and their acks leave together
+      expect(writes.n).toBeLessThan(N / 4);
+    } finally {
+      await ext.close();
+      await ingest.close();
+    }
+  });
+
+  it('stops acknowledging while the store is stalled and its buffer full, then takes the rest: nothing lost, nothing twice', async () => {
+    const root = `xcb${run}`;
+    const ingest = new Ingest(silentLogger, { capacity: 50, batchSize: 20, intervalMs: 5 });
+    let openStore!: () => void;
+    const stalled = new Promise<void>((r) => { openStore = r; });
+    const stored: string[] = [];
+    ingest.onUplink(['property'], async (b) => {
+      await stalled;
+      stored.push(...b.map((u) => u.clientToken));
+    });
+    const { ext } = await start(root, ingest);
+    try {
+      const N = 300;
+      await burst(root, N, 'b');
+      await until(() => ingest.full, 10_000, 'the buffer full');
+      await new Promise((r) => setTimeout(r, 300));
+      // the message that found the buffer full waits for its ack: the broker holds the rest
+      expect(ingest.counters.received).toBeLessThanOrEqual(ingest.capacity + 1);
+      openStore();
+      await until(() => ingest.counters.received === N, 10_000, 'the rest received');
+      await ingest.flush();
+      expect(stored).toHaveLength(N);
+      expect(new Set(stored).size).toBe(N);
+      expect(ingest.counters).toMatchObject({ accepted: N, flushed: N, dropped: 0 });
+    } finally {
+      openStore();
+      await ext.close();
+      await ingest.close();
+    }
   });
 });

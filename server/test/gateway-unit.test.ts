@@ -11,7 +11,7 @@ import {
 } from '../src/areas/device/gateway/credentials.js';
 import { checkSigned, decodeEnvelope, type Decoded } from '../src/areas/device/gateway/envelope.js';
 import { EmbeddedBroker } from '../src/areas/device/gateway/broker.js';
-import type { DeviceKeys } from '../src/areas/device/gateway/deviceKeys.js';
+import { type DeviceKey, DeviceKeys } from '../src/areas/device/gateway/deviceKeys.js';
 import { Ingest } from '../src/areas/device/gateway/ingest.js';
 import { silentLogger } from '../src/areas/device/gateway/log.js';
 import { downTopic, isOwnDownFilter, parseTopic, upTopic } from '../src/areas/device/gateway/topics.js';
@@ -151,7 +151,7 @@ describe('ingest', () => {
     await ingest.close();
   });
 
-  it('takes a backlog ten batches at a time, in arrival order', async () => {
+  it('takes what waited at once, at most ten batches, in arrival order', async () => {
     const ingest = new Ingest(silentLogger, { batchSize: 3, intervalMs: 5 });
     const sizes: number[] = [];
     const order: string[] = [];
@@ -165,8 +165,8 @@ describe('ingest', () => {
     for (let i = 0; i < 40; i++) ingest.pushUplink(up('event', `t${i}`));
     open();
     await ingest.close();
-    // the first batch left before the backlog; then 37 waiting: 30 (ten batches), then the last 7 as 3, 3, 1
-    expect(sizes).toEqual([3, 30, 3, 3, 1]);
+    // the first batch left before the backlog; then 37 waiting: 30 (ten batches), then the last 7 together
+    expect(sizes).toEqual([3, 30, 7]);
     expect(order).toEqual(Array.from({ length: 40 }, (_, i) => `t${i}`));
   });
 
@@ -184,6 +184,19 @@ describe('ingest', () => {
     expect(ingest.counters).toMatchObject({ handlerErrors: 1, dropped: 0, flushed: 2 });
   });
 
+  it('hands the repeats of the kinds named to the handler that answers them, and never the repeats of its other kinds', async () => {
+    const ingest = new Ingest(silentLogger, { batchSize: 100, intervalMs: 5 });
+    const answering: string[] = [];
+    const plain: string[] = [];
+    ingest.onUplink(['ota', 'event'], async (b) => void answering.push(...b.map((u) => `${u.kind}:${u.clientToken}${u.repeat ? '+' : ''}`)), { repeats: ['event'] });
+    ingest.onUplink(['ota', 'event'], async (b) => void plain.push(...b.map((u) => `${u.kind}:${u.clientToken}${u.repeat ? '+' : ''}`)));
+    for (const [kind, token] of [['ota', 'o1'], ['event', 'e1'], ['ota', 'o1'], ['event', 'e1']] as const) ingest.pushUplink(up(kind, token));
+    await ingest.close();
+    expect(answering).toEqual(['ota:o1', 'event:e1', 'event:e1+']);
+    expect(plain).toEqual(['ota:o1', 'event:e1']);
+    expect(ingest.counters).toMatchObject({ accepted: 2, flushed: 2, rejected: { duplicate: 2 } });
+  });
+
   it('reports full and releases waiters once flushed', async () => {
     const ingest = new Ingest(silentLogger, { capacity: 2, batchSize: 100, intervalMs: 5 });
     ingest.onUplink(['event'], async () => {});
@@ -193,6 +206,35 @@ describe('ingest', () => {
     await ingest.drained();
     expect(ingest.full).toBe(false);
     await ingest.close();
+  });
+});
+
+describe('device keys', () => {
+  // the cache is filled through its private `put` (what a read of the certificates does)
+  type Cache = { put(p: string, d: string, v: DeviceKey | null): void; cache: Map<string, unknown> };
+  const key = (n: number): DeviceKey => ({ device: { sn: `K${n}`, productId: '1', cloudVendor: 1, cloudProductId: 'P', deviceName: `d${n}` }, key: Buffer.alloc(16, n) });
+  const keysOf = (maxEntries: number) => {
+    const keys = new DeviceKeys({ db: {} as never, kv: memoryKv(), config: { encryptionKey: Buffer.alloc(32, 7) } }, { maxEntries });
+    return { keys, cache: keys as unknown as Cache };
+  };
+
+  it('keeps what is used within three quarters of its turnover and evicts the least recently used, not moving an entry on every hit', () => {
+    const { keys, cache } = keysOf(8);
+    cache.put('P', 'd0', key(0));
+    for (let n = 1; n <= 40; n++) {
+      cache.put('P', `d${n}`, key(n));
+      // d0 is used all the time: it stays, however many come after it
+      expect(keys.peek('P', 'd0')?.device.sn).toBe('K0');
+    }
+    expect(cache.cache.size).toBe(8);
+    expect(keys.peek('P', 'd40')?.device.sn).toBe('K40');
+    // the least recently used went first
+    expect(keys.peek('P', 'd1')).toBeUndefined();
+    expect(keys.peek('P', 'd32')).toBeUndefined();
+    // a hit soon after an entry was placed leaves the order as it is (no delete and set per message)
+    const order = [...cache.cache.keys()];
+    keys.peek('P', 'd39');
+    expect([...cache.cache.keys()]).toEqual(order);
   });
 });
 

@@ -56,6 +56,8 @@ export function toDeviceKey(row: Row, box: ReturnType<typeof secretBox>): Device
 interface Entry {
   value: DeviceKey | null;
   expires: number;
+  /** `placed` when the entry was last put at the cache's end */
+  at: number;
 }
 
 export interface DeviceKeysOptions {
@@ -82,6 +84,8 @@ export class DeviceKeys {
   private readonly onError?: (err: unknown) => void;
   /** generation: a clear during a read keeps that read's answer out of the cache */
   private generation = 0;
+  /** entries put at the cache's end so far: the oldest is evicted once `maxEntries` came after it */
+  private placed = 0;
 
   constructor(private readonly ctx: Pick<AppContext, 'db' | 'kv'> & { config: Secrets }, opts: DeviceKeysOptions = {}) {
     this.box = secretBox(ctx.config.encryptionKey);
@@ -113,9 +117,13 @@ export class DeviceKeys {
       this.cache.delete(k);
       return undefined;
     }
-    // LRU: most recent last
-    this.cache.delete(k);
-    this.cache.set(k, e);
+    // LRU, most recent last: an entry is moved to the end once a quarter of the cache came after it, not on every
+    // message (a delete and a set per uplink), so one used within any three quarters of the cache's turnover stays
+    if (this.placed - e.at > this.maxEntries / 4) {
+      this.cache.delete(k);
+      this.cache.set(k, e);
+      e.at = ++this.placed;
+    }
     return e.value;
   }
 
@@ -157,7 +165,9 @@ export class DeviceKeys {
   }
 
   private put(cloudProductId: string, deviceName: string, value: DeviceKey | null): void {
-    this.cache.set(`${cloudProductId}\n${deviceName}`, { value, expires: Date.now() + (value ? this.ttlMs : this.negativeTtlMs) });
+    const k = `${cloudProductId}\n${deviceName}`;
+    this.cache.delete(k);
+    this.cache.set(k, { value, expires: Date.now() + (value ? this.ttlMs : this.negativeTtlMs), at: ++this.placed });
     while (this.cache.size > this.maxEntries) this.cache.delete(this.cache.keys().next().value as string);
   }
 

@@ -1,4 +1,4 @@
-import { CLOCK_TOLERANCE_MS, parseTencentUsername, sessionKey, timestampMs, verifyMessage } from './credentials.js';
+import { CLOCK_TOLERANCE_MS, parseTencentUsername, sessionKey, type TencentUsername, timestampMs, verifyMessage } from './credentials.js';
 import type { UpTopicKind } from './topics.js';
 
 /** Payloads above this are refused unread. */
@@ -44,14 +44,25 @@ export function decodeEnvelope(payload: Buffer | string, kind: UpTopicKind): Dec
   return { name, clientToken: token, timestamp: raw.timestamp as number | undefined, body, conn: raw.conn as string | undefined, sign: raw.sign as string | undefined };
 }
 
-/** a device key's session key (an HMAC), kept for the next message of the same session (an HMAC less per message) */
-const sessionKeys = new WeakMap<Buffer, { conn: string; key: Buffer }>();
-function sessionKeyOf(deviceKey: Buffer, conn: string): Buffer {
-  const known = sessionKeys.get(deviceKey);
-  if (known?.conn === conn) return known.key;
-  const key = sessionKey(deviceKey, conn);
-  sessionKeys.set(deviceKey, { conn, key });
-  return key;
+interface Session {
+  conn: string;
+  /** `conn` read as a Tencent username; null when it is none */
+  username: TencentUsername | null;
+  /** the session key, derived once the username fits the device */
+  key?: Buffer;
+}
+
+/**
+ * a device key's session: its username read and its session key (an HMAC) derived once, for the next messages of
+ * the same session (an HMAC, a split and a pattern less per message)
+ */
+const sessions = new WeakMap<Buffer, Session>();
+function sessionOf(deviceKey: Buffer, conn: string): Session {
+  const known = sessions.get(deviceKey);
+  if (known?.conn === conn) return known;
+  const session: Session = { conn, username: parseTencentUsername(conn) };
+  sessions.set(deviceKey, session);
+  return session;
 }
 
 /**
@@ -62,12 +73,14 @@ export function checkSigned(
   d: Decoded, topic: string, deviceKey: Buffer, cloudProductId: string, deviceName: string, now: number, opts: { fresh?: boolean } = {},
 ): RejectReason | null {
   if (!d.sign || !d.conn || d.timestamp === undefined) return 'unsigned';
-  const u = parseTencentUsername(d.conn);
+  const session = sessionOf(deviceKey, d.conn);
+  const u = session.username;
   if (!u || u.clientId !== cloudProductId + deviceName) return 'conn_mismatch';
   // `fresh: false`: a last will, signed at connect and delivered whenever the device goes away (bound to its session instead)
   if (opts.fresh !== false && u.expiry * 1000 < now) return 'conn_expired';
   if (opts.fresh !== false && Math.abs(now - timestampMs(d.timestamp)) > CLOCK_TOLERANCE_MS) return 'clock';
-  return verifyMessage(sessionKeyOf(deviceKey, d.conn), topic, d.timestamp, d.clientToken, d.body, d.sign) ? null : 'bad_sign';
+  session.key ??= sessionKey(deviceKey, d.conn);
+  return verifyMessage(session.key, topic, d.timestamp, d.clientToken, d.body, d.sign) ? null : 'bad_sign';
 }
 
 /** An unsigned message's timestamp (embedded mode): absent means now; present, it must be within the tolerance. */

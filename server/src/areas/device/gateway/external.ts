@@ -41,6 +41,8 @@ export function redactUrl(url: string): string {
  */
 export class ExternalClient {
   private client?: MqttClient;
+  /** the broker link is corked until the end of this turn of the event loop (`holdWrites`) */
+  private holding = false;
 
   constructor(private readonly o: ExternalOptions) {}
 
@@ -54,6 +56,7 @@ export class ExternalClient {
     });
     // the PUBACK (and the next packet) waits only while the ingest buffer is full: never a database write per message
     client.handleMessage = (packet: IPublishPacket, done) => {
+      this.holdWrites();
       this.receive(packet.topic, packet.payload);
       if (o.ingest.full) void o.ingest.drained().then(() => done());
       else done();
@@ -114,7 +117,25 @@ export class ExternalClient {
 
   async publish(topic: string, payload: string): Promise<void> {
     if (!this.client) throw new Error('the gateway is not connected to its MQTT broker');
+    this.holdWrites();
     await this.client.publishAsync(topic, payload, { qos: 1, retain: false });
+  }
+
+  /**
+   * Corks the link to the broker until the end of this turn of the event loop: the PUBACKs of the messages of one
+   * read (mqtt.js handles them one a tick, each ack its own write) and the commands sent together (a batch's
+   * event replies) leave in one write instead of a system call each (the writes were 12 % of the server's CPU under
+   * ingestion). Nothing waits longer for its ack than the messages read with it take to be handled.
+   */
+  private holdWrites(): void {
+    const stream = this.client?.stream;
+    if (this.holding || !stream || typeof stream.cork !== 'function') return;
+    this.holding = true;
+    stream.cork();
+    setImmediate(() => {
+      this.holding = false;
+      stream.uncork();
+    });
   }
 
   async close(): Promise<void> {

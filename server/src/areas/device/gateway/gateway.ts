@@ -58,7 +58,7 @@ export function createGateway(ctx: Pick<AppContext, 'config' | 'db' | 'kv'>, opt
     get port() {
       return embedded ? embedded.port : undefined;
     },
-    onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts?: { repeats?: boolean }) {
+    onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts?: { repeats?: boolean | readonly UplinkKind[] }) {
       ingest.onUplink(kinds, handler, opts);
     },
     onPresence(handler: PresenceHandler) {

@@ -43,7 +43,7 @@ export class Ingest {
   readonly counters: IngestCounters = { received: 0, accepted: 0, rejected: {}, flushed: 0, dropped: 0, presence: 0, handlerErrors: 0 };
   private uplinks: Uplink[] = [];
   private presences: Presence[] = [];
-  private readonly handlers: Array<{ kinds: ReadonlySet<UplinkKind>; handler: UplinkHandler; repeats: boolean }> = [];
+  private readonly handlers: Array<{ kinds: ReadonlySet<UplinkKind>; handler: UplinkHandler; repeats: ReadonlySet<UplinkKind> }> = [];
   /** kinds whose repeats some handler answers */
   private readonly answered = new Set<UplinkKind>();
   private readonly presenceHandlers: PresenceHandler[] = [];
@@ -65,19 +65,24 @@ export class Ingest {
 
   constructor(private readonly log: Logger, opts: IngestOptions = {}) {
     this.capacity = opts.capacity ?? 50_000;
-    this.batchSize = opts.batchSize ?? 500;
-    this.intervalMs = opts.intervalMs ?? 50;
+    // a batch's statements cost the server more than its rows (an empty platform transaction ~1 ms of the server's
+    // CPU): batches of 100 messages every 50 ms cost 50 µs of the server's and 90 µs of PostgreSQL's CPU a message,
+    // of 2,000 13 and 17 µs (bench/ceilings/ingest.ts)
+    this.batchSize = opts.batchSize ?? 2000;
+    this.intervalMs = opts.intervalMs ?? 500;
     this.recentTokens = Math.max(1, opts.recentTokens ?? 50_000);
     this.recentRing = new Array<string | undefined>(this.recentTokens);
   }
 
   /**
-   * `repeats`: the handler also gets the repeats of recent messages (marked `repeat`), so it can answer a device
-   * that resends because its answer was lost; other handlers never see them
+   * `repeats`: the handler also gets the repeats of recent messages (marked `repeat`) of its kinds (`true`) or of
+   * the kinds named, so it can answer a device that resends because its answer was lost; other handlers never see them
    */
-  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts: { repeats?: boolean } = {}): void {
-    this.handlers.push({ kinds: new Set(kinds), handler, repeats: opts.repeats === true });
-    if (opts.repeats) for (const k of kinds) this.answered.add(k);
+  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts: { repeats?: boolean | readonly UplinkKind[] } = {}): void {
+    const named: readonly UplinkKind[] = opts.repeats === true ? kinds : opts.repeats || [];
+    const repeats = new Set(kinds.filter((k) => named.includes(k)));
+    this.handlers.push({ kinds: new Set(kinds), handler, repeats });
+    for (const k of repeats) this.answered.add(k);
   }
 
   onPresence(handler: PresenceHandler): void {
@@ -192,12 +197,12 @@ export class Ingest {
   }
 
   /**
-   * A backlog (devices sending faster than the handlers store) is taken `BACKLOG_BATCHES` batches at a time: each
-   * handler's round trips wait behind the sockets' reads while the event loop is busy, and are then paid once for
-   * more messages (batches of 500 stored 500 msg/s while 8,000 msg/s arrived; bench/RESULTS.md, regional business)
+   * What waited while the last batch was stored is taken at once, up to `BACKLOG_BATCHES` batches: each handler's
+   * round trips wait behind the sockets' reads while the event loop is busy, and are then paid once for more
+   * messages (batches of 500 stored 500 msg/s while 8,000 msg/s arrived; bench/RESULTS.md, regional business)
    */
   private takeSize(): number {
-    return this.uplinks.length > this.batchSize * BACKLOG_BATCHES ? this.batchSize * BACKLOG_BATCHES : this.batchSize;
+    return Math.min(this.uplinks.length, this.batchSize * BACKLOG_BATCHES);
   }
 
   private async run(): Promise<void> {
@@ -210,7 +215,7 @@ export class Ingest {
       }
       if (batch.length) {
         await Promise.all(this.handlers.map(({ kinds, handler, repeats }) => {
-          const mine = batch.filter((u) => kinds.has(u.kind) && (repeats || !u.repeat));
+          const mine = batch.filter((u) => kinds.has(u.kind) && (!u.repeat || repeats.has(u.kind)));
           return mine.length ? this.guard(() => handler(mine), mine.length, 'uplink handler failed') : undefined;
         }));
         this.counters.flushed += batch.filter((u) => !u.repeat).length;

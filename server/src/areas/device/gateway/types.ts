@@ -67,9 +67,9 @@ export interface Gateway {
   readonly port?: number;
   /**
    * registers a handler of every uplink of these kinds (several handlers may share a kind); with `repeats` it also
-   * gets the repeats of recent messages (marked `repeat`), to answer them again
+   * gets the repeats of recent messages (marked `repeat`) of its kinds (`true`) or of those named, to answer them again
    */
-  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts?: { repeats?: boolean }): void;
+  onUplink(kinds: readonly UplinkKind[], handler: UplinkHandler, opts?: { repeats?: boolean | readonly UplinkKind[] }): void;
   onPresence(handler: PresenceHandler): void;
   /**
    * sends a command to a device (QoS 1, never retained), wherever it is connected (any instance): resolves once
