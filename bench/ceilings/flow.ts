@@ -112,8 +112,7 @@ const INSTANCE_COLUMNS = `id::text as "id", tenant_id as "tenantId", definition_
   incident_reason as "incidentReason", state, variables, super_instance_id::text as "superInstanceId", super_execution_id as "superExecutionId"`;
 const TASK_COLUMNS = `id::text as "id", instance_id::text as "instanceId", execution_id as "executionId",
   task_definition_key as "taskDefinitionKey", status, assignee, candidate_users as "candidateUsers", candidate_groups as "candidateGroups"`;
-/** the history's columns as the server's one-parameter insert names them (core/db/bulk.ts insertRows: by property name) */
-const HISTORY_COLUMNS = '"at", "element_id", "element_name", "element_type", "event", "execution_id", "id", "instance_id", "source_id", "target_id", "tenant_id"';
+const HISTORY_COLUMNS = 'id, tenant_id, instance_id, event, element_id, element_type, element_name, execution_id, source_id, target_id, at';
 const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 
 interface CeilingStep { ms: number; engineMs: number; stateBytes: number }
@@ -121,9 +120,9 @@ interface CeilingStep { ms: number; engineMs: number; stateBytes: number }
 /**
  * One completion as the server's persistence issues it, with the engine step between the reads and the writes:
  * the tenant transaction (role, tenant, timeouts), the instance locked through its open task, the task locked, the
- * assignee checked, the step run, the instance's state (null once ended), variables, timers and subscriptions
- * written, the task completed, the history appended (one insert of one JSON parameter), the leave request's
- * comment kept, commit.
+ * assignee checked, the step run, then its writes in one statement: the instance's state (null once ended),
+ * variables, timers and subscriptions, the task completed, the history appended (one JSON parameter), the leave
+ * request's comment kept; commit.
  */
 function ceilingStep(pool: pg.Pool, approverId: string, modelOf: (definitionId: string) => ReturnType<typeof loadModel>, limits: StepLimits, timeouts: { statement: string; idle: string }) {
   return async (task: OpenTask): Promise<CeilingStep> => {
@@ -149,24 +148,23 @@ function ceilingStep(pool: pg.Pool, approverId: string, modelOf: (definitionId: 
       const state = r.state === null ? null : JSON.stringify(r.state);
       const variables = JSON.stringify(r.variables);
       stateBytes = Buffer.byteLength(state ?? '') + Buffer.byteLength(variables);
-      await c.query(`update blade_flow_instance set status = $1, state = $2::jsonb, due_at = $3::timestamptz, variables = $4::jsonb, waits_messages = $5::text[], waits_signals = $6::text[], `
-        + `update_time = $7::timestamptz${ended ? ', end_time = $8::timestamptz' : ''} where id = $${ended ? 9 : 8}`,
-      [ended ? 'completed' : 'running', state, r.dueAt ? r.dueAt.toISOString() : null, variables, textArray(r.waitsFor.messages), textArray(r.waitsFor.signals), at, ...(ended ? [at] : []), instance.id]);
       if (r.opened.length) throw new Error('ceiling: a short leave opens no task on approval');
       const closed = r.closed.filter((x) => x.outcome === 'completed').map((x) => x.taskId);
-      await c.query("update blade_flow_task set status = $1, end_time = $2::timestamptz, outcome = $3, comment = $4, completed_by = $5 where instance_id = $6 and execution_id = any($7::text[]) and status = 'open'",
-        ['completed', at, 'pass', '同意', approverId, instance.id, textArray(closed)]);
-      if (r.history.length) {
-        const records = r.history.map((h) => ({
-          at: h.at.toISOString(), element_id: h.elementId, element_name: h.elementName, element_type: h.elementType, event: h.event, execution_id: h.executionId,
-          id: nextId(), instance_id: instance.id, source_id: h.sourceId, target_id: h.targetId, tenant_id: T,
-        }));
-        await c.query(`insert into "blade_flow_history" (${HISTORY_COLUMNS}) select ${HISTORY_COLUMNS} from json_populate_recordset(null::"blade_flow_history", $1::json)`, [JSON.stringify(records)]);
-      }
-      if (instance.businessKey && instance.startUser !== approverId) {
-        await c.query('update blade_process_leave set approval_comment = $1, update_user = $2, update_time = $3::timestamptz where id = $4 and process_instance_id = $5',
-          ['同意', approverId, at, instance.businessKey, instance.id]);
-      }
+      const history = r.history.map((h) => ({
+        id: nextId(), tenant_id: T, instance_id: instance.id, event: h.event, element_id: h.elementId, element_type: h.elementType, element_name: h.elementName,
+        execution_id: h.executionId, source_id: h.sourceId, target_id: h.targetId, at: h.at.toISOString(),
+      }));
+      const leaveComment = instance.businessKey && instance.startUser !== approverId;
+      // the step's writes in one statement, as the server writes them (steps.ts record)
+      await c.query(`with w0 as (update blade_flow_instance set status = $1, state = $2::jsonb, due_at = $3::timestamptz, variables = $4::jsonb, `
+        + `waits_messages = $5::text[], waits_signals = $6::text[], update_time = $7::timestamptz${ended ? ', end_time = $7::timestamptz' : ''} where id = $8), `
+        + "w1 as (update blade_flow_task set status = 'completed', end_time = $7::timestamptz, outcome = $9, comment = $10, completed_by = $11 "
+        + "where instance_id = $8 and execution_id = any($12::text[]) and status = 'open'), "
+        + `w2 as (insert into blade_flow_history (${HISTORY_COLUMNS}) select ${HISTORY_COLUMNS} from json_populate_recordset(null::blade_flow_history, $13::json))`
+        + (leaveComment ? ', w3 as (update blade_process_leave set approval_comment = $14, update_user = $15, update_time = $7::timestamptz where id = $16 and process_instance_id = $8)' : '')
+        + ' select 1',
+      [ended ? 'completed' : 'running', state, r.dueAt ? r.dueAt.toISOString() : null, variables, textArray(r.waitsFor.messages), textArray(r.waitsFor.signals), at, instance.id,
+        'pass', '同意', approverId, textArray(closed), JSON.stringify(history), ...(leaveComment ? ['同意', approverId, instance.businessKey] : [])]);
       await c.query('commit');
     } catch (e) {
       await c.query('rollback').catch(() => undefined);
@@ -420,7 +418,7 @@ function report(o: { rounds: Round[]; engine: string; loadBefore: number; loadAf
       + `demo tenant (its seeded leave model: each approval ends its instance), one at a time, ${ROUNDS} rounds of ${STEPS} steps each side, the sides in turn a call each, after ${WARMUP} warm-up steps each side. `
       + 'The console: `complete-task` over HTTP (kept-alive) on server/dist/main.js in its own process. The ceiling: the engine step in the bench\'s process '
       + '(the interpreter\'s runStep on the state the server saved, the model parsed once) and the statements a completion needs, as the server issues them '
-      + '(begin, the tenant\'s set_config, the instance locked through its open task, the task locked, the instance, task, history and leave rows written, commit), '
+      + '(begin, the tenant\'s set_config, the instance locked through its open task, the task locked, the instance, task, history and leave rows written in one statement, commit), '
       + `through a plain pg.Pool(1): no HTTP, no token, no drizzle. Load average ${o.loadBefore.toFixed(2)} → ${o.loadAfter.toFixed(2)}. Times in ms.`,
     '',
     '| measure | console | ceiling | ratio | rounds (console / ceiling) |',
@@ -446,6 +444,7 @@ function summary(s: string): string {
   const verb = s.split(' ')[0]!.toLowerCase();
   const table = /(?:from|into|update)\s+"?([a-z_]+)"?/i.exec(s)?.[1];
   if (verb === 'select' && s.includes('set_config')) return 'select set_config(…)';
+  if (verb === 'with') return `one statement: ${[...s.matchAll(/\b(update|insert into)\s+"?([a-z_]+)"?/gi)].map((m) => `${m[1]!.split(' ')[0]!.toLowerCase()} ${m[2]}`).join(', ')}`;
   return table ? `${verb} ${table}${/for update/i.test(s) ? ' for update' : ''}` : verb;
 }
 

@@ -1,5 +1,5 @@
 import { PLATFORM_TENANT } from '@console/contract';
-import { and, desc, eq, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant } from '../../core/db/index.js';
 import { AppError, badRequest, forbidden } from '../../core/errors.js';
@@ -32,8 +32,13 @@ export interface Deployed {
 /** what a completion reads of its task */
 type TaskRow = Pick<typeof flowTask.$inferSelect, 'id' | 'instanceId' | 'executionId' | 'taskDefinitionKey' | 'status' | 'assignee' | 'candidateUsers' | 'candidateGroups'>;
 
-/** A process's own work when one of its tasks is completed (the leave request keeps the approver's comment), in the same transaction. */
+/** A process's own work when one of its tasks is completed, in the same transaction. */
 export type TaskCompletedHook = (tx: Executor, c: { instance: InstanceRow; task: TaskRow; pass: boolean; comment: string | null; status: string; user: AuthUser }) => Promise<void>;
+/**
+ * A process's own row written when one of its tasks is completed (the leave request keeps the approver's comment):
+ * a statement written with the step's own rows, in its one write, or null for none.
+ */
+export type TaskCompletedWrite = (c: { instance: InstanceRow; task: TaskRow; pass: boolean; comment: string | null; user: AuthUser }) => SQL | null;
 
 /**
  * A step stopped at its bound (StepStopped): the caller's 400. Its transaction rolls back; `recorded` settles once
@@ -68,6 +73,7 @@ export class FlowEngine implements StepHost {
   /** where failures off the request path go (the server's log, given to the scheduler) */
   private reportError: (e: unknown) => void = () => undefined;
   private readonly completionHooks: TaskCompletedHook[] = [];
+  private readonly completionWrites: TaskCompletedWrite[] = [];
   readonly limits: StepLimits;
 
   private readonly steps;
@@ -84,6 +90,11 @@ export class FlowEngine implements StepHost {
   /** Runs `hook` in the transaction of every task completion (a business record finds its own by the instance). */
   onTaskCompleted(hook: TaskCompletedHook): void {
     this.completionHooks.push(hook);
+  }
+
+  /** Writes the statement `write` gives with every task completion's own rows (one statement for the step's writes). */
+  onTaskCompletedWrite(write: TaskCompletedWrite): void {
+    this.completionWrites.push(write);
   }
 
   serviceNames(): Set<string> {
@@ -244,8 +255,9 @@ export class FlowEngine implements StepHost {
       }
       const comment = input.comment?.trim() || null;
       const variables = { ...(input.variables ?? {}), pass: input.pass, comment: comment ?? '' };
+      const also = this.completionWrites.map((w) => w({ instance, task, pass: input.pass, comment, user })).filter((w): w is SQL => w !== null);
       const result = await this.driver(tx, user.tenantId, user).advance(instance, { complete: { taskId: task.executionId, variables } },
-        { outcome: input.pass ? 'pass' : 'reject', comment, completedBy: user.userId });
+        { outcome: input.pass ? 'pass' : 'reject', comment, completedBy: user.userId }, also);
       for (const hook of this.completionHooks) await hook(tx, { instance, task, pass: input.pass, comment, status: result.status, user });
       return { instanceId: instance.id, status: result.status, tasks: result.opened };
     }));

@@ -34,11 +34,11 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
   // whatever the version's task ids (the console's managerApproval / hrApproval, BladeX's managerTak / bossTask…),
   // a step the applicant did not do is an approver's decision; the applicant's own (adjusting the request) is not
   // (a request written by the form, whatever its process's key; an approval without a comment keeps the last one)
-  flow.onTaskCompleted(async (tx, { instance, comment, user }) => {
-    if (user.userId === instance.startUser || !comment || !isIdText(instance.businessKey)) return;
-    // in SQL: on every completion's path, where drizzle's builder costs more than the statement
-    await tx.execute(sql`update blade_process_leave set approval_comment = ${comment}, update_user = ${user.userId}, update_time = ${new Date().toISOString()}::timestamptz
-      where id = ${instance.businessKey} and process_instance_id = ${instance.id}`);
+  // (written with the step's own rows, in its one statement)
+  flow.onTaskCompletedWrite(({ instance, comment, user }) => {
+    if (user.userId === instance.startUser || !comment || !isIdText(instance.businessKey)) return null;
+    return sql`update blade_process_leave set approval_comment = ${comment}, update_user = ${user.userId}, update_time = ${new Date().toISOString()}::timestamptz
+      where id = ${instance.businessKey} and process_instance_id = ${instance.id}`;
   });
 
   mountAction(app, ctx, leaveActions.startProcess, async (input, { tx, user, lang }) => {

@@ -1,7 +1,6 @@
 import type { MessageKey } from '@console/contract';
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
-import { insertRows } from '../../core/db/bulk.js';
 import { type Executor, schema } from '../../core/db/index.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
@@ -30,6 +29,10 @@ type DefinitionRow = typeof flowDefinition.$inferSelect;
 const INSTANCE_COLUMNS = sql.raw(`id::text as "id", tenant_id as "tenantId", definition_id::text as "definitionId", process_key as "processKey",
   process_name as "processName", category, business_key as "businessKey", start_user::text as "startUser", start_user_name as "startUserName", status,
   incident_reason as "incidentReason", state, variables, super_instance_id::text as "superInstanceId", super_execution_id as "superExecutionId"`);
+
+const TASK_INSERT_COLUMNS = sql.raw(`id, tenant_id, instance_id, execution_id, task_definition_key, name, definition_id, process_name, category, business_key,
+  start_user_name, assignee, candidate_users, candidate_groups`);
+const HISTORY_COLUMNS = sql.raw('id, tenant_id, instance_id, event, element_id, element_type, element_name, execution_id, source_id, target_id, at');
 
 /** the rows a statement answered (both drivers answer `rows`) */
 export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
@@ -133,49 +136,59 @@ export class StepDriver {
     return u?.realName || u?.name || this.actor.userName;
   }
 
-  /** Moves a locked, running instance by one input; `completion` is what the person completing a task said of it. */
-  async advance(instance: InstanceRow, input: StepInput, completion?: Completion): Promise<StepResult> {
+  /**
+   * Moves a locked, running instance by one input; `completion` is what the person completing a task said of it,
+   * `also` what is written with the step's own rows, in the same statement.
+   */
+  async advance(instance: InstanceRow, input: StepInput, completion?: Completion, also?: readonly SQL[]): Promise<StepResult> {
     const model = await this.host.modelOf(this.tx, this.tenantId, instance.definitionId);
     const result = await this.run(instance.id, model, instance.state, input, { businessKey: instance.businessKey, called: !!instance.superInstanceId }, markIncident(instance.id));
-    await this.record(instance, result, completion);
+    await this.record(instance, result, completion, also);
     await this.followUp(instance, result);
     return result;
   }
 
-  /** writes what a step did: the instance's state, timers and subscriptions, its tasks opened and closed, its history */
-  private async record(instance: InstanceRow, r: StepResult, completion?: Completion): Promise<void> {
-    const now = new Date();
-    const at = now.toISOString();
+  /**
+   * writes what a step did, in one statement (one round trip): the instance's state, timers and subscriptions, its
+   * tasks opened and closed, its history, and `also` (what the caller writes with it: a business record's own row)
+   */
+  private async record(instance: InstanceRow, r: StepResult, completion?: Completion, also: readonly SQL[] = []): Promise<void> {
+    const at = new Date().toISOString();
     const ended = r.status === 'completed';
     const status = ended && r.uncaughtError ? 'deleted' : ended ? 'completed' : 'running';
-    await this.tx.execute(sql`update blade_flow_instance set status = ${status}, state = ${r.state === null ? null : JSON.stringify(r.state)}::jsonb,
+    const writes: SQL[] = [sql`update blade_flow_instance set status = ${status}, state = ${r.state === null ? null : JSON.stringify(r.state)}::jsonb,
       due_at = ${r.dueAt ? r.dueAt.toISOString() : null}::timestamptz, variables = ${JSON.stringify(r.variables)}::jsonb,
       waits_messages = ${textArray(r.waitsFor.messages)}::text[], waits_signals = ${textArray(r.waitsFor.signals)}::text[], update_time = ${at}::timestamptz
       ${ended ? sql`, end_time = ${at}::timestamptz` : sql``}${r.uncaughtError ? sql`, delete_reason = ${`error ${r.uncaughtError.code}`.slice(0, 500)}` : sql``}
-      where id = ${instance.id}`);
+      where id = ${instance.id}`];
     if (r.opened.length) {
-      await this.tx.insert(flowTask).values(r.opened.map((t) => ({
-        id: nextId(), tenantId: this.tenantId, instanceId: instance.id, executionId: t.taskId, taskDefinitionKey: t.activityId, name: t.name,
-        definitionId: instance.definitionId, processName: instance.processName, category: instance.category, businessKey: instance.businessKey,
-        startUserName: instance.startUserName, assignee: t.assignee, candidateUsers: t.candidateUsers, candidateGroups: t.candidateGroups,
-      }))).onConflictDoNothing();
+      const rows = r.opened.map((t) => ({
+        id: nextId(), tenant_id: this.tenantId, instance_id: instance.id, execution_id: t.taskId, task_definition_key: t.activityId, name: t.name,
+        definition_id: instance.definitionId, process_name: instance.processName, category: instance.category, business_key: instance.businessKey,
+        start_user_name: instance.startUserName, assignee: t.assignee, candidate_users: t.candidateUsers, candidate_groups: t.candidateGroups,
+      }));
+      writes.push(sql`insert into blade_flow_task (${TASK_INSERT_COLUMNS}) select ${TASK_INSERT_COLUMNS}
+        from json_populate_recordset(null::blade_flow_task, ${JSON.stringify(rows)}::json) on conflict do nothing`);
     }
     for (const outcome of ['completed', 'cancelled'] as const) {
       const ids = r.closed.filter((c) => c.outcome === outcome).map((c) => c.taskId);
       if (ids.length) {
         const said = outcome === 'completed' && completion
           ? sql`, outcome = ${completion.outcome ?? null}, comment = ${completion.comment ?? null}, completed_by = ${completion.completedBy ?? null}` : sql``;
-        await this.tx.execute(sql`update blade_flow_task set status = ${outcome}, end_time = ${at}::timestamptz${said}
+        writes.push(sql`update blade_flow_task set status = ${outcome}, end_time = ${at}::timestamptz${said}
           where instance_id = ${instance.id} and execution_id = any(${textArray(ids)}::text[]) and status = 'open'`);
       }
     }
     if (r.history.length) {
-      // one statement of one parameter, however many events
-      await insertRows(this.tx, flowHistory, r.history.map((h) => ({
-        id: nextId(), tenantId: this.tenantId, instanceId: instance.id, event: h.event, elementId: h.elementId, elementType: h.elementType, elementName: h.elementName,
-        executionId: h.executionId, sourceId: h.sourceId, targetId: h.targetId, at: h.at,
-      })));
+      const rows = r.history.map((h) => ({
+        id: nextId(), tenant_id: this.tenantId, instance_id: instance.id, event: h.event, element_id: h.elementId, element_type: h.elementType, element_name: h.elementName,
+        execution_id: h.executionId, source_id: h.sourceId, target_id: h.targetId, at: h.at.toISOString(),
+      }));
+      writes.push(sql`insert into blade_flow_history (${HISTORY_COLUMNS}) select ${HISTORY_COLUMNS} from json_populate_recordset(null::blade_flow_history, ${JSON.stringify(rows)}::json)`);
     }
+    writes.push(...also);
+    // data-modifying WITH members all run, each to completion, on different rows: one statement for them all
+    await this.tx.execute(writes.length === 1 ? writes[0]! : sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w})`), sql`, `)} select 1`);
   }
 
   private async followUp(instance: InstanceRow, r: StepResult): Promise<void> {
