@@ -24,7 +24,7 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -396,8 +396,10 @@ async function main(): Promise<void> {
   for (const d of [DB, `${DB}_embedded`]) await admin.query(`drop database if exists ${d} with (force)`);
   await admin.query(`create database ${DB}`);
   const url = withDatabase(PG_URL, DB);
-  const dirs = await Promise.all([0, 1, 2].map(() => mkdtemp(join(tmpdir(), 'console-bench-ingest-'))));
-  const profileDir = join(tmpdir(), `console-bench-ingest-profile-${process.pid}`);
+  // the run's folders beside the bench (bench/.data is ignored by git), not in the shared /tmp
+  mkdirSync(join(benchDir, '.data'), { recursive: true });
+  const dirs = await Promise.all([0, 1, 2].map(() => mkdtemp(join(benchDir, '.data', 'ceilings-ingest-'))));
+  const profileDir = join(tmpdir(), `ceilings-ingest-profile-${process.pid}`);
   const servers: BuiltServer[] = [];
   const suffix = randomBytes(3).toString('hex');
   // the ceiling's root and the server's are as long: the messages are the same size on both sides
@@ -421,7 +423,7 @@ async function main(): Promise<void> {
     if (external) servers.push(external);
     const embeddedPort = await freePort();
     const embedded = BROKER === 'external' ? undefined : await startBuiltServer({
-      databaseUrl: embeddedUrl, dataDir: dirs[2]!, skipBuild: true,
+      databaseUrl: embeddedUrl, dataDir: dirs[2]!, skipBuild: true, profileDir: opt.profile === true && !external ? profileDir : undefined,
       env: { ...common, MQTT_PORT: String(embeddedPort), MQTT_HOST: '127.0.0.1', MQTT_MAX_CONNECTIONS_PER_ADDRESS: String(DEVICES * 2 + 10) },
     });
     if (embedded) servers.push(embedded);
@@ -509,13 +511,14 @@ async function main(): Promise<void> {
       ensureMarkers();
       writeSection(RESULTS, KEY, report);
     }
-    if (opt.profile === true && external) {
-      await external.stop();
-      console.log(`the server's heaviest functions by self time (on Mosquitto, the whole run):\n${profileReport(profileDir)}`);
+    const profiled = external ?? embedded;
+    if (opt.profile === true && profiled) {
+      await profiled.stop();
+      console.log(`the server's heaviest functions by self time (${external ? 'on Mosquitto' : 'embedded broker'}, the whole run):\n${profileReport(profileDir)}`);
       const file = readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'));
       if (file) {
-        copyFileSync(join(profileDir, file), join(tmpdir(), 'console-bench-ingest.cpuprofile'));
-        log(`the profile is kept in ${join(tmpdir(), 'console-bench-ingest.cpuprofile')}`);
+        copyFileSync(join(profileDir, file), join(tmpdir(), 'ceilings-ingest.cpuprofile'));
+        log(`the profile is kept in ${join(tmpdir(), 'ceilings-ingest.cpuprofile')}`);
       }
     }
   } finally {
