@@ -1,13 +1,14 @@
 import { PLATFORM_TENANT } from '@console/contract';
-import { and, desc, eq, lte, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { AppContext, AuthUser } from '../../core/context.js';
 import { type Executor, inTenant } from '../../core/db/index.js';
+import { rawQuery, type Statement, stmt } from '../../core/db/raw.js';
 import { AppError, badRequest, forbidden } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { BpmnInvalid, type CompiledProcess, compileBpmn, loadModel } from './bpmn/compile.js';
 import { MODEL_FORMAT, type ProcessModel } from './bpmn/model.js';
 import type { OpenedTask, StepLimits } from './bpmn/runtime/context.js';
-import { type Actor, deleteTree, type FlowService, type IncidentWrite, type InstanceRow, lockInstance, rowsOf, StepDriver, type StepHost } from './steps.js';
+import { type Actor, deleteTree, type FlowService, type IncidentWrite, type InstanceRow, lockInstance, StepDriver, type StepHost } from './steps.js';
 import { flowDefinition, flowDeployment, flowInstance, flowTask } from './tables.js';
 
 export type { FlowService } from './steps.js';
@@ -38,7 +39,7 @@ export type TaskCompletedHook = (tx: Executor, c: { instance: InstanceRow; task:
  * A process's own row written when one of its tasks is completed (the leave request keeps the approver's comment):
  * a statement written with the step's own rows, in its one write, or null for none.
  */
-export type TaskCompletedWrite = (c: { instance: InstanceRow; task: TaskRow; pass: boolean; comment: string | null; user: AuthUser }) => SQL | null;
+export type TaskCompletedWrite = (c: { instance: InstanceRow; task: TaskRow; pass: boolean; comment: string | null; user: AuthUser }) => Statement | null;
 
 /**
  * A step stopped at its bound (StepStopped): the caller's 400. Its transaction rolls back; `recorded` settles once
@@ -241,13 +242,13 @@ export class FlowEngine implements StepHost {
   async complete(user: AuthUser, taskId: string, input: { pass: boolean; comment?: string; variables?: Record<string, unknown>; instanceId?: string }): Promise<{ instanceId: string; status: string; tasks: OpenedTask[] }> {
     return incidentsRecorded(inTenant(this.ctx.db, { tenantId: user.tenantId }, async (tx) => {
       // the task's instance locked in one statement, before the task, as the scheduler locks them
-      const instance = await lockInstance(tx, sql`id = (select instance_id from blade_flow_task where id = ${taskId} and tenant_id = ${user.tenantId} and status = 'open')`,
+      const instance = await lockInstance(tx, stmt`id = (select instance_id from blade_flow_task where id = ${taskId} and tenant_id = ${user.tenantId} and status = 'open')`,
         { missing: 'flowTaskMissing' });
       if (input.instanceId && input.instanceId !== instance.id) throw new AppError(404, 'flowTaskMissing');
       // read again once the instance is held: a completion that held it before has committed by now
-      const [task] = rowsOf<TaskRow>(await tx.execute(sql`select id::text as "id", instance_id::text as "instanceId", execution_id as "executionId",
+      const [task] = await rawQuery<TaskRow>(tx, stmt`select id::text as "id", instance_id::text as "instanceId", execution_id as "executionId",
         task_definition_key as "taskDefinitionKey", status, assignee, candidate_users as "candidateUsers", candidate_groups as "candidateGroups"
-        from blade_flow_task where id = ${taskId} for update`));
+        from blade_flow_task where id = ${taskId} for update`);
       if (!task || task.status !== 'open') throw new AppError(404, 'flowTaskMissing');
       if (task.assignee !== user.userId) {
         if (task.assignee || !isCandidate(task, user)) throw forbidden('flowTaskNotOffered');
@@ -255,7 +256,7 @@ export class FlowEngine implements StepHost {
       }
       const comment = input.comment?.trim() || null;
       const variables = { ...(input.variables ?? {}), pass: input.pass, comment: comment ?? '' };
-      const also = this.completionWrites.map((w) => w({ instance, task, pass: input.pass, comment, user })).filter((w): w is SQL => w !== null);
+      const also = this.completionWrites.map((w) => w({ instance, task, pass: input.pass, comment, user })).filter((w): w is Statement => w !== null);
       const result = await this.driver(tx, user.tenantId, user).advance(instance, { complete: { taskId: task.executionId, variables } },
         { outcome: input.pass ? 'pass' : 'reject', comment, completedBy: user.userId }, also);
       for (const hook of this.completionHooks) await hook(tx, { instance, task, pass: input.pass, comment, status: result.status, user });

@@ -1,9 +1,10 @@
 import { isIdText } from '@console/contract';
 import { leaveActions, type LeaveRecord } from '@console/contract/areas/flow/index';
-import { and, desc, eq, inArray, isNotNull, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, ne, or } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../core/context.js';
 import { type Executor, schema } from '../../core/db/index.js';
+import { stmt } from '../../core/db/raw.js';
 import { fieldError, forbidden, notFound } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import { mountAction } from '../../core/resource/actions.js';
@@ -37,7 +38,7 @@ export function registerLeave(app: FastifyInstance, ctx: AppContext, flow: FlowE
   // (written with the step's own rows, in its one statement)
   flow.onTaskCompletedWrite(({ instance, comment, user }) => {
     if (user.userId === instance.startUser || !comment || !isIdText(instance.businessKey)) return null;
-    return sql`update blade_process_leave set approval_comment = ${comment}, update_user = ${user.userId}, update_time = ${new Date().toISOString()}::timestamptz
+    return stmt`update blade_process_leave set approval_comment = ${comment}, update_user = ${user.userId}, update_time = ${new Date().toISOString()}::timestamptz
       where id = ${instance.businessKey} and process_instance_id = ${instance.id}`;
   });
 

@@ -1,7 +1,8 @@
 import type { MessageKey } from '@console/contract';
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AuthUser } from '../../core/context.js';
 import { type Executor, schema } from '../../core/db/index.js';
+import { EMPTY, joined, rawQuery, type Statement, stmt, verbatim } from '../../core/db/raw.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import { nextId } from '../../core/ids.js';
 import type { ProcessModel } from './bpmn/model.js';
@@ -23,19 +24,16 @@ export type InstanceRow = Pick<typeof flowInstance.$inferSelect, 'id' | 'tenantI
 type DefinitionRow = typeof flowDefinition.$inferSelect;
 
 /**
- * The statements of a step are written as SQL, not built by drizzle's query builders: building a select of every
- * column, or the history's multi-row insert, cost drizzle ten times what PostgreSQL takes to run them (bench/ceilings/flow.ts).
+ * The statements of a step are written as SQL and run past drizzle (core/db/raw.ts): building a select of every
+ * column, or the history's multi-row insert, cost drizzle ten times what PostgreSQL takes to run them, and its
+ * `sql` and result mapping about twice a short statement's round trip (bench/ceilings/flow.ts).
  */
-const INSTANCE_COLUMNS = sql.raw(`id::text as "id", tenant_id as "tenantId", definition_id::text as "definitionId", process_key as "processKey",
+const INSTANCE_COLUMNS = verbatim(`id::text as "id", tenant_id as "tenantId", definition_id::text as "definitionId", process_key as "processKey",
   process_name as "processName", category, business_key as "businessKey", start_user::text as "startUser", start_user_name as "startUserName", status,
   incident_reason as "incidentReason", state, variables, super_instance_id::text as "superInstanceId", super_execution_id as "superExecutionId"`);
-
-const TASK_INSERT_COLUMNS = sql.raw(`id, tenant_id, instance_id, execution_id, task_definition_key, name, definition_id, process_name, category, business_key,
+const TASK_INSERT_COLUMNS = verbatim(`id, tenant_id, instance_id, execution_id, task_definition_key, name, definition_id, process_name, category, business_key,
   start_user_name, assignee, candidate_users, candidate_groups`);
-const HISTORY_COLUMNS = sql.raw('id, tenant_id, instance_id, event, element_id, element_type, element_name, execution_id, source_id, target_id, at');
-
-/** the rows a statement answered (both drivers answer `rows`) */
-export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
+const HISTORY_COLUMNS = verbatim('id, tenant_id, instance_id, event, element_id, element_type, element_name, execution_id, source_id, target_id, at');
 
 /** a PostgreSQL array literal of texts, for a `text[]` parameter */
 const textArray = (values: readonly string[]) => `{${values.map((v) => `"${v.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
@@ -74,9 +72,9 @@ export const markIncident = (instanceId: string): IncidentWrite => (tx, reason) 
   .where(and(eq(flowInstance.id, instanceId), eq(flowInstance.status, 'running')));
 
 /** Locks a running instance (by id, or the one a condition finds) for a step; an incident only when allowed. */
-export async function lockInstance(tx: Executor, instanceId: string | SQL, allow: { incident?: boolean; missing?: MessageKey } = {}): Promise<InstanceRow> {
-  const where = typeof instanceId === 'string' ? sql`id = ${instanceId}` : instanceId;
-  const [instance] = rowsOf<InstanceRow>(await tx.execute(sql`select ${INSTANCE_COLUMNS} from blade_flow_instance where ${where} for update`));
+export async function lockInstance(tx: Executor, instanceId: string | Statement, allow: { incident?: boolean; missing?: MessageKey } = {}): Promise<InstanceRow> {
+  const where = typeof instanceId === 'string' ? stmt`id = ${instanceId}` : instanceId;
+  const [instance] = await rawQuery<InstanceRow>(tx, stmt`select ${INSTANCE_COLUMNS} from blade_flow_instance where ${where} for update`);
   if (!instance) throw new AppError(404, allow.missing ?? 'flowInstanceMissing');
   if (instance.status === 'incident' && allow.incident) return instance;
   if (instance.status === 'incident') throw badRequest('flowInstanceIncident', { reason: instance.incidentReason ?? '' });
@@ -140,7 +138,7 @@ export class StepDriver {
    * Moves a locked, running instance by one input; `completion` is what the person completing a task said of it,
    * `also` what is written with the step's own rows, in the same statement.
    */
-  async advance(instance: InstanceRow, input: StepInput, completion?: Completion, also?: readonly SQL[]): Promise<StepResult> {
+  async advance(instance: InstanceRow, input: StepInput, completion?: Completion, also?: readonly Statement[]): Promise<StepResult> {
     const model = await this.host.modelOf(this.tx, this.tenantId, instance.definitionId);
     const result = await this.run(instance.id, model, instance.state, input, { businessKey: instance.businessKey, called: !!instance.superInstanceId }, markIncident(instance.id));
     await this.record(instance, result, completion, also);
@@ -152,14 +150,14 @@ export class StepDriver {
    * writes what a step did, in one statement (one round trip): the instance's state, timers and subscriptions, its
    * tasks opened and closed, its history, and `also` (what the caller writes with it: a business record's own row)
    */
-  private async record(instance: InstanceRow, r: StepResult, completion?: Completion, also: readonly SQL[] = []): Promise<void> {
+  private async record(instance: InstanceRow, r: StepResult, completion?: Completion, also: readonly Statement[] = []): Promise<void> {
     const at = new Date().toISOString();
     const ended = r.status === 'completed';
     const status = ended && r.uncaughtError ? 'deleted' : ended ? 'completed' : 'running';
-    const writes: SQL[] = [sql`update blade_flow_instance set status = ${status}, state = ${r.state === null ? null : JSON.stringify(r.state)}::jsonb,
+    const writes: Statement[] = [stmt`update blade_flow_instance set status = ${status}, state = ${r.state === null ? null : JSON.stringify(r.state)}::jsonb,
       due_at = ${r.dueAt ? r.dueAt.toISOString() : null}::timestamptz, variables = ${JSON.stringify(r.variables)}::jsonb,
       waits_messages = ${textArray(r.waitsFor.messages)}::text[], waits_signals = ${textArray(r.waitsFor.signals)}::text[], update_time = ${at}::timestamptz
-      ${ended ? sql`, end_time = ${at}::timestamptz` : sql``}${r.uncaughtError ? sql`, delete_reason = ${`error ${r.uncaughtError.code}`.slice(0, 500)}` : sql``}
+      ${ended ? stmt`, end_time = ${at}::timestamptz` : EMPTY}${r.uncaughtError ? stmt`, delete_reason = ${`error ${r.uncaughtError.code}`.slice(0, 500)}` : EMPTY}
       where id = ${instance.id}`];
     if (r.opened.length) {
       const rows = r.opened.map((t) => ({
@@ -167,15 +165,15 @@ export class StepDriver {
         definition_id: instance.definitionId, process_name: instance.processName, category: instance.category, business_key: instance.businessKey,
         start_user_name: instance.startUserName, assignee: t.assignee, candidate_users: t.candidateUsers, candidate_groups: t.candidateGroups,
       }));
-      writes.push(sql`insert into blade_flow_task (${TASK_INSERT_COLUMNS}) select ${TASK_INSERT_COLUMNS}
+      writes.push(stmt`insert into blade_flow_task (${TASK_INSERT_COLUMNS}) select ${TASK_INSERT_COLUMNS}
         from json_populate_recordset(null::blade_flow_task, ${JSON.stringify(rows)}::json) on conflict do nothing`);
     }
     for (const outcome of ['completed', 'cancelled'] as const) {
       const ids = r.closed.filter((c) => c.outcome === outcome).map((c) => c.taskId);
       if (ids.length) {
         const said = outcome === 'completed' && completion
-          ? sql`, outcome = ${completion.outcome ?? null}, comment = ${completion.comment ?? null}, completed_by = ${completion.completedBy ?? null}` : sql``;
-        writes.push(sql`update blade_flow_task set status = ${outcome}, end_time = ${at}::timestamptz${said}
+          ? stmt`, outcome = ${completion.outcome ?? null}, comment = ${completion.comment ?? null}, completed_by = ${completion.completedBy ?? null}` : EMPTY;
+        writes.push(stmt`update blade_flow_task set status = ${outcome}, end_time = ${at}::timestamptz${said}
           where instance_id = ${instance.id} and execution_id = any(${textArray(ids)}::text[]) and status = 'open'`);
       }
     }
@@ -184,11 +182,11 @@ export class StepDriver {
         id: nextId(), tenant_id: this.tenantId, instance_id: instance.id, event: h.event, element_id: h.elementId, element_type: h.elementType, element_name: h.elementName,
         execution_id: h.executionId, source_id: h.sourceId, target_id: h.targetId, at: h.at.toISOString(),
       }));
-      writes.push(sql`insert into blade_flow_history (${HISTORY_COLUMNS}) select ${HISTORY_COLUMNS} from json_populate_recordset(null::blade_flow_history, ${JSON.stringify(rows)}::json)`);
+      writes.push(stmt`insert into blade_flow_history (${HISTORY_COLUMNS}) select ${HISTORY_COLUMNS} from json_populate_recordset(null::blade_flow_history, ${JSON.stringify(rows)}::json)`);
     }
     writes.push(...also);
     // data-modifying WITH members all run, each to completion, on different rows: one statement for them all
-    await this.tx.execute(writes.length === 1 ? writes[0]! : sql`with ${sql.join(writes.map((w, i) => sql`${sql.raw(`w${i}`)} as (${w})`), sql`, `)} select 1`);
+    await rawQuery(this.tx, writes.length === 1 ? writes[0]! : stmt`with ${joined(writes.map((w, i) => stmt`${verbatim(`w${i}`)} as (${w})`), ', ')} select 1`);
   }
 
   private async followUp(instance: InstanceRow, r: StepResult): Promise<void> {
