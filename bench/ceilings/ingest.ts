@@ -7,7 +7,7 @@
  * events 10 %) as fast as its acks come back, for `--seconds`. Each round:
  *   - the ceiling: the clients publish to Mosquitto (127.0.0.1:1883) under a topic root of their own; a plain mqtt.js
  *     subscriber in this process (QoS 1, the same shared subscription `$share/console-{root}/{root}/up/+/+/+` as the
- *     server's, clean session) only counts what it receives;
+ *     server's, as many members as the server holds (LINKS), clean sessions) only counts what it receives;
  *   - the console: server/dist/main.js in its own process on PostgreSQL with MQTT_URL=mqtt://127.0.0.1:1883 (the
  *     same broker), the clients under the server's topic root; its `/metrics` (the gateway's counters: received,
  *     accepted, flushed = handed to the folds and stored, dropped, rejected, buffered) read every second;
@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import pg from 'pg';
+import { LINKS } from '@console/server/src/areas/device/gateway/external.js';
 import type { FleetSession } from '@console/server/src/areas/device/gateway/fleet.js';
 import { loadConfig } from '@console/server/src/core/config.js';
 import { nextId } from '@console/server/src/core/ids.js';
@@ -188,6 +189,16 @@ class CpuMeter {
   }
 }
 
+/** read and write system calls of a process so far */
+function syscalls(pid: number): number {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    return Number(/^syscr:\s+(\d+)/m.exec(io)?.[1] ?? 0) + Number(/^syscw:\s+(\d+)/m.exec(io)?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
 function procKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const m = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) : 0;
@@ -209,6 +220,8 @@ interface SideResult {
   longestAnswerMs: number;
   peakRssMb: number;
   drainS: number;
+  /** the server's read and write system calls per message received */
+  syscallsPerMessage?: number;
   /** CPU per message received (µs): the clients, the broker, the server or subscriber, PostgreSQL */
   cpu: { clients: number; broker: number; server: number; pg: number };
 }
@@ -229,10 +242,13 @@ async function consoleRound(server: BuiltServer, url: string, root: string, sess
       await sleep(Math.max(0, 1000 - (performance.now() - at)));
     }
   })();
+  let calls0 = 0;
   const { counters, seconds, cpuMs: clientsMs } = await publishRound(clients, () => {
     go = performance.now();
+    calls0 = syscalls(pid);
     void meter.begin();
   });
+  const calls = syscalls(pid) - calls0;
   const end = go + seconds * 1000;
   const cpu = await meter.end();
   // the backlog stored: nothing buffered, nothing more received for a second
@@ -274,6 +290,7 @@ async function consoleRound(server: BuiltServer, url: string, root: string, sess
     peakRssMb: Math.max(procKb(pid, 'VmHWM') / 1024, ...samples.map((s) => s.rssMb)),
     drainS,
     cpu: { clients: (clientsMs * 1000) / got, broker: (cpu.broker * 1000) / got, server: (cpu.server * 1000) / got, pg: (cpu.pg * 1000) / got },
+    syscallsPerMessage: calls / got,
   };
 }
 
@@ -286,9 +303,11 @@ async function ceilingRound(subscriber: { received: number }, root: string, sess
   let go = 0;
   let inWindow = { r0: 0, r1: 0, t0: 0, t1: 0 };
   let self = process.cpuUsage();
+  let calls0 = 0;
   const { counters, seconds, cpuMs: clientsMs } = await publishRound(clients, () => {
     go = performance.now();
     self = process.cpuUsage();
+    calls0 = syscalls(process.pid);
     void meter.begin();
     let prev = subscriber.received;
     inWindow = { r0: prev, r1: prev, t0: go, t1: go };
@@ -303,6 +322,7 @@ async function ceilingRound(subscriber: { received: number }, root: string, sess
   clearInterval(timer);
   const cpu = await meter.end();
   const selfCpu = process.cpuUsage(self);
+  const calls = syscalls(process.pid) - calls0;
   const t1 = performance.now();
   let last = subscriber.received;
   for (const until = Date.now() + 60_000; Date.now() < until;) {
@@ -320,6 +340,7 @@ async function ceilingRound(subscriber: { received: number }, root: string, sess
       const got = Math.max(1, subscriber.received - r0);
       return { clients: (clientsMs * 1000) / got, broker: (cpu.broker * 1000) / got, server: (selfCpu.user + selfCpu.system) / got, pg: 0 };
     })(),
+    syscallsPerMessage: calls / Math.max(1, subscriber.received - r0),
   };
 }
 
@@ -406,7 +427,7 @@ async function main(): Promise<void> {
   const root = `ci${suffix}`;
   const rawRoot = `cr${suffix}`;
   const secrets = { ENCRYPTION_KEY: randomBytes(32).toString('hex'), JWT_SECRET: randomBytes(32).toString('hex') };
-  let subscriber: mqtt.MqttClient | undefined;
+  const subscribers: mqtt.MqttClient[] = [];
   try {
     log(`seeding ${DB}: ${DEVICES} devices with certificates`);
     const sessions = await seed(url, dirs[0]!, { ...secrets, MQTT_TOPIC_ROOT: root });
@@ -430,11 +451,15 @@ async function main(): Promise<void> {
     // the server answers (a sign-in), the gateway is connected
     if (external) await signIn(`http://127.0.0.1:${external.port}`, '000000');
 
+    // the server holds LINKS members of its shared subscription: so does the plain subscriber
     const counted = { received: 0 };
-    subscriber = await mqtt.connectAsync(MOSQUITTO, { protocolVersion: 4, clean: true, clientId: `ceiling-${suffix}`, reconnectPeriod: 1000, keepalive: 30 });
-    subscriber.on('message', () => counted.received++);
-    const granted = await subscriber.subscribeAsync(`$share/console-${rawRoot}/${rawRoot}/up/+/+/+`, { qos: 1 });
-    if (granted.some((g) => g.qos >= 0x80)) throw new Error('Mosquitto refused the shared subscription');
+    for (let i = 0; i < LINKS; i++) {
+      const member = await mqtt.connectAsync(MOSQUITTO, { protocolVersion: 4, clean: true, clientId: `ceiling-${suffix}-${i}`, reconnectPeriod: 1000, keepalive: 30 });
+      subscribers.push(member);
+      member.on('message', () => counted.received++);
+      const granted = await member.subscribeAsync(`$share/console-${rawRoot}/${rawRoot}/up/+/+/+`, { qos: 1 });
+      if (granted.some((g) => g.qos >= 0x80)) throw new Error('Mosquitto refused the shared subscription');
+    }
 
     const loadBefore = loadavg()[0]!;
     const ceiling: SideResult[] = [];
@@ -443,7 +468,8 @@ async function main(): Promise<void> {
     const line = (what: string, r: SideResult) => log(`  ${what}: ${n(r.rate)}/s ${what === 'ceiling' ? 'received' : `stored (accepted ${n(r.accepted)}/s)`}, published ${n(r.publishedRate)}/s; `
       + `slowest second ${n(r.slowestAccepted)}${what === 'ceiling' ? '' : ` accepted / ${n(r.slowestStored)} stored, longest /metrics answer ${n(r.longestAnswerMs)} ms, peak RSS ${n(r.peakRssMb)} MB`}; `
       + `lost ${n(r.lost)}${what === 'ceiling' ? '' : `, dropped ${r.gatewayDropped}, rejected ${r.rejected}`}; drained ${r.drainS.toFixed(1)} s after; `
-      + `CPU µs/message: clients ${n(r.cpu.clients)}, broker ${n(r.cpu.broker)}, ${what === 'ceiling' ? 'subscriber' : 'server'} ${n(r.cpu.server)}, PostgreSQL ${n(r.cpu.pg)}`);
+      + `CPU µs/message: clients ${n(r.cpu.clients)}, broker ${n(r.cpu.broker)}, ${what === 'ceiling' ? 'subscriber' : 'server'} ${n(r.cpu.server)}, PostgreSQL ${n(r.cpu.pg)}`
+      + `${r.syscallsPerMessage === undefined ? '' : `; server system calls/message ${r.syscallsPerMessage.toFixed(2)}`}`);
     for (let r = 1; r <= ROUNDS; r++) {
       log(`round ${r} of ${ROUNDS}`);
       ceiling.push(await ceilingRound(counted, rawRoot, sessionsFile, new CpuMeter(admin, undefined, undefined)));
@@ -482,8 +508,8 @@ async function main(): Promise<void> {
       `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} on ${machine()}, revision ${revision()}: ${DEVICES} devices (mqtt.js clients in a process of `
         + `their own, MQTT 3.1.1, QoS 1), each publishing signed uplinks (property reports 70 %, OTA progress 20 %, face events 10 %) as fast as its acks `
         + `come back (${WINDOW} in flight), ${ROUNDS} paired rounds of ${SECONDS} s, PostgreSQL ${pgVersion}, Mosquitto at 127.0.0.1:1883 (its defaults: 20 messages `
-        + 'in flight and 1,000 queued per subscriber, then dropped). The ceiling: the same clients publishing to Mosquitto, a plain mqtt.js subscriber (QoS 1, '
-        + 'the server\'s shared subscription) counting what it receives. The console: server/dist/main.js in its own process (`--max-old-space-size=512`), '
+        + `in flight and 1,000 queued per subscriber, then dropped). The ceiling: the same clients publishing to Mosquitto, a plain mqtt.js subscriber (QoS 1, `
+        + `the server's shared subscription with as many members as the server holds, ${LINKS}) counting what it receives. The console: server/dist/main.js in its own process (\`--max-old-space-size=512\`), `
         + `MQTT_URL=${MOSQUITTO}${embedded ? '; and a second one with its embedded broker (MQTT_PORT), the clients connecting to it' : ''}: messages stored `
         + `(handed to the folds and written: the gateway's \`flushed\`, read from /metrics every second). Load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}.`,
       '',
@@ -522,7 +548,7 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    await subscriber?.endAsync(true).catch(() => undefined);
+    await Promise.all(subscribers.map((c) => c.endAsync(true).catch(() => undefined)));
     for (const s of servers) await s.stop();
     rmSync(profileDir, { recursive: true, force: true });
     for (const d of dirs) rmSync(d, { recursive: true, force: true });

@@ -16,7 +16,18 @@ export interface ExternalOptions {
   keys: DeviceKeys;
   ingest: Ingest;
   log: GatewayLogger;
+  /** members of the shared subscription this instance holds (default `LINKS`) */
+  links?: number;
 }
+
+/**
+ * Each instance holds several members of the shared subscription: the broker sends a member a bounded window of
+ * messages before it waits for their acks (Mosquitto's max_inflight_messages, 20 by default) and queues a bounded
+ * number for it (max_queued_messages, 1,000) before it drops the next ones silently. Four members take four windows
+ * at once and have four queues behind them, so a pause of the server (a collection, a busy moment of the machine)
+ * is absorbed instead of losing messages (bench/ceilings/ingest.ts).
+ */
+export const LINKS = 4;
 
 /** The shared-subscription group of a topic root: instances of one deployment share; other roots never do. */
 export const shareGroup = (root: string) => `console-${root}`;
@@ -40,34 +51,45 @@ export function redactUrl(url: string): string {
  * last will included (signed at connect, bound to the session its `online` opened).
  */
 export class ExternalClient {
-  private client?: MqttClient;
-  /** the broker link is corked until the end of this turn of the event loop (`holdWrites`) */
-  private holding = false;
+  /** the instance's members of the shared subscription; commands leave through the first one connected */
+  private clients: MqttClient[] = [];
+  /** the links corked until the end of this turn of the event loop (`holdWrites`) */
+  private readonly holding = new Set<MqttClient>();
 
   constructor(private readonly o: ExternalOptions) {}
 
   async start(): Promise<void> {
+    const links = Math.max(1, this.o.links ?? LINKS);
+    // the first member keeps the instance's client id (brokers' logs, ACLs); the others are numbered after it
+    const started = await Promise.allSettled(Array.from({ length: links }, (_, i) => this.link(i === 0 ? `console-${this.o.instanceId}` : `console-${this.o.instanceId}-${i}`)));
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      await this.close();
+      throw failed.reason;
+    }
+  }
+
+  private async link(clientId: string): Promise<void> {
     const { o } = this;
     const client = await mqtt.connectAsync(o.url, {
-      protocolVersion: 4, clean: true, clientId: `console-${o.instanceId}`, username: o.username, password: o.password,
+      protocolVersion: 4, clean: true, clientId, username: o.username, password: o.password,
       reconnectPeriod: 1000, connectTimeout: 10_000, keepalive: 30,
     }).catch((e: Error) => {
       throw new Error(`cannot connect to the MQTT broker at ${redactUrl(o.url)} (MQTT_URL): ${e.message}`);
     });
     // the PUBACK (and the next packet) waits only while the ingest buffer is full: never a database write per message
     client.handleMessage = (packet: IPublishPacket, done) => {
-      this.holdWrites();
+      this.holdWrites(client);
       this.receive(packet.topic, packet.payload);
       if (o.ingest.full) void o.ingest.drained().then(() => done());
       else done();
     };
     client.on('error', (err) => o.log.warn({ err: err.message }, 'MQTT client error'));
     client.on('offline', () => o.log.warn({ broker: redactUrl(o.url) }, 'MQTT broker unreachable, reconnecting'));
-    this.client = client;
+    this.clients.push(client);
     const filter = `$share/${shareGroup(o.root)}/${upFilter(o.root)}`;
     const granted = await client.subscribeAsync(filter, { qos: 1 });
     if (!granted.length || granted.some((g) => g.qos >= 0x80)) {
-      await client.endAsync(true);
       throw new Error(`the MQTT broker at ${redactUrl(o.url)} refused the shared subscription ${filter} (MQTT_URL needs a broker with $share, e.g. Mosquitto 2)`);
     }
   }
@@ -111,14 +133,16 @@ export class ExternalClient {
     });
   }
 
+  /** a member is connected: the broker hands the uplinks to the members it reaches */
   get connected(): boolean {
-    return this.client?.connected ?? false;
+    return this.clients.some((c) => c.connected);
   }
 
   async publish(topic: string, payload: string): Promise<void> {
-    if (!this.client) throw new Error('the gateway is not connected to its MQTT broker');
-    this.holdWrites();
-    await this.client.publishAsync(topic, payload, { qos: 1, retain: false });
+    const client = this.clients.find((c) => c.connected) ?? this.clients[0];
+    if (!client) throw new Error('the gateway is not connected to its MQTT broker');
+    this.holdWrites(client);
+    await client.publishAsync(topic, payload, { qos: 1, retain: false });
   }
 
   /**
@@ -127,20 +151,20 @@ export class ExternalClient {
    * event replies) leave in one write instead of a system call each (the writes were 12 % of the server's CPU under
    * ingestion). Nothing waits longer for its ack than the messages read with it take to be handled.
    */
-  private holdWrites(): void {
-    const stream = this.client?.stream;
-    if (this.holding || !stream || typeof stream.cork !== 'function') return;
-    this.holding = true;
+  private holdWrites(client: MqttClient): void {
+    const stream = client.stream;
+    if (this.holding.has(client) || !stream || typeof stream.cork !== 'function') return;
+    this.holding.add(client);
     stream.cork();
     setImmediate(() => {
-      this.holding = false;
+      this.holding.delete(client);
       stream.uncork();
     });
   }
 
   async close(): Promise<void> {
-    const client = this.client;
-    this.client = undefined;
-    if (client) await client.endAsync();
+    const clients = this.clients;
+    this.clients = [];
+    await Promise.all(clients.map((c) => c.endAsync()));
   }
 }
