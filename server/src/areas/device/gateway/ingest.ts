@@ -1,8 +1,14 @@
 import type { Presence, PresenceHandler, Uplink, UplinkHandler, UplinkKind } from './types.js';
 import type { RejectReason } from './envelope.js';
 
-/** how many batches' worth a backlog is taken at once (`takeSize`) */
+/** how many batches' worth a backlog is taken at once (`takeSize`), and at most how many messages */
 const BACKLOG_BATCHES = 10;
+/**
+ * a handler's work between its statements runs without a pause of the event loop (sorting, folding, building the
+ * statements' JSON, the events' answers): 20,000 messages held the loop for about a second on a busy machine, and
+ * the broker dropped what it could not queue meanwhile; 5,000 cost PostgreSQL little more a message
+ */
+const MAX_TAKE = 5000;
 /** waits before a failed batch is handed to its handler again */
 const RETRY_DELAYS_MS = [200, 1000];
 
@@ -197,12 +203,12 @@ export class Ingest {
   }
 
   /**
-   * What waited while the last batch was stored is taken at once, up to `BACKLOG_BATCHES` batches: each handler's
+   * What waited while the last batch was stored is taken at once, up to `BACKLOG_BATCHES` batches (`MAX_TAKE` messages): each handler's
    * round trips wait behind the sockets' reads while the event loop is busy, and are then paid once for more
    * messages (batches of 500 stored 500 msg/s while 8,000 msg/s arrived; bench/RESULTS.md, regional business)
    */
   private takeSize(): number {
-    return Math.min(this.uplinks.length, this.batchSize * BACKLOG_BATCHES);
+    return Math.min(this.uplinks.length, this.batchSize * BACKLOG_BATCHES, Math.max(this.batchSize, MAX_TAKE));
   }
 
   private async run(): Promise<void> {
