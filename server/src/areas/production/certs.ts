@@ -92,6 +92,8 @@ export const certHooks = (ctx: AppContext): ResourceHooks => ({
   async afterSave(_tx, _saved, c) {
     if (c.mode === 'update') c.afterCommit(() => invalidateDeviceKeys(ctx.kv));
   },
+  // a new certificate replaces no key a gateway holds: an import's created rows need no reading back
+  async afterCreateRows() {},
   async beforeRemove(_tx, _rows, c) {
     c.afterCommit(() => invalidateDeviceKeys(ctx.kv));
   },

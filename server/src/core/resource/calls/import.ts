@@ -87,14 +87,14 @@ async function startImport(m: ResourceMount, spec: ImportSpec, log: FastifyBaseL
       extra.push(sheetPath);
       ({ bundle, kind } = await ImportBundle.open(path, sheetPath));
     }
-    const { rows, header } = await openSheet(spec, sheetPath, kind, lang);
+    const { rows, first, header } = await openSheet(spec, sheetPath, kind, lang);
     const state: JobState = {
       id, status: 'running', total: 0, processed: 0, succeeded: 0, failed: 0, errors: [], tenantId: user.tenantId, userId: user.userId,
       instanceId: m.ctx.instance.instanceId,
     };
     await m.ctx.kv.set(jobKey(id), JSON.stringify(state), JOB_TTL_SECONDS);
     handedOver = true;
-    void m.ctx.background.track(enqueueImport(queuedJob(m, spec, log, { state, rows, header, user, lang, covering, bundle }, [path, ...extra])));
+    void m.ctx.background.track(enqueueImport(queuedJob(m, spec, log, { state, first, rows, header, user, lang, covering, bundle }, [path, ...extra])));
     return ok({ id }, lang);
   } finally {
     if (!handedOver) for (const file of [path, ...extra]) await rm(file, { force: true });

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, badRequest } from '../../errors.js';
 import { ImportBundle } from './bundle.js';
 import { cellText, headerKey, headerMap, importFields } from './cells.js';
-import { type SheetKind, sheetKind, type SheetRow, sheetRows } from './sheet.js';
+import { type SheetKind, sheetKind, type SheetRow, sheetRowBatches } from './sheet.js';
 
 export const IMPORT_MAX_BYTES = 20 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 100_000;
@@ -75,6 +75,8 @@ export function importSpec(def: ResourceDef) {
     /** the unique field `isCovering` matches rows by */
     coverField: uniqueFields[0],
     refFields: Object.entries(def.fields).filter(([, f]) => f.ref).map(([name]) => name),
+    /** sealed in a worker thread, a chunk at a time (validateSubmit leaves them in clear for it) */
+    secretFields: fields.filter(([, f]) => f.secret).map(([name]) => name),
     /** a .zip of a sheet and the files its cells name */
     bundles: def.io?.import?.bundle === true,
   };
@@ -111,23 +113,33 @@ export async function kindOf(spec: ImportSpec, path: string, filename: string, m
   }
 }
 
-/** reads up to the header row: an unreadable file or a missing required column is refused before any job */
+/**
+ * reads up to the header row: an unreadable file or a missing required column is refused before any job. Answers
+ * the rows after the header: those read with it (`first`), then the rest of `rows`.
+ */
 export async function openSheet(spec: ImportSpec, path: string, kind: SheetKind, lang: Lang) {
-  const rows = sheetRows(path, kind);
+  const rows = sheetRowBatches(path, kind);
   try {
-    let first: IteratorResult<SheetRow>;
-    do first = await rows.next();
-    while (!first.done && first.value.cells.every(isEmptyCell));
-    if (first.done) throw badRequest('importNoRows');
+    let headerRow: SheetRow | undefined;
+    let first: SheetRow[] = [];
+    while (!headerRow) {
+      const next = await rows.next();
+      if (next.done) throw badRequest('importNoRows');
+      const at = next.value.findIndex((r) => !r.cells.every(isEmptyCell));
+      if (at >= 0) {
+        headerRow = next.value[at]!;
+        first = next.value.slice(at + 1);
+      }
+    }
     const header = new Map<number, string>();
-    first.value.cells.forEach((cell, i) => {
+    headerRow.cells.forEach((cell, i) => {
       const text = typeof cell === 'string' || typeof cell === 'number' ? String(cell) : cellText(cell, { type: 'string' } as FieldDef);
       const name = text === undefined ? undefined : spec.byHeader.get(headerKey(text));
       if (name && ![...header.values()].includes(name)) header.set(i, name);
     });
     const missing = spec.fields.filter(([name, f]) => f.required && ![...header.values()].includes(name)).map(([, f]) => t(f.label, lang));
     if (missing.length) throw badRequest('importMissingColumns', { columns: missing.join(', ') });
-    return { rows, header };
+    return { rows, first, header };
   } catch (e) {
     await rows.return(undefined).catch(() => undefined);
     if (e instanceof AppError) throw e;

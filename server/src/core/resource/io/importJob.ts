@@ -1,11 +1,13 @@
-import { badAmountMessage, type Lang, moneyCurrency, msg, parseMoney, t } from '@console/contract';
+import { badAmountMessage, type FieldDef, type Lang, moneyCurrency, msg, parseMoney, t } from '@console/contract';
 import { and, eq, getTableName } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthUser } from '../../context.js';
-import { inList, insertRows } from '../../db/bulk.js';
-import { allowLongTransaction, type Executor } from '../../db/index.js';
+import { inList } from '../../db/bulk.js';
+import { copyRows } from '../../db/copy.js';
+import { allowLongStatements, type Executor } from '../../db/index.js';
 import { rowColumns } from '../../db/columns.js';
 import { AppError, notFound } from '../../errors.js';
+import { SealWorker } from '../../sealWorker.js';
 import { afterCommitQueue } from '../afterCommit.js';
 import type { SaveContext } from '../hooks.js';
 import { runAs, scopeIn, visible } from '../mount/access.js';
@@ -27,12 +29,22 @@ type Row = Record<string, unknown>;
 /** the parts of a reference cell: one id or name, or a comma-joined list of them */
 const referenceParts = (text: string): string[] => text.split(',').map((p) => p.trim()).filter(Boolean);
 
-/** rows checked against the table (uniqueness, references) per statement, and written together */
-const CHECK_CHUNK = 2000;
-/** rows per INSERT … RETURNING, for a hook that reads each saved row */
-const INSERT_CHUNK = 500;
+/**
+ * rows checked against the table (uniqueness, references) per statement, and written together (one COPY): few
+ * round trips, each chunk written while the next is read and checked in memory
+ */
+export const CHECK_CHUNK = 5000;
 
-interface Checked { row: number; values: Row; target?: string; prepared?: unknown }
+interface Checked {
+  row: number;
+  values: Row;
+  target?: string;
+  prepared?: unknown;
+  /** its secrets being sealed (in the worker), or sealed */
+  sealed?: Promise<void>;
+}
+/** a cell of a .zip's sheet naming a file of the zip: the file's text, or why it cannot be read */
+type BundledText = { text: string; error?: undefined } | { text?: undefined; error: string };
 /** thrown out of the job's transaction to take back what it wrote once a row turned out bad */
 const ROLLBACK = Symbol('import rolled back');
 /** a write the database refused (a race on a unique value, a hook's refusal): reported as the row being written */
@@ -43,7 +55,9 @@ class WriteFailure {
 /** what one import works on: its state (kept in the kv store), the file's rows after the header, and the caller */
 export interface ImportInput {
   state: JobState;
-  rows: AsyncGenerator<SheetRow>;
+  /** the rows read with the header row, then the rest of the file in batches */
+  first: SheetRow[];
+  rows: AsyncGenerator<SheetRow[]>;
   /** column index → field name */
   header: Map<number, string>;
   user: AuthUser;
@@ -70,12 +84,22 @@ export class ImportJob {
   private readonly base: Omit<SaveContext, 'mode' | 'stored'>;
   /** the spreadsheet row being written (0: a statement of many rows) */
   private current = 0;
+  /** seals the rows' secrets beside the reading of the next rows (a resource with secret fields) */
+  private sealer: SealWorker | undefined;
+  /** the messages of the row being checked, and its fields whose values are refused for themselves */
+  private readonly messages: string[] = [];
+  private readonly wrongDict = new Set<string>();
+  /** the file's columns read (index, field name, field), and those naming references: once, not per row */
+  private readonly columns: Array<{ index: number; name: string; f: FieldDef }>;
+  private readonly refColumns: Array<{ index: number; name: string; f: FieldDef }>;
 
   constructor(private readonly m: ResourceMount, private readonly spec: ImportSpec, private readonly log: FastifyBaseLogger, private readonly input: ImportInput) {
     this.state = input.state;
     this.user = input.user;
     this.lang = input.lang;
     this.seen = new Map(spec.uniqueFields.map((n) => [n, new Map<string, number>()]));
+    this.columns = [...input.header].map(([index, name]) => ({ index, name, f: m.def.fields[name]! }));
+    this.refColumns = this.columns.filter((c) => c.f.ref);
     this.base = {
       user: this.user, lang: this.lang, ...afterCommitQueue(this.later), imported: true,
       // an import answers no record: nothing is revealed
@@ -97,6 +121,7 @@ export class ImportJob {
   async run(): Promise<void> {
     this.dicts = await dictValues(this.m.ctx, this.spec.fields);
     this.now = new Date();
+    if (this.spec.secretFields.length) this.sealer = new SealWorker(this.m.ctx.config.encryptionKey);
     try {
       const reported = this.m.hooks.prepare ? await this.checkAllThenWrite() : await this.checkAndWriteTogether();
       if (reported) return;
@@ -105,6 +130,8 @@ export class ImportJob {
       if (!(thrown instanceof WriteFailure)) throw thrown;
       await this.writeFailed(thrown.error);
       return;
+    } finally {
+      await this.sealer?.close();
     }
     for (const fn of this.later) await fn();
     this.m.ctx.upkeep.changed(getTableName(this.m.table), this.state.total);
@@ -121,13 +148,14 @@ export class ImportJob {
     const { m, user, lang } = this;
     const good: Checked[] = [];
     await this.readRows(async (chunk, named) => {
+      void this.sealChunk(chunk).catch(() => undefined);
       good.push(...await runAs(m, user, async (tx) => this.checkChunk(tx, [...chunk, ...await this.checkNamed(tx, named)])));
     });
     if (await this.reportFailures()) return true;
     await this.save();
     for (const c of good) c.prepared = await m.hooks.prepare!(c.values, { mode: c.target ? 'update' : 'create', user, lang });
     await runAs(m, user, async (tx) => {
-      await allowLongTransaction(tx, IMPORT_TRANSACTION_MS);
+      await allowLongStatements(tx, IMPORT_TRANSACTION_MS);
       for (let at = 0; at < good.length; at += CHECK_CHUNK) await this.writeChunk(tx, good.slice(at, at + CHECK_CHUNK));
     }).catch((e: unknown) => {
       throw new WriteFailure(e);
@@ -144,9 +172,11 @@ export class ImportJob {
     const { state } = this;
     let failure: WriteFailure | undefined;
     await runAs(this.m, this.user, async (tx) => {
-      await allowLongTransaction(tx, IMPORT_TRANSACTION_MS);
+      await allowLongStatements(tx, IMPORT_TRANSACTION_MS);
       let writing: Promise<void> = Promise.resolve();
       await this.readRows(async (chunk, named) => {
+        // the chunk's secrets are sealed in the worker while the previous chunk is still being written
+        void this.sealChunk(chunk).catch(() => undefined);
         await writing; // the transaction runs one statement at a time
         const good = await this.checkChunk(tx, [...chunk, ...await this.checkNamed(tx, named)]);
         if (state.failed === 0 && !failure && good.length) {
@@ -220,7 +250,11 @@ export class ImportJob {
     const { m } = this;
     const bad = new Map<number, string[]>();
     const flag = (c: Checked, text: string) => bad.set(c.row, [...(bad.get(c.row) ?? []), text]);
+    const sealing = this.sealChunk(chunk);
+    sealing.catch(() => undefined);
     await this.checkUniqueInTable(tx, chunk, flag);
+    // no hook sees a secret in clear: checkRows, prepare, beforeSave get the rows sealed, as from submit
+    await sealing;
     if (m.hooks.checkRows) {
       const verdicts = await m.hooks.checkRows(tx, chunk.map((c) => c.values), this.lang, this.user);
       chunk.forEach((c, i) => {
@@ -239,31 +273,66 @@ export class ImportJob {
     return good;
   }
 
+  /**
+   * seals the secrets of the chunk's rows not being sealed yet, in one message to the worker; resolves once every
+   * row of the chunk is sealed
+   */
+  private sealChunk(chunk: Checked[]): Promise<void> {
+    const { sealer } = this;
+    if (!sealer) return Promise.resolve();
+    const plains: string[] = [];
+    const slots: Array<[Row, string]> = [];
+    const fresh = chunk.filter((c) => !c.sealed);
+    for (const c of fresh) {
+      for (const name of this.spec.secretFields) {
+        const v = c.values[name];
+        if (typeof v !== 'string') continue;
+        plains.push(v);
+        slots.push([c.values, name]);
+      }
+    }
+    if (fresh.length) {
+      const sealed = sealer.seal(plains).then((out) => {
+        slots.forEach(([values, name], i) => {
+          values[name] = out[i];
+        });
+      });
+      for (const c of fresh) c.sealed = sealed;
+    }
+    return Promise.all(new Set(chunk.map((c) => c.sealed!))).then(() => undefined);
+  }
+
   /** writes checked rows: new ones in one statement (or, for a hook that reads each saved row, a multi-row insert), covered ones one by one */
   private async writeChunk(tx: Executor, chunk: Checked[]): Promise<void> {
     const { m, user, lang, base, now, state } = this;
     const fresh: Row[] = [];
+    // without a tree or a beforeSave hook the chunk's rows are made without yielding: an `await` a row let the
+    // reading of the next chunk run in between, and the COPY started a chunk's reading later
+    const perRow = m.tree !== undefined || m.hooks.beforeSave !== undefined;
     for (const c of chunk) {
       this.current = c.row;
       if (c.target) await this.coverRow(tx, c);
       else {
         const row = newRow(m, c.values, user, now);
-        if (m.tree) await m.tree.onCreate(tx, visible(m, user), row, lang);
-        await m.hooks.beforeSave?.(tx, row, { ...base, mode: 'create', prepared: c.prepared, checked: !!m.hooks.checkRows });
+        if (perRow) {
+          if (m.tree) await m.tree.onCreate(tx, visible(m, user), row, lang);
+          await m.hooks.beforeSave?.(tx, row, { ...base, mode: 'create', prepared: c.prepared, checked: !!m.hooks.checkRows });
+        }
         fresh.push(row);
       }
     }
     this.current = 0;
+    if (fresh.length) await copyRows(tx, m.table, fresh);
     if (fresh.length && m.hooks.afterCreateRows) {
-      await insertRows(tx, m.table, fresh);
       await m.hooks.afterCreateRows(tx, fresh, { ...base, mode: 'create', checked: !!m.hooks.checkRows });
     } else if (fresh.length && m.hooks.afterSave) {
-      for (let at = 0; at < fresh.length; at += INSERT_CHUNK) {
-        const saved = await tx.insert(m.table).values(fresh.slice(at, at + INSERT_CHUNK).map((r) => columnValues(m, r)) as never).returning() as Row[];
-        for (const row of saved) await m.hooks.afterSave(tx, row, { ...base, mode: 'create', checked: !!m.hooks.checkRows });
+      // each saved row as the table holds it (defaults, generated columns), in the file's order
+      const saved = new Map((await tx.select().from(m.table).where(inList(m.columns.id!, fresh.map((r) => r.id))) as Row[]).map((r) => [String(r.id), r]));
+      for (const row of fresh) {
+        const stored = saved.get(String(row.id));
+        if (!stored) throw new Error(`import into ${m.def.code}: a row just written (${String(row.id)}) cannot be read back`);
+        await m.hooks.afterSave(tx, stored, { ...base, mode: 'create', checked: !!m.hooks.checkRows });
       }
-    } else if (fresh.length) {
-      await insertRows(tx, m.table, fresh);
     }
     state.succeeded += chunk.length;
     this.log.debug({ job: state.id, resource: m.def.code, written: state.succeeded }, 'import writing');
@@ -295,26 +364,31 @@ export class ImportJob {
     const { state, lang } = this;
     let pending: Checked[] = [];
     let named: SheetRow[] = [];
-    for await (const { row, cells } of this.input.rows) {
-      if (cells.every(isEmptyCell)) continue;
-      state.total++;
-      if (state.total > IMPORT_MAX_ROWS) {
-        state.total--;
-        state.failed = 1;
-        state.errors = [{ row, message: msg('importTooManyRows', lang, { max: IMPORT_MAX_ROWS }) }];
-        return;
+    const { first, rows } = this.input;
+    for (let batch = first, next = await rows.next(); ; batch = next.value, next = await rows.next()) {
+      for (const { row, cells } of batch) {
+        if (cells.every(isEmptyCell)) continue;
+        state.total++;
+        if (state.total > IMPORT_MAX_ROWS) {
+          state.total--;
+          state.failed = 1;
+          state.errors = [{ row, message: msg('importTooManyRows', lang, { max: IMPORT_MAX_ROWS }) }];
+          return;
+        }
+        if (this.refColumns.length && this.unknownNames(cells).length) named.push({ row, cells });
+        else {
+          const checking = this.checkRow(row, cells);
+          const checked = checking instanceof Promise ? await checking : checking;
+          if (checked) pending.push(checked);
+        }
+        if (pending.length + named.length >= CHECK_CHUNK) {
+          await flush(pending, named);
+          pending = [];
+          named = [];
+        }
+        if (state.total % PROGRESS_EVERY === 0) await this.save();
       }
-      if (this.unknownNames(cells).length) named.push({ row, cells });
-      else {
-        const checked = await this.checkRow(row, cells);
-        if (checked) pending.push(checked);
-      }
-      if (pending.length + named.length >= CHECK_CHUNK) {
-        await flush(pending, named);
-        pending = [];
-        named = [];
-      }
-      if (state.total % PROGRESS_EVERY === 0) await this.save();
+      if (next.done) break;
     }
     await flush(pending, named);
   }
@@ -322,9 +396,7 @@ export class ImportJob {
   /** the reference names of a row's cells not looked up yet: [field, name] */
   private unknownNames(cells: SheetRow['cells']): Array<[string, string]> {
     const out: Array<[string, string]> = [];
-    for (const [index, name] of this.input.header) {
-      const f = this.m.def.fields[name]!;
-      if (!f.ref) continue;
+    for (const { index, name, f } of this.refColumns) {
       const text = cellText(cells[index], f);
       if (text === undefined) continue;
       const known = this.refNames.get(name);
@@ -347,20 +419,32 @@ export class ImportJob {
     }
     const out: Checked[] = [];
     for (const { row, cells } of rows) {
-      const checked = await this.checkRow(row, cells);
+      const checking = this.checkRow(row, cells);
+      const checked = checking instanceof Promise ? await checking : checking;
       if (checked) out.push(checked);
     }
     return out;
   }
 
-  /** one row of the file checked on its own: its values, or undefined once its errors are reported */
-  private async checkRow(row: number, cells: SheetRow['cells']): Promise<Checked | undefined> {
-    const messages: string[] = [];
-    const wrongDict = new Set<string>();
-    const body = await this.bodyOf(cells, messages, wrongDict);
+  /**
+   * one row of the file checked on its own: its values, or undefined once its errors are reported; a .zip's cells
+   * may name its files, read asynchronously first, any other row is checked without a promise (a 100,000-row
+   * import made 100,000 of them, each seen by the async hooks)
+   */
+  private checkRow(row: number, cells: SheetRow['cells']): Checked | undefined | Promise<Checked | undefined> {
+    const { bundle } = this.input;
+    return bundle ? this.bundledTexts(cells, bundle).then((files) => this.checkCells(row, cells, files)) : this.checkCells(row, cells);
+  }
+
+  private checkCells(row: number, cells: SheetRow['cells'], bundled?: Map<number, BundledText>): Checked | undefined {
+    // one array and one set for every row (used only while the row is checked): garbage a row was the import's GC
+    const { messages, wrongDict } = this;
+    messages.length = 0;
+    wrongDict.clear();
+    const body = this.bodyOf(cells, messages, wrongDict, bundled);
     let values: Row | undefined;
     try {
-      values = validateSubmit(this.m, body, 'create', this.lang).values;
+      values = validateSubmit(this.m, body, 'create', this.lang, { unsealed: this.sealer !== undefined }).values;
     } catch (e) {
       const text = refusalText(e, this.lang, wrongDict);
       if (text) messages.push(text);
@@ -374,23 +458,36 @@ export class ImportJob {
     return { row, values };
   }
 
-  /** a row's cells as a submit body: a .zip's file names resolved, dictionary values as their keys */
-  private async bodyOf(cells: SheetRow['cells'], messages: string[], wrongDict: Set<string>): Promise<Row> {
-    const { lang, input: { bundle } } = this;
+  /** the text cells of a .zip's sheet that name a file of the zip: the file's text (or why it cannot be read), by column */
+  private async bundledTexts(cells: SheetRow['cells'], bundle: ImportBundle): Promise<Map<number, BundledText>> {
+    const out = new Map<number, BundledText>();
+    for (const { index, f } of this.columns) {
+      if (f.type !== 'string' && f.type !== 'text') continue;
+      const text = cellText(cells[index], f);
+      if (text === undefined) continue;
+      try {
+        out.set(index, { text: (await bundle.resolve(text))?.trim() ?? text });
+      } catch (e) {
+        out.set(index, { error: refusalText(e, this.lang) });
+      }
+    }
+    return out;
+  }
+
+  /** a row's cells as a submit body: a .zip's file names resolved (`bundled`), dictionary values as their keys */
+  private bodyOf(cells: SheetRow['cells'], messages: string[], wrongDict: Set<string>, bundled?: Map<number, BundledText>): Row {
+    const { lang } = this;
     const body: Row = {};
-    for (const [index, name] of this.input.header) {
-      const f = this.m.def.fields[name]!;
+    for (const { index, name, f } of this.columns) {
       let text = cellText(cells[index], f);
       if (text === undefined) continue;
       // a cell of a .zip's sheet may name a file of the zip: its text is the value
-      if (bundle && (f.type === 'string' || f.type === 'text')) {
-        try {
-          text = (await bundle.resolve(text))?.trim() ?? text;
-        } catch (e) {
-          messages.push(refusalText(e, lang));
-          continue;
-        }
+      const file = bundled?.get(index);
+      if (file?.error !== undefined) {
+        messages.push(file.error);
+        continue;
       }
+      if (file) text = file.text;
       const dict = this.dicts.get(name);
       if (f.ref && referenceParts(text).some((part) => !isId(part))) {
         // a reference named as an export writes it: each name stands for the one row of that name the caller sees

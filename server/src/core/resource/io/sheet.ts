@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse';
 import { createReadStream } from 'node:fs';
-import { xlsxRows } from './xlsxReader.js';
+import { xlsxRowBatches } from './xlsxReader.js';
 
 /** One row of a sheet: its number as the spreadsheet shows it (1 is the header) and its cells from column A. */
 export interface SheetRow {
@@ -10,18 +10,28 @@ export interface SheetRow {
 
 export type SheetKind = 'xlsx' | 'csv';
 
-/** A UTF-8 .csv (a BOM is dropped), record by record; the row number counts records (1 is the header). */
-async function* csvRows(path: string): AsyncGenerator<SheetRow> {
+/** rows of a .csv handed on together */
+const CSV_BATCH = 1000;
+
+/** A UTF-8 .csv (a BOM is dropped), in batches of records; the row number counts records (1 is the header). */
+async function* csvRowBatches(path: string): AsyncGenerator<SheetRow[]> {
   const parser = createReadStream(path).pipe(parse({ bom: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: false, max_record_size: 1_000_000 }));
   let row = 0;
+  let batch: SheetRow[] = [];
   for await (const record of parser as AsyncIterable<string[]>) {
     row++;
-    yield { row, cells: record };
+    batch.push({ row, cells: record });
+    if (batch.length >= CSV_BATCH) {
+      yield batch;
+      batch = [];
+    }
   }
+  if (batch.length) yield batch;
 }
 
-export function sheetRows(path: string, kind: SheetKind): AsyncGenerator<SheetRow> {
-  return kind === 'xlsx' ? xlsxRows(path) : csvRows(path);
+/** a sheet's rows in batches (an import checks each row on its own, without a promise per row) */
+export function sheetRowBatches(path: string, kind: SheetKind): AsyncGenerator<SheetRow[]> {
+  return kind === 'xlsx' ? xlsxRowBatches(path) : csvRowBatches(path);
 }
 
 /** What a file is, by its first bytes (an .xlsx is a zip) and, for text, by its name: null for anything else. */

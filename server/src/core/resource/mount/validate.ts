@@ -38,8 +38,10 @@ function storedValue(m: ResourceMount, name: string, f: FieldDef, given: unknown
   if (f.type === 'datetime') v = parseDateTime(String(v));
   if (f.type === 'datetime' && v === null) throw fieldError(name, msg('badDate', lang, { field: t(f.label, lang) }));
   if (f.type === 'richtext' && typeof v === 'string') v = sanitizeHtml(v);
-  const links = f.multiple ? String(v).split(',').filter(Boolean) : [String(v)];
-  if ((f.type === 'file' || f.type === 'image') && !links.every(isSafeLink)) throw fieldError(name, msg('linkUnsafe', lang, { field: t(f.label, lang) }));
+  if (f.type === 'file' || f.type === 'image') {
+    const links = f.multiple ? String(v).split(',').filter(Boolean) : [String(v)];
+    if (!links.every(isSafeLink)) throw fieldError(name, msg('linkUnsafe', lang, { field: t(f.label, lang) }));
+  }
   const range = (f.type === 'int' || f.type === 'number' || f.type === 'money') ? fieldRange(m.columns[name], f) : undefined;
   if (range && typeof v === 'number' && (v < range.min || v > range.max)) {
     throw fieldError(name, msg('outOfRange', lang, { field: t(f.label, lang), min: range.min, max: range.max }));
@@ -47,10 +49,22 @@ function storedValue(m: ResourceMount, name: string, f: FieldDef, given: unknown
   return v;
 }
 
-/** The parsed input as the values to write: secrets sealed, blanks resolved, defaults on create. */
-function fromInput(m: ResourceMount, input: Row, mode: Mode, lang: Lang): Row {
+/** a definition's fields as [name, field] pairs, and those with a default: once per definition, not per record */
+const fieldLists = new WeakMap<object, { all: Array<[string, FieldDef]>; defaults: Array<[string, FieldDef]> }>();
+function fieldsOf(m: ResourceMount) {
+  let lists = fieldLists.get(m.def.fields);
+  if (!lists) {
+    const all = Object.entries(m.def.fields);
+    fieldLists.set(m.def.fields, (lists = { all, defaults: all.filter(([, f]) => f.defaultValue !== undefined) }));
+  }
+  return lists;
+}
+
+/** The parsed input as the values to write: secrets sealed (unless the caller seals them itself), blanks resolved, defaults on create. */
+function fromInput(m: ResourceMount, input: Row, mode: Mode, lang: Lang, sealSecrets: boolean): Row {
   const values: Row = {};
-  for (const [name, f] of Object.entries(m.def.fields)) {
+  const fields = fieldsOf(m);
+  for (const [name, f] of fields.all) {
     if (!(name in input)) continue;
     const v = input[name];
     if (v === undefined) continue;
@@ -60,7 +74,7 @@ function fromInput(m: ResourceMount, input: Row, mode: Mode, lang: Lang): Row {
       continue;
     }
     if (f.secret) {
-      values[name] = m.secrets.seal(String(v));
+      values[name] = sealSecrets ? m.secrets.seal(String(v)) : String(v);
       continue;
     }
     if (v === null || v === '') {
@@ -72,25 +86,29 @@ function fromInput(m: ResourceMount, input: Row, mode: Mode, lang: Lang): Row {
     values[name] = storedValue(m, name, f, v, lang);
   }
   if (mode === 'create') {
-    for (const [name, f] of Object.entries(m.def.fields)) {
-      if (values[name] === undefined && f.defaultValue !== undefined) values[name] = f.defaultValue;
+    for (const [name, f] of fields.defaults) {
+      if (values[name] === undefined) values[name] = f.defaultValue;
     }
   }
   return values;
 }
 
-/** a submit body checked against the definition (zod schema, then the field conversions); a 400 naming every bad field */
-export function validateSubmit(m: ResourceMount, body: Row, mode: Mode, lang: Lang): { input: Row; values: Row } {
+/**
+ * a submit body checked against the definition (zod schema, then the field conversions); a 400 naming every bad field.
+ * `unsealed`: the secret fields' values are left in clear for the caller to seal before anything else sees them (an
+ * import seals a chunk's secrets at once, beside the reading of the next rows: io/importJob.ts)
+ */
+export function validateSubmit(m: ResourceMount, body: Row, mode: Mode, lang: Lang, opts: { unsealed?: boolean } = {}): { input: Row; values: Row } {
   const parsed = (mode === 'create' ? m.schemas.create : m.schemas.update).safeParse(body);
   if (!parsed.success) {
     const fields = describeIssues(parsed.error.issues, lang, m.labels, body);
     throw new AppError(400, 'validationFailed', { detail: Object.values(fields).join('; ') }, fields);
   }
   const input = parsed.data as Row;
-  const values = fromInput(m, input, mode, lang);
+  const values = fromInput(m, input, mode, lang, !opts.unsealed);
   const inspected = m.hooks.inspect?.(input, { mode, lang });
   if (inspected?.errors && Object.keys(inspected.errors).length) {
     throw new AppError(400, 'validationFailed', { detail: Object.values(inspected.errors).join('; ') }, inspected.errors);
   }
-  return { input, values: { ...values, ...inspected?.values } };
+  return { input, values: inspected?.values ? Object.assign(values, inspected.values) : values };
 }
