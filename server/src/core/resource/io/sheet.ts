@@ -34,6 +34,11 @@ export function sheetRowBatches(path: string, kind: SheetKind): AsyncGenerator<S
   return kind === 'xlsx' ? xlsxRowBatches(path) : csvRowBatches(path);
 }
 
+/** a sheet's rows one at a time */
+export async function* sheetRows(path: string, kind: SheetKind): AsyncGenerator<SheetRow> {
+  for await (const batch of sheetRowBatches(path, kind)) yield* batch;
+}
+
 /** What a file is, by its first bytes (an .xlsx is a zip) and, for text, by its name: null for anything else. */
 export function sheetKind(head: Buffer, filename: string, mimetype: string): SheetKind | null {
   if (head.length >= 4 && head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return 'xlsx';
