@@ -23,11 +23,11 @@ export interface ExternalOptions {
 /**
  * Each instance holds several members of the shared subscription: the broker sends a member a bounded window of
  * messages before it waits for their acks (Mosquitto's max_inflight_messages, 20 by default) and queues a bounded
- * number for it (max_queued_messages, 1,000) before it drops the next ones silently. Four members take four windows
- * at once and have four queues behind them, so a pause of the server (a collection, a busy moment of the machine)
- * is absorbed instead of losing messages (bench/ceilings/ingest.ts).
+ * number for it (max_queued_messages, 1,000) before it drops the next ones silently. On a busy machine the window, not
+ * the server's CPU, bounded what one member took (the broker must be scheduled to send the next 20), and the queue
+ * overflowed: with 4 members 46,000–65,000 messages of a 20 s run were dropped, with 16 none (bench/ceilings/ingest.ts).
  */
-export const LINKS = 4;
+export const LINKS = 16;
 
 /** The shared-subscription group of a topic root: instances of one deployment share; other roots never do. */
 export const shareGroup = (root: string) => `console-${root}`;
