@@ -75,7 +75,7 @@ function listCall(port: number, token: string): () => Promise<void> {
 
 /** one kept-alive HTTP/1.1 connection, one call at a time; answers must carry a content-length (the server's do) */
 class KeptConnection {
-  private buffered = Buffer.alloc(0);
+  private buffered: Buffer<ArrayBufferLike> = Buffer.alloc(0);
   private waiting: ((answer: { status: number; body: Buffer }) => void) | null = null;
   private failed: ((e: Error) => void) | null = null;
 
