@@ -28,9 +28,6 @@ export function processCpuMs(pid: number): number {
 }
 const CLOCK_TICKS = 100;
 
-/** CPU time (ms) of the given processes (e.g. a database's backends from pg_stat_activity) */
-export const processesCpuMs = (pids: number[]) => pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
-
 /** `concurrency` callers of `call` for `seconds`: completed calls per second (a failed call stops the run) */
 export async function rate(call: () => Promise<void>, seconds: number, concurrency: number): Promise<number> {
   const end = performance.now() + seconds * 1000;

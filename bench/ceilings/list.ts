@@ -26,7 +26,7 @@ import { intOption, samePlan, withDatabase } from '../data.js';
 import { BASIC, type Case, directRunner, LIST_PATH, signIn } from '../measure.js';
 import { machine, revision, writeSection } from '../report.js';
 import { type PgliteLike, type SeedPlan, seededPlan, seedPglite, seedPostgres } from '../seed.js';
-import { log, median, processCpuMs, processesCpuMs, profileReport, RESULTS, rate, startBuiltServer } from './common.js';
+import { log, median, processCpuMs, profileReport, RESULTS, rate, startBuiltServer } from './common.js';
 
 const DB = 'console_bench_ceilings';
 
@@ -135,11 +135,21 @@ const benchCpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
+/** CPU ms the database's backends spent since `before` (a backend that ended meanwhile is left out, not subtracted) */
+function databaseCpuSince(before: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of before) {
+    const now = processCpuMs(pid);
+    if (now >= ms) total += now - ms;
+  }
+  return total;
+}
+
 /** one round of `call`: its rate and the CPU each process spent per call */
 async function meteredRound(call: () => Promise<void>, meters: Meters): Promise<{ rate: number; cpu: CpuPerCall }> {
   const pids = await meters.databasePids();
   const server0 = meters.serverPid ? processCpuMs(meters.serverPid) : 0;
-  const db0 = processesCpuMs(pids);
+  const db0 = new Map(pids.map((pid) => [pid, processCpuMs(pid)]));
   const bench0 = benchCpuMs();
   const t = performance.now();
   const r = await rate(call, SECONDS, CONCURRENCY);
@@ -147,7 +157,7 @@ async function meteredRound(call: () => Promise<void>, meters: Meters): Promise<
   const per = (ms: number) => ms / calls;
   return {
     rate: r,
-    cpu: { server: per(meters.serverPid ? processCpuMs(meters.serverPid) - server0 : 0), database: per(processesCpuMs(pids) - db0), bench: per(benchCpuMs() - bench0) },
+    cpu: { server: per(meters.serverPid ? processCpuMs(meters.serverPid) - server0 : 0), database: per(databaseCpuSince(db0)), bench: per(benchCpuMs() - bench0) },
   };
 }
 
