@@ -285,10 +285,11 @@ function report(db: string, p: Paired): string {
       + `holding ${plan.rows.toLocaleString('en')} notices, ${CONCURRENCY} concurrent callers, ${ROUNDS} paired rounds of ${SECONDS} s, ${p.engine}. `
       + `${sides} Load average ${p.loadBefore.toFixed(2)} → ${p.loadAfter.toFixed(2)}.`,
     '',
-    '| measure | console (median req/s) | ceiling (median req/s) | ratio | rounds (console / ceiling) | CPU ms per call, console: server + database + callers | CPU ms per call, ceiling: database + caller |',
-    '|---|---:|---:|---:|---|---|---|',
+    '| measure | console (median req/s) | ceiling (median req/s) | ratio | rounds (console / ceiling) | each round\'s ratio | CPU ms per call, console: server + database + callers | CPU ms per call, ceiling: database + caller |',
+    '|---|---:|---:|---:|---|---|---|---|',
     `| notice list page 1, ${plan.rows.toLocaleString('en')} rows, ${CONCURRENCY} concurrent | ${a.toFixed(0)} | ${s.toFixed(0)} | ${(a / s).toFixed(2)} | `
-      + `${p.console.map((x) => x.toFixed(0)).join(', ')} / ${p.ceiling.map((x) => x.toFixed(0)).join(', ')} | ${cpuCell(p.cpu.console, true)} | ${cpuCell(p.cpu.ceiling, false)} |`,
+      + `${p.console.map((x) => x.toFixed(0)).join(', ')} / ${p.ceiling.map((x) => x.toFixed(0)).join(', ')} | ${p.console.map((x, i) => (x / p.ceiling[i]!).toFixed(2)).join(', ')} | `
+      + `${cpuCell(p.cpu.console, true)} | ${cpuCell(p.cpu.ceiling, false)} |`,
   ].join('\n');
 }
 
