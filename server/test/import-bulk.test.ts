@@ -203,6 +203,15 @@ describe('an import of several chunks', () => {
     expect(await total('late-')).toBe(0);
   }, 120_000);
 
+  it('fails whole when the file turns unreadable after chunks were written', async () => {
+    // a record past csv's 1 MB limit, after more than a chunk of good rows
+    const lines = [HEADER.join(','), ...titled('broken', CHECK_CHUNK + 1000).map((r) => r.join(',')), `broken-x,1,"${'x'.repeat(1_100_000)}"`, 'broken-y,1,2024-10-01 10:00:00'];
+    const done = await finished(await upload(lines.join('\n'), { filename: 'n.csv', type: 'text/csv' }));
+    expect(done).toMatchObject({ status: 'failed', succeeded: 0 });
+    expect(done.errors).toEqual([{ row: 0, message: 'The file cannot be read; make sure it is a valid .xlsx or .csv file' }]);
+    expect(await total('broken-')).toBe(0);
+  }, 120_000);
+
   it('checks titles against the importer\'s tenant only, in every chunk', async () => {
     // 541742 may hold the titles 000000 imported above
     const csv = [HEADER.join(','), ...titled('bulk', ROWS).map((r) => r.join(','))].join('\n');

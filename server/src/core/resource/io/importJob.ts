@@ -45,6 +45,67 @@ interface Checked {
 }
 /** a cell of a .zip's sheet naming a file of the zip: the file's text, or why it cannot be read */
 type BundledText = { text: string; error?: undefined } | { text?: undefined; error: string };
+/** rows checked between two turns of the event loop */
+const YIELD_EVERY = 100;
+/** chunks read and checked in memory that may wait for the writer: the reading runs ahead of the database */
+const QUEUED_CHUNKS = 2;
+
+/** chunks handed from the reader to the writer: the reader waits while `depth` wait, the writer while none does */
+class ChunkQueue<T> {
+  private readonly items: T[] = [];
+  private closed = false;
+  private failure: { error: unknown } | undefined;
+  private wakeReader: (() => void) | undefined;
+  private wakeWriter: (() => void) | undefined;
+
+  constructor(private readonly depth: number) {}
+
+  async put(item: T): Promise<void> {
+    while (this.items.length >= this.depth && !this.failure) await new Promise<void>((resolve) => (this.wakeReader = resolve));
+    if (this.failure) throw this.failure.error;
+    this.items.push(item);
+    this.wake('writer');
+  }
+
+  /** the next chunk; undefined once the reading is over and every chunk taken */
+  async take(): Promise<T | undefined> {
+    while (this.items.length === 0 && !this.closed) await new Promise<void>((resolve) => (this.wakeWriter = resolve));
+    const item = this.items.shift();
+    this.wake('reader');
+    return item;
+  }
+
+  /** the reading is over */
+  close(): void {
+    this.closed = true;
+    this.wake('writer');
+  }
+
+  /** the reading failed: the chunks waiting are dropped */
+  abort(): void {
+    this.items.length = 0;
+    this.close();
+  }
+
+  /** the writer stopped: the reader's next `put` throws its error */
+  fail(error: unknown): void {
+    this.failure = { error };
+    this.wake('reader');
+  }
+
+  private wake(who: 'reader' | 'writer'): void {
+    const wake = who === 'reader' ? this.wakeReader : this.wakeWriter;
+    if (who === 'reader') this.wakeReader = undefined;
+    else this.wakeWriter = undefined;
+    wake?.();
+  }
+}
+
+/** what the table already holds of a chunk's unique values: the rows they would repeat, or (covering) update */
+interface UniqueFound {
+  targets: Map<Checked, string>;
+  duplicates: Array<[Checked, string]>;
+}
 /** thrown out of the job's transaction to take back what it wrote once a row turned out bad */
 const ROLLBACK = Symbol('import rolled back');
 /** a write the database refused (a race on a unique value, a hook's refusal): reported as the row being written */
@@ -84,6 +145,8 @@ export class ImportJob {
   private readonly base: Omit<SaveContext, 'mode' | 'stored'>;
   /** the spreadsheet row being written (0: a statement of many rows) */
   private current = 0;
+  /** the end of the transaction's last statement (the reader's reference lookups and the writer take turns) */
+  private turn: Promise<void> = Promise.resolve();
   /** seals the rows' secrets beside the reading of the next rows (a resource with secret fields) */
   private sealer: SealWorker | undefined;
   /** the messages of the row being checked, and its fields whose values are refused for themselves */
@@ -164,34 +227,61 @@ export class ImportJob {
   }
 
   /**
-   * one transaction: each chunk is checked, then written while the next one is read; a bad row stops
-   * the writing (the rest is still checked, for the report) and everything written is taken back;
-   * true when failures were reported
+   * one transaction: the file is read and its rows checked in memory up to `QUEUED_CHUNKS` chunks ahead of the
+   * writer, which checks each chunk against the table and writes it; a bad row stops the writing (the rest is
+   * still checked, for the report) and everything written is taken back; true when failures were reported
    */
   private async checkAndWriteTogether(): Promise<boolean> {
     const { state } = this;
     let failure: WriteFailure | undefined;
     await runAs(this.m, this.user, async (tx) => {
       await allowLongStatements(tx, IMPORT_TRANSACTION_MS);
-      let writing: Promise<void> = Promise.resolve();
-      await this.readRows(async (chunk, named) => {
-        // the chunk's secrets are sealed in the worker while the previous chunk is still being written
-        void this.sealChunk(chunk).catch(() => undefined);
-        await writing; // the transaction runs one statement at a time
-        const good = await this.checkChunk(tx, [...chunk, ...await this.checkNamed(tx, named)]);
-        if (state.failed === 0 && !failure && good.length) {
-          writing = this.writeChunk(tx, good).catch((e: unknown) => {
-            failure = new WriteFailure(e);
-          });
+      const queue = new ChunkQueue<{ rows: Checked[]; unique?: Promise<UniqueFound> }>(QUEUED_CHUNKS);
+      const writer = (async () => {
+        for (let chunk = await queue.take(); chunk; chunk = await queue.take()) {
+          const { rows, unique } = chunk;
+          const good = await this.inTurn(() => this.checkChunk(tx, rows, unique));
+          if (state.failed === 0 && !failure && good.length) {
+            await this.inTurn(() => this.writeChunk(tx, good)).catch((e: unknown) => {
+              failure = new WriteFailure(e);
+            });
+          }
         }
+      })();
+      // a writer that stopped (a check the database refused) stops the reading too
+      writer.catch((e: unknown) => queue.fail(e));
+      let readFailure: { error: unknown } | undefined;
+      try {
+        await this.readRows(async (chunk, named) => {
+          // the chunk's secrets are sealed in the worker while the chunks before it are written
+          void this.sealChunk(chunk).catch(() => undefined);
+          const rows = named.length ? [...chunk, ...await this.inTurn(() => this.checkNamed(tx, named))] : chunk;
+          await queue.put({ rows, unique: this.uniqueAside(rows) });
+        });
+      } catch (e) {
+        readFailure = { error: e };
+        queue.abort();
+      } finally {
+        queue.close();
+      }
+      // no statement of the writer may outlive the transaction
+      await writer.catch((e: unknown) => {
+        if (!readFailure) throw e;
       });
-      await writing;
+      if (readFailure) throw readFailure.error;
       if (failure) throw failure;
       if (state.failed > 0 || state.total === 0) throw ROLLBACK;
     }).catch((e: unknown) => {
       if (e !== ROLLBACK) throw e;
     });
     return this.reportFailures();
+  }
+
+  /** runs `fn` once the transaction's statements issued before it are answered: one statement at a time */
+  private inTurn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn);
+    this.turn = run.then(() => undefined, () => undefined);
+    return run;
   }
 
   /** a refused write fails the whole job, naming the row being written */
@@ -206,9 +296,13 @@ export class ImportJob {
     await this.save();
   }
 
-  /** flags the rows whose unique values the table already holds (or, covering, takes the row each one updates) */
-  private async checkUniqueInTable(tx: Executor, chunk: Checked[], flag: (c: Checked, text: string) => void): Promise<void> {
+  /**
+   * the rows whose unique values the table already holds, each with its message, and (covering) the row each one
+   * updates: one statement per unique field
+   */
+  private async uniqueInTable(tx: Executor, chunk: Checked[]): Promise<UniqueFound> {
     const { m, lang } = this;
+    const found: UniqueFound = { targets: new Map(), duplicates: [] };
     for (const name of this.spec.uniqueFields) {
       const col = m.columns[name]!;
       const values = [...new Set(chunk.map((c) => c.values[name]).filter((v) => v !== undefined && v !== null))];
@@ -220,10 +314,29 @@ export class ImportJob {
         const v = c.values[name];
         const hit = v === undefined || v === null ? undefined : owner.get(String(v));
         if (!hit) continue;
-        if (this.input.covering && name === this.spec.coverField) c.target = hit;
-        else if (hit !== c.target) flag(c, msg('duplicate', lang, { field: label, value: String(v) }));
+        if (this.input.covering && name === this.spec.coverField) found.targets.set(c, hit);
+        else if (hit !== found.targets.get(c)) found.duplicates.push([c, msg('duplicate', lang, { field: label, value: String(v) })]);
       }
     }
+    return found;
+  }
+
+  /**
+   * `uniqueInTable` on a connection of its own (PostgreSQL), as the importing user, while the import's transaction
+   * writes the chunks before. Only where the import's own uncommitted rows could tell it nothing more: rows only
+   * inserted (not covering), with the values checked (no hook or tree that changes them before the write), whose
+   * unique values were all compared among themselves in memory
+   */
+  private uniqueAside(chunk: Checked[]): Promise<UniqueFound> | undefined {
+    const { m } = this;
+    if (m.ctx.dbKind !== 'postgres' || this.spec.uniqueFields.length === 0 || chunk.length === 0) return undefined;
+    if (this.input.covering || m.hooks.beforeSave || m.tree) return undefined;
+    const found = runAs(this.m, this.user, async (tx) => {
+      await allowLongStatements(tx, IMPORT_TRANSACTION_MS);
+      return this.uniqueInTable(tx, chunk);
+    });
+    found.catch(() => undefined);
+    return found;
   }
 
   /** flags the rows naming references the caller cannot see: one check for the chunk, then row by row if it fails */
@@ -244,15 +357,20 @@ export class ImportJob {
     }
   }
 
-  /** uniqueness against the table and references, for a chunk of rows, one statement per field: answers the good rows */
-  private async checkChunk(tx: Executor, chunk: Checked[]): Promise<Checked[]> {
+  /**
+   * uniqueness against the table (`unique`: already under way aside) and references, for a chunk of rows, one
+   * statement per field: answers the good rows
+   */
+  private async checkChunk(tx: Executor, chunk: Checked[], unique?: Promise<UniqueFound>): Promise<Checked[]> {
     if (chunk.length === 0) return [];
     const { m } = this;
     const bad = new Map<number, string[]>();
     const flag = (c: Checked, text: string) => bad.set(c.row, [...(bad.get(c.row) ?? []), text]);
     const sealing = this.sealChunk(chunk);
     sealing.catch(() => undefined);
-    await this.checkUniqueInTable(tx, chunk, flag);
+    const found = await (unique ?? this.uniqueInTable(tx, chunk));
+    for (const [c, target] of found.targets) c.target = target;
+    for (const [c, text] of found.duplicates) flag(c, text);
     // no hook sees a secret in clear: checkRows, prepare, beforeSave get the rows sealed, as from submit
     await sealing;
     if (m.hooks.checkRows) {
@@ -387,6 +505,9 @@ export class ImportJob {
           named = [];
         }
         if (state.total % PROGRESS_EVERY === 0) await this.save();
+        // the rows are checked synchronously: now and then the event loop gets a turn, so that the writer's
+        // answers from the database (and the COPY's data, as the socket drains) are not held up behind a batch
+        if (state.total % YIELD_EVERY === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
       if (next.done) break;
     }
