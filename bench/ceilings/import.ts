@@ -10,8 +10,11 @@
  *     `like ymy_cert including all` (its indexes, constraints and generated grams).
  *
  * Both tables are emptied before each round (TRUNCATE), so rounds are alike; the server's table upkeep after an
- * import (analyze) is waited for before the COPY. `--load`: two CPU burners (`for (;;) {}` at nice 0) run beside
- * the whole run, the same for both sides. `--profile`: the server's CPU profile over the run, heaviest first.
+ * import (analyze) is waited for before the COPY; a warm-up import of 20,000 rows comes first. Each round logs the
+ * CPU time of the server and of the database's backends. `--load`: two CPU burners (spinning at nice 0, each in a
+ * session of its own) beside every round, the same for both sides. `--profile`: the server's CPU profile over the
+ * run, heaviest first. `--write`: the section `ceilings-import-postgres` of RESULTS.md, the other mode's row kept.
+ * Also `npm run bench:ceilings -w bench -- --measure=import […]`.
  *
  *   npx tsx bench/ceilings/import.ts [--rows=100000] [--rounds=3] [--load] [--skip-build] [--write] [--profile]
  *     [--keep] [--pg-url=postgres://postgres@127.0.0.1:5432/postgres]
@@ -56,9 +59,17 @@ const LOAD = opt.load === true;
 const PG_URL = str(opt['pg-url'], 'postgres://postgres@127.0.0.1:5432/postgres');
 const BURNERS = 2;
 
-/** `n` processes spinning at nice 0 until stopped: the busy machine both sides share */
+/**
+ * `n` processes spinning at nice 0 until stopped: the busy machine both sides share. Each in a session of its own
+ * (`detached`: setsid), as other programs on a server are: with the kernel's autogroup scheduling
+ * (/proc/sys/kernel/sched_autogroup_enabled) CPU time is shared between sessions first, and PostgreSQL puts each
+ * backend in a session of its own, so a burner in the bench's session would take its time from the console's
+ * process only (which the bench starts, in its session) and never from the backends that run the COPY.
+ */
 function startBurners(n: number): ChildProcess[] {
-  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  // spinning, and gone once the bench is (a bench killed outright leaves no burner behind: its parent changes)
+  const spin = `const parent = ${process.pid}; for (let i = 1; ; i++) if (i % 5e7 === 0 && process.ppid !== parent) process.exit(0);`;
+  return Array.from({ length: n }, () => spawn(process.execPath, ['-e', spin], { stdio: 'ignore', detached: true }));
 }
 
 /** the certificate rows of the sheet: Tencent PSKs of one registered cloud product */
@@ -106,12 +117,12 @@ async function signInPlatform(base: string): Promise<string> {
 
 interface Progress { status: string; total: number; succeeded: number; failed: number; errors: Array<{ row: number; message: string }> }
 
-/** the import over HTTP: the upload, then the job polled every 50 ms until it ends; answers the milliseconds */
+/** the import over HTTP: the upload, then the job polled every 100 ms until it ends; answers the milliseconds */
 async function importOnce(a: Api, xlsx: Uint8Array<ArrayBuffer>, rows = ROWS): Promise<number> {
   const t0 = performance.now();
   const id = await a.upload(`${IPC}/import-cert-list`, xlsx, 'certs.xlsx');
   for (;;) {
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 100));
     const p = await a.get<Progress>(`${IPC}/get-upload-progress?id=${id}`);
     if (p.status === 'running') continue;
     const ms = performance.now() - t0;
@@ -176,9 +187,10 @@ function otherModeRows(loaded: boolean): string[] {
 }
 
 async function main(): Promise<void> {
-  const burners = LOAD ? startBurners(BURNERS) : [];
+  const burners: ChildProcess[] = [];
   const stopBurners = () => { for (const b of burners) b.kill('SIGKILL'); };
   process.once('exit', stopBurners);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
   const dir = mkdtempSync(join(tmpdir(), 'console-bench-import-'));
   const profileDir = opt.profile ? join(dir, 'profile') : undefined;
   const dbUrl = withDatabase(PG_URL, DB);
@@ -201,9 +213,12 @@ async function main(): Promise<void> {
     const xlsx = readFileSync(xlsxPath);
     // the server's first import loads and compiles the code it runs: once, before the rounds
     const warmPath = join(dir, 'warm.xlsx');
-    await writeXlsx(warmPath, certRows(2000, 'W'));
-    await importOnce(a, readFileSync(warmPath), 2000);
-    log(`${ROWS.toLocaleString('en')} certificates in ${(xlsx.length / 1024 / 1024).toFixed(1)} MB of .xlsx${LOAD ? `, ${BURNERS} CPU burners running` : ''}`);
+    const warmRows = Math.min(ROWS, 20_000);
+    await writeXlsx(warmPath, certRows(warmRows, 'W'));
+    await importOnce(a, readFileSync(warmPath), warmRows);
+    // the burners beside every round of both sides (not the server's start: migrations and seeds)
+    if (LOAD) burners.push(...startBurners(BURNERS));
+    log(`${ROWS.toLocaleString('en')} certificates in ${(xlsx.length / 1024 / 1024).toFixed(1)} MB of .xlsx${LOAD ? `, ${BURNERS} CPU burners beside the rounds` : ''}`);
 
     // every column the import writes (not the generated grams), in COPY's text format
     const { rows: cols } = await c.query<{ name: string }>(`select column_name as name from information_schema.columns
@@ -246,9 +261,9 @@ async function main(): Promise<void> {
     const lines = [
       `On ${machine()}, PostgreSQL ${pgVersion.server_version}, ${ROUNDS} paired rounds each. The console: server/dist/main.js in its own process, `
         + 'the certificates\' import (`import-cert-list`) of an .xlsx over HTTP, from the upload\'s first byte to the progress answer that says done '
-        + '(polled every 50 ms). The ceiling: COPY (pg-copy-streams, text format) of the same rows as the import stored them (every column but the '
+        + '(polled every 100 ms). The ceiling: COPY (pg-copy-streams, text format) of the same rows as the import stored them (every column but the '
         + 'generated grams, read back once) into a table `like ymy_cert including all` (its indexes, constraints and generated search grams). '
-        + `Both tables emptied before each round. Under load: ${BURNERS} processes spinning at nice 0 beside the whole run. Times in seconds.`,
+        + `Both tables emptied before each round. Under load: ${BURNERS} processes spinning at nice 0 beside every round of both sides, each in a session of its own (with the kernel's autogroup scheduling, sessions share the CPU first; PostgreSQL gives each backend a session of its own). Times in seconds.`,
       '',
       '| measure | console (median s) | COPY (median s) | ratio | rounds (console / COPY) |',
       '|---|---:|---:|---:|---|',
@@ -257,7 +272,8 @@ async function main(): Promise<void> {
     writeSection(RESULTS, KEY, lines.join('\n'));
     log(`written to ${RESULTS} (${KEY})`);
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (opt.keep) log(`kept: the database ${DB}, the files in ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
 }
 
 main().then(() => process.exit(0), (e: unknown) => {
