@@ -1,8 +1,10 @@
 import { PLATFORM_TENANT } from '@console/contract';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { Permissions } from '../src/core/auth/permissions.js';
 import { inTenant, schema } from '../src/core/db/index.js';
 import { nextId } from '../src/core/ids.js';
+import { memoryKv } from '../src/core/kv.js';
 import { useServer } from './harness.js';
 
 /**
@@ -37,18 +39,21 @@ describe('permission caches and open transactions', () => {
 
   it('the API scopes are read once and kept until a change (a query kept as such would be read again at every call)', async () => {
     const { ctx } = h.server;
-    await ctx.permissions.invalidate();
+    // an instance of its own, on an in-process channel: the test files running beside this one share Redis, and
+    // their changes clear every instance's cache on it
+    const permissions = new Permissions(ctx.db, memoryKv());
+    await permissions.start();
     const path = '/api/permissions-cache-probe/call';
-    expect(await ctx.permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(true);
+    expect(await permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(true);
     // a scope naming the call, granted to no one, written behind the cache's back: the kept answer stands
     const id = nextId();
     const [menu] = await inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => tx.select({ id: schema.menu.id }).from(schema.menu).limit(1));
     await inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => tx.insert(schema.scopeApi)
       .values({ id, menuId: menu!.id, resourceCode: `probe-${id}`, scopeName: 'probe', scopePath: path, scopeType: 2 }));
     try {
-      expect(await ctx.permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(true);
-      await ctx.permissions.invalidate();
-      expect(await ctx.permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(false);
+      expect(await permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(true);
+      await permissions.invalidate();
+      expect(await permissions.apiAllowed('541742', ['1'], 'GET', path)).toBe(false);
     } finally {
       await inTenant(ctx.db, { tenantId: PLATFORM_TENANT, allTenants: true }, (tx) => tx.delete(schema.scopeApi).where(eq(schema.scopeApi.id, id)));
       await ctx.permissions.invalidate();
