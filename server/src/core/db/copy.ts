@@ -218,3 +218,71 @@ async function unnestInsert(tx: Executor, table: PgTable, cols: Column[], keys: 
   const params = sql.join(cols.map((c, j) => sql`${arrays[j]}::${sql.raw(c.getSQLType())}[]`), sql`, `);
   await tx.execute(sql`insert into ${table} (${names}) select * from unnest(${params})`);
 }
+
+/**
+ * `COPY (…) TO STDOUT` as a node-postgres submittable: PostgreSQL sends each row as a CopyData message of its own,
+ * handed to `onRow` as it arrives (a view into the driver's buffer, valid only during the call); the promise settles
+ * when the server is ready for the next statement, or refused the statement.
+ */
+class CopyOut {
+  readonly done: Promise<void>;
+  private resolve!: () => void;
+  private reject!: (e: Error) => void;
+  private failed = false;
+
+  constructor(private readonly text: string, private readonly onRow: (row: Buffer) => void) {
+    this.done = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  submit(connection: unknown): void {
+    (connection as CopyConnection).query(this.text);
+  }
+
+  handleCopyData(msg: { chunk: Buffer }): void {
+    if (this.failed) return;
+    try {
+      this.onRow(msg.chunk);
+    } catch (e) {
+      this.failed = true;
+      this.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  handleCommandComplete(): void {}
+  handleRowDescription(): void {}
+  handleDataRow(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyInResponse(connection: unknown): void {
+    // not a COPY TO after all: end the data at once, so the connection is not left waiting for it
+    (connection as CopyConnection).endCopyFrom();
+  }
+
+  handleError(e: Error): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.reject(e);
+  }
+
+  handleReadyForQuery(): void {
+    if (!this.failed) this.resolve();
+  }
+}
+
+/**
+ * Runs `statement` (a `COPY (select …) TO STDOUT …` whose values are written into it: COPY takes no parameters) on
+ * the transaction's own connection, under its role and row-level security, each row to `onRow` as it arrives.
+ * False when the transaction is not on node-postgres (the embedded database): nothing ran.
+ */
+export async function copyOut(tx: Executor, statement: string, onRow: (row: Buffer) => void): Promise<boolean> {
+  const client = tx instanceof PgTransaction ? pgClientOf(tx) : undefined;
+  if (!client) return false;
+  const copy = new CopyOut(statement, onRow);
+  // a client past its transaction's deadline refuses the statement with a rejected promise (db/index.ts)
+  const sent = client.query(copy as unknown as pg.Submittable) as unknown;
+  await Promise.all([copy.done, sent instanceof Promise ? sent : undefined]);
+  return true;
+}

@@ -31,7 +31,7 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   mountSubmit(app, m);
   if (m.removable) mountRemove(app, m);
 
-  const mounted: MountedResource = { def, table, columns: m.columns, present: m.present, releases: m.hooks.releases, softDeleted: m.softDeleted };
+  const mounted: MountedResource = { def, table, columns: m.columns, present: m.present, releases: m.hooks.releases, softDeleted: m.softDeleted, hooks: m.hooks };
   ctx.resources.add(mounted);
   if (def.io?.export) mountExport(app, m);
   if (def.io?.import) mountImport(app, m);

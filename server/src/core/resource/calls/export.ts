@@ -11,6 +11,7 @@ import { formatDateTime } from '../../time.js';
 import { buildFilters, sortKeys } from '../filters.js';
 import { CsvSheetWriter } from '../io/csvWriter.js';
 import { attachment, exportSheetColumns, openExport, writeExport, XLSX_TYPE } from '../io/export.js';
+import { exportCopyPlan } from '../io/exportCopy.js';
 import { XlsxSheetWriter } from '../io/xlsxWriter.js';
 import { readTenant, runAs } from '../mount/access.js';
 import type { ResourceMount } from '../mount/resourceMount.js';
@@ -58,8 +59,10 @@ async function exportRows(m: ResourceMount, req: FastifyRequest, reply: FastifyR
   const format = formatOf(asked);
   const built = buildFilters(def, columns, filters, lang);
   const keys = sortKeys(def, columns, ascs, descs, lang);
-  const { cols, wanted } = await exportSheetColumns(m, user, filters, lang);
-  const source = await openExport(m, user, { built, keys, wanted, lang });
+  const { cols, wanted, dynamic } = await exportSheetColumns(m, user, filters, lang);
+  // PostgreSQL presents the rows where it can (every column an expression): the CSV as it is, the .xlsx's cells
+  const plan = await exportCopyPlan(m, user, cols, lang, dynamic);
+  const source = await openExport(m, user, { built, keys, wanted, lang }, plan ? { copy: { plan, format: format === 'csv' ? 'csv' : 'text' } } : {});
 
   const title = t(def.title, lang);
   // a definition that must scope the name further (a task a tenant may not see) names its exports itself

@@ -53,6 +53,11 @@ export class CsvSheetWriter implements SheetWriter {
     }
   }
 
+  async bytes(data: Buffer): Promise<void> {
+    await this.flush();
+    if (!this.out.write(data)) await Promise.race([once(this.out, 'drain'), this.closed]);
+  }
+
   async flush(): Promise<void> {
     if (this.text === '') return;
     const buf = Buffer.from(this.text, 'utf8');

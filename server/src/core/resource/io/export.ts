@@ -12,6 +12,7 @@ import type { ResourceMount } from '../mount/resourceMount.js';
 import { dictLabel, presentValue } from '../mount/present.js';
 import { loadReferenceNames, type ReferenceNames, referenceName, unnamedReferences } from '../refs.js';
 import { exportColumns } from './cells.js';
+import { type CopiedExport, type ExportCopyPlan, startCopyExport, textRows } from './exportCopy.js';
 import type { SheetWriter, XlsxValue } from './xlsxWriter.js';
 
 type Row = Record<string, unknown>;
@@ -102,7 +103,7 @@ export async function exportSheetColumns(m: ResourceMount, user: AuthUser, filte
     wanted[def.dynamicColumns!.field] = columns[def.dynamicColumns!.field]!;
     cols.push(...dynamic);
   }
-  return { cols, wanted };
+  return { cols, wanted, dynamic: dynamic.length > 0 };
 }
 
 
@@ -122,8 +123,17 @@ export interface RowSource {
   next(): Promise<Row[] | undefined>;
 }
 
-/** `chunk`: rows per statement; `strategy`: how to read (by default the planner's order decides, `openExport`) */
-export interface ExportOptions { chunk?: number; strategy?: 'keyset' | 'ids' }
+/**
+ * The chunks of an export read by COPY (`exportCopy.ts`): the CSV's rows as bytes, or the .xlsx's cells; the rows
+ * are presented by PostgreSQL.
+ */
+export interface CopySource { readonly strategy: 'copy'; readonly copied: CopiedExport }
+
+/**
+ * `chunk`: rows per statement; `strategy`: how to read (by default the planner's order decides, `openExport`);
+ * `copy`: read by COPY when the keyset walk applies (the plan, and which of its formats)
+ */
+export interface ExportOptions { chunk?: number; strategy?: 'keyset' | 'ids'; copy?: { plan: ExportCopyPlan; format: 'csv' | 'text' } }
 
 /**
  * A keyset read whose order the planner would sort in full (no index walks it) over more rows than this reads the
@@ -155,12 +165,21 @@ export function keysetAfter(keys: SortKeys, last: ReadonlyArray<string | null>):
   return lead ? sql`${lead} and ${any}` : any;
 }
 
-/** Whether the planner walks the order from an index (or sorts few rows): `explain` of the first chunk's statement. */
-function keysetFits(result: unknown): boolean {
+type PlanNode = { 'Node Type'?: string; 'Plan Rows'?: number; Plans?: PlanNode[] };
+
+/** the top node of an `explain (format json)` */
+function planOf(result: unknown): PlanNode | undefined {
   const rows = (result as { rows?: Array<Record<string, unknown>> }).rows ?? [];
   const raw = rows[0]?.['QUERY PLAN'];
-  type Node = { 'Node Type'?: string; 'Plan Rows'?: number; Plans?: Node[] };
-  let node = ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: Node }> | undefined)?.[0]?.Plan;
+  return ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: PlanNode }> | undefined)?.[0]?.Plan;
+}
+
+/** the rows the planner expects of an `explain (format json)` */
+const planRows = (result: unknown): number => planOf(result)?.['Plan Rows'] ?? Number.POSITIVE_INFINITY;
+
+/** Whether the planner walks the order from an index (or sorts few rows): `explain` of the first chunk's statement. */
+function keysetFits(result: unknown): boolean {
+  let node = planOf(result);
   while (node && (node['Node Type'] === 'Limit' || node['Node Type'] === 'Gather Merge')) node = node.Plans?.[0];
   return node?.['Node Type'] !== 'Sort' || (node['Plan Rows'] ?? 0) <= KEYSET_SORT_MAX;
 }
@@ -265,8 +284,22 @@ async function idsSource(m: ResourceMount, user: AuthUser, read: ExportRead, chu
  * read here; the bound on the rows is counted only when that chunk is full. Otherwise (and for a substring search no
  * index serves, which the snapshot scans once, in a heavy-query lane) the ids are taken first (`idsSource`).
  */
-export async function openExport(m: ResourceMount, user: AuthUser, read: ExportRead, opts: ExportOptions = {}): Promise<RowSource> {
+export async function openExport(m: ResourceMount, user: AuthUser, read: ExportRead, opts?: ExportOptions & { copy?: undefined }): Promise<RowSource>;
+export async function openExport(m: ResourceMount, user: AuthUser, read: ExportRead, opts: ExportOptions): Promise<RowSource | CopySource>;
+export async function openExport(m: ResourceMount, user: AuthUser, read: ExportRead, opts: ExportOptions = {}): Promise<RowSource | CopySource> {
   const chunk = opts.chunk ?? EXPORT_CHUNK;
+  if (opts.copy) {
+    // one statement in the list's order (the planner's choice of plan, in parallel where it can), its bound checked first
+    const copied = await startCopyExport(m, user, opts.copy.plan, opts.copy.format, async (tx) => and(...await scopeIn(m, tx, user), ...read.built.conditions),
+      read.keys, EXPORT_MAX_ROWS, async (tx, where) => {
+        // counted only where the planner's estimate comes within a tenth of the bound (COPY stops past it anyway)
+        const rows = planRows(await tx.execute(sql`explain (format json) select 1 from ${m.table} where ${where ?? sql`true`}`));
+        if (rows * 10 < EXPORT_MAX_ROWS) return;
+        const over = await tx.execute(sql`select 1 from ${m.table} where ${where ?? sql`true`} offset ${EXPORT_MAX_ROWS} limit 1`);
+        if ((over as unknown as { rows: unknown[] }).rows.length) throw badRequest('exportTooManyRows', { max: EXPORT_MAX_ROWS });
+      });
+    if (copied) return { strategy: 'copy', copied };
+  }
   if (opts.strategy === 'ids' || (opts.strategy === undefined && unindexed(read.built))) return idsSource(m, user, read, chunk);
   const first = await runAs(m, user, async (tx): Promise<Chunk | undefined> => {
     const conds = await scopeIn(m, tx, user);
@@ -308,15 +341,40 @@ async function exportPresenter(m: ResourceMount, lang: Lang, only: ReadonlySet<s
   };
 }
 
+/** Writes what COPY wrote: the CSV's bytes as they are, the .xlsx's cells row by row; the spool goes at the end. */
+async function writeCopied(sheet: SheetWriter, out: PassThrough, copied: CopiedExport): Promise<void> {
+  try {
+    if (copied.format === 'csv') {
+      for await (const bytes of copied.bytes()) {
+        await sheet.bytes!(bytes);
+        if (out.destroyed) return;
+      }
+    } else {
+      for await (const rows of textRows(copied.bytes(), copied.kinds)) {
+        await sheet.addRows(rows);
+        if (out.destroyed) return;
+      }
+    }
+    await sheet.finish();
+    out.end();
+  } finally {
+    await copied.close();
+  }
+}
+
 /**
  * Writes the rows of `source` to `sheet` (the .xlsx, or the CSV option) under a header row of the columns' labels,
  * presented as the API answers them (wire formats, display names of dictionary codes and references, read once per
  * export), then ends `out`. Returns early when the client went away.
  */
 export async function writeExport(
-  m: ResourceMount, sheet: SheetWriter, out: PassThrough, user: AuthUser, lang: Lang, source: RowSource, cols: ExportColumn[], wanted: Record<string, PgColumn>,
+  m: ResourceMount, sheet: SheetWriter, out: PassThrough, user: AuthUser, lang: Lang, source: RowSource | CopySource, cols: ExportColumn[], wanted: Record<string, PgColumn>,
 ): Promise<void> {
   sheet.row(cols.map((c) => c.header));
+  if (source.strategy === 'copy') {
+    await writeCopied(sheet, out, source.copied);
+    return;
+  }
   const names: ReferenceNames = new Map();
   // the columns read, and the virtual fields the `shown` hook derived from them
   const written = new Set([...Object.keys(wanted), ...cols.map((c) => c.name)]);

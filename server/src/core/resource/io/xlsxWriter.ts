@@ -182,6 +182,8 @@ export interface SheetWriter {
   flush(): Promise<void>;
   /** resolves when the rows are taken: `row` for each, flushing whenever full */
   addRows(rows: ReadonlyArray<readonly XlsxValue[]>): Promise<void>;
+  /** rows already written in the sheet's own format (the CSV's, by COPY), after those gathered */
+  bytes?(data: Buffer): Promise<void>;
   finish(): Promise<void>;
 }
 
