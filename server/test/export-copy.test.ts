@@ -46,7 +46,8 @@ class Recorder implements SheetWriter {
   readonly rows: XlsxValue[][] = [];
   full = false;
   row(values: readonly XlsxValue[]): void {
-    this.rows.push([...values]);
+    // an empty text and nothing are the same empty cell in the .xlsx
+    this.rows.push(values.map((v) => (v === '' ? null : v)));
   }
   async flush(): Promise<void> {}
   async addRows(rows: ReadonlyArray<readonly XlsxValue[]>): Promise<void> {
@@ -115,6 +116,14 @@ beforeAll(async () => {
       case when g % 4 <> 0 then timestamptz '2025-03-30 17:59:58+00' + g * interval '61 minutes' end,
       case when g % 5 <> 0 then g % 3 end, '000000'
     from generate_series(1, 9) g`));
+  // region paths shown by name (a code the tree lacks, and one that is not a code, as they are)
+  const paths = ['110000,110100,110101', '110000,999999', 'abc', '110000,,110100', '110000'];
+  await db.execute(sql.raw(`insert into ymy_device_area (id, tenant_id, device_sn, code, source)
+    select ${base} + 200 + g, '000000', 'CP' || lpad(g::text, 6, '0'), (array['${paths.join("','")}'])[g], 'manual' from generate_series(1, 5) g`));
+  await db.execute(sql.raw(`insert into ymy_device_area_modify (id, tenant_id, device_sn, old_code, new_code, operator)
+    select ${base} + 300 + g, '000000', 'CP' || lpad(g::text, 6, '0'), case when g > 1 then (array['${paths.join("','")}'])[g - 1] end, (array['${paths.join("','")}'])[g], 'op' from generate_series(1, 5) g`));
+  await db.execute(sql.raw(`insert into ymy_device_area_warn (id, tenant_id, device_sn, dispatched_code, activated_code, location, activation_time)
+    select ${base} + 400 + g, '000000', 'CP' || lpad(g::text, 6, '0'), (array['${paths.join("','")}'])[g], case when g < 5 then (array['${paths.join("','")}'])[g + 1] end, '杭州', now() from generate_series(1, 5) g`));
 });
 
 describe.runIf(onPostgres)('exports presented by PostgreSQL', () => {
@@ -141,6 +150,11 @@ describe.runIf(onPostgres)('exports presented by PostgreSQL', () => {
     // the engine's own resources are presented by PostgreSQL (a resource with a `shown` hook is not)
     expect(byCopy.some((r) => r.startsWith('notice_io'))).toBe(true);
     expect(byCopy).toContain('factory_device (9 rows)');
+    // a resource whose `shown` hook has its SQL (the regions by name) too
+    expect(byCopy).toContain('area (5 rows)');
+    expect(byCopy).toContain('area_modify_log (5 rows)');
+    expect(byCopy).toContain('region_wrong_log (5 rows)');
+    expect(byRows).toEqual([]);
   }, 180_000);
 
   it('writes the texts that need it quoted, defused and escaped, a missing label as its code', async () => {

@@ -14,12 +14,11 @@ import { bySnColumn, ownsDevice } from '../production/index.js';
 import { checkDecidable, decision, guardRequestRemove, guardRequestSave } from './approvalRules.js';
 import { applyDispatch, checkDispatch, savedTarget } from './dispatch.js';
 import { operatorOf, placeDevices, tendPlaced } from './placement.js';
-import { isRegionPath, showRegionNames } from './regions.js';
+import { isRegionPath, regionNameHooks } from './regions.js';
 import { areaDispatch, areaDispatchOa, areaOa } from './tables.js';
 
 export const areaOaHooks = (): ResourceHooks => ({
-  shown: (tx, rows) => showRegionNames(tx, rows, { code: 'codeName' }),
-  shownReads: ['code'],
+  ...regionNameHooks({ code: ['codeName', areaOa.code] }),
   // a tenant's requests are those for the locks it owns now
   scope: bySnColumn(areaOa.deviceSn),
   async beforeSave(tx, values, c) {

@@ -6,12 +6,11 @@ import { AppError, conflict, fieldError } from '../../core/errors.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
 import { bySnColumn, deviceOwner, factoryDevice, ownsDevice } from '../production/index.js';
 import { logChanges } from './placement.js';
-import { isRegionPath, normalPath, regionParam, regionPaths, showRegionNames } from './regions.js';
+import { isRegionPath, normalPath, regionParam, regionPaths, regionNameHooks } from './regions.js';
 import { areaModifyLog, deviceArea } from './tables.js';
 
 export const deviceAreaHooks = (ctx: AppContext): ResourceHooks => ({
-  shown: (tx, rows) => showRegionNames(tx, rows, { code: 'codeName' }),
-  shownReads: ['code'],
+  ...regionNameHooks({ code: ['codeName', deviceArea.code] }),
   // a tenant's rows are those of the locks it owns now
   scope: bySnColumn(deviceArea.deviceSn),
   listParams: { code: regionParam(deviceArea.code), code_likeright: regionParam(deviceArea.code) },

@@ -8,7 +8,7 @@ import type { ResourceHooks } from '../../core/resource/engine.js';
 import { batch, deviceOwner, factoryDevice, ownsDevice } from '../production/index.js';
 import { guardRequestRemove, guardRequestSave } from './approvalRules.js';
 import { operatorOf, placeDevices, tendPlaced } from './placement.js';
-import { isRegionPath, regionParam, showRegionNames } from './regions.js';
+import { isRegionPath, regionNameHooks, regionParam, showRegionNames } from './regions.js';
 import { areaAgent, areaAgentRegion, areaDispatch, areaDispatchOa, deviceArea } from './tables.js';
 
 type Row = Record<string, unknown>;
@@ -114,8 +114,7 @@ export const savedTarget = (tx: Executor, user: AuthUser, lang: Lang, saved: Row
 const regionParams = (column: AnyPgColumn) => ({ code: regionParam(column), code_likeright: regionParam(column) });
 
 export const areaDispatchHooks = (ctx: AppContext): ResourceHooks => ({
-  shown: (tx, rows) => showRegionNames(tx, rows, { code: 'codeName' }),
-  shownReads: ['code'],
+  ...regionNameHooks({ code: ['codeName', areaDispatch.code] }),
   listParams: regionParams(areaDispatch.code),
   checkRows: checkDispatchRows,
   async beforeSave(tx, values, c) {
@@ -128,8 +127,7 @@ export const areaDispatchHooks = (ctx: AppContext): ResourceHooks => ({
 });
 
 export const areaDispatchOaHooks = (): ResourceHooks => ({
-  shown: (tx, rows) => showRegionNames(tx, rows, { code: 'codeName' }),
-  shownReads: ['code'],
+  ...regionNameHooks({ code: ['codeName', areaDispatchOa.code] }),
   listParams: regionParams(areaDispatchOa.code),
   checkRows: checkDispatchRows,
   async beforeSave(tx, values, c) {

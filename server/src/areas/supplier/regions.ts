@@ -2,6 +2,7 @@ import { REGION_PATH_PATTERN } from '@console/contract/areas/supplier/index';
 import { and, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../core/db/index.js';
+import type { ResourceHooks } from '../../core/resource/engine.js';
 import { region } from '../system/index.js';
 
 /** Whether `path` walks down the region tree: its first code a province, each next a child of the one before. */
@@ -50,9 +51,29 @@ export async function showRegionNames(tx: Executor, rows: Array<Record<string, u
   const fields = Object.keys(names);
   // a code is digits (a region's id); anything else is shown as it is
   const codes = [...new Set(rows.flatMap((r) => fields.flatMap((f) => codesOf(r[f]))))].filter((c) => /^\d{1,18}$/.test(c));
-  if (codes.length === 0) return;
-  const named = await tx.select({ id: region.id, name: region.name }).from(region).where(inArray(region.id, codes));
+  const named = codes.length ? await tx.select({ id: region.id, name: region.name }).from(region).where(inArray(region.id, codes)) : [];
   const nameOf = new Map(named.map((r) => [String(r.id), r.name]));
   for (const row of rows) for (const f of fields) row[names[f]!] = codesOf(row[f]).map((c) => nameOf.get(c) ?? c).join(' / ');
+}
+
+/** `showRegionNames`'s name of a path column, as SQL (an export presented by PostgreSQL); null for no code */
+function regionNamesSql(path: AnyPgColumn): SQL {
+  return sql`(select string_agg(coalesce(r.${sql.identifier(region.name.name)}, u.code), ' / ' order by u.ord)
+    from unnest(string_to_array(${path}, ',')) with ordinality u(code, ord)
+    left join ${region} r on r.${sql.identifier(region.id.name)} = (case when u.code ~ '^[0-9]{1,18}$' then u.code::bigint end)
+    where u.code <> '')`;
+}
+
+/**
+ * The hooks of a resource whose region paths are shown by name: `{ code: ['codeName', table.code] }` (the path field,
+ * the name field it fills, the path's column), in code (`shown`) and as SQL for its exports (`shownSql`).
+ */
+export function regionNameHooks(paths: Record<string, readonly [name: string, column: AnyPgColumn]>): Pick<ResourceHooks, 'shown' | 'shownReads' | 'shownSql'> {
+  const names = Object.fromEntries(Object.entries(paths).map(([field, [name]]) => [field, name]));
+  return {
+    shown: (tx, rows) => showRegionNames(tx, rows, names),
+    shownReads: Object.keys(paths),
+    shownSql: Object.fromEntries(Object.values(paths).map(([name, column]) => [name, regionNamesSql(column)])),
+  };
 }
 

@@ -5,12 +5,11 @@ import type { AppContext } from '../../core/context.js';
 import { AppError, fieldError, notFound } from '../../core/errors.js';
 import { mountAction } from '../../core/resource/actions.js';
 import type { ResourceHooks } from '../../core/resource/engine.js';
-import { isRegionPath, normalPath, showRegionNames } from './regions.js';
+import { isRegionPath, normalPath, regionNameHooks } from './regions.js';
 import { areaWarn } from './tables.js';
 
 export const areaWarnHooks = (): ResourceHooks => ({
-  shown: (tx, rows) => showRegionNames(tx, rows, { dispatchedCode: 'dispatchedName', activatedCode: 'activatedName' }),
-  shownReads: ['dispatchedCode', 'activatedCode'],
+  ...regionNameHooks({ dispatchedCode: ['dispatchedName', areaWarn.dispatchedCode], activatedCode: ['activatedName', areaWarn.activatedCode] }),
   // a warning written by hand or imported names paths of the region tree
   async beforeSave(tx, values, c) {
     if (c.mode !== 'create') return;

@@ -82,6 +82,11 @@ export interface ResourceHooks {
   shown?: (tx: Executor, rows: Row[], user: AuthUser, lang: Lang) => Promise<void>;
   /** the columns `shown` reads beyond the fields written (an export reads only those and these) */
   shownReads?: string[];
+  /**
+   * every field `shown` writes as an SQL expression of the row (its text, null for none), for an export presented
+   * by PostgreSQL (`io/exportCopy.ts`); without it, a resource with `shown` is exported row by row
+   */
+  shownSql?: Record<string, SQL>;
   /** rows the `tree` and `lazy-tree` calls show (the menu tree shows menus, not buttons) */
   treeFilter?: () => SQL;
   /** other paths that answer as `list` (BladeX's `user/page`), with query parameters of their own */

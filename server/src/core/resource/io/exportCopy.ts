@@ -24,8 +24,8 @@ import type { XlsxValue } from './xlsxWriter.js';
  * `COPY (select <the cells as the API presents them> …) TO STDOUT`, in the list's order from the last row read. The
  * dictionary labels, reference names, the display zone's datetimes, secret masks and amounts are SQL expressions
  * here, each the same text `writeExport`'s presenting gives (test/export-copy.test.ts compares both for every
- * resource); a resource whose cells are not all expressible (a `shown` hook, a virtual field, a type without an
- * expression here) is exported row by row as before (`exportCopyPlan` answers undefined).
+ * resource); a resource whose cells are not all expressible (a `shown` hook without `shownSql`, a virtual field, a
+ * type without an expression here) is exported row by row as before (`exportCopyPlan` answers undefined).
  */
 
 type ExportColumn = ReturnType<typeof exportColumns>[number];
@@ -120,6 +120,8 @@ class CellPlanner {
 
   cell(col: ExportColumn): CellSql | undefined {
     const { def, columns } = this.m;
+    const derived = this.m.hooks.shownSql?.[col.name];
+    if (derived) return this.answered.has(col.name) ? textCell(derived) : { csv: sql`null`, text: sql`null`, kind: 'text' };
     const f = def.fields[col.name];
     const column = columns[col.name];
     if (!f || !column) return undefined;
@@ -202,7 +204,7 @@ export interface ExportCopyPlan {
  * presents its rows in code (`shown`), the export adds columns of a json field, or a column has no expression here.
  */
 export async function exportCopyPlan(m: ResourceMount, user: AuthUser, cols: ExportColumn[], lang: Lang, dynamic: boolean): Promise<ExportCopyPlan | undefined> {
-  if (m.ctx.dbKind !== 'postgres' || m.hooks.shown || dynamic) return undefined;
+  if (m.ctx.dbKind !== 'postgres' || (m.hooks.shown && !m.hooks.shownSql) || dynamic) return undefined;
   const dictCodes = new Map(m.dictFields);
   const labels = new Map<string, ReadonlyMap<string, string>>();
   for (const col of cols) {
