@@ -259,6 +259,8 @@ class Spool {
   private wake: (() => void) | undefined;
   private block = Buffer.allocUnsafe(SPOOL_BLOCK);
   private used = 0;
+  /** a block is written once it holds this much: 16 KB first, doubling up to a whole block */
+  private due = 16 * 1024;
   private closed = false;
 
   private constructor(private readonly file: FileHandle) {}
@@ -274,7 +276,8 @@ class Spool {
   add(row: Buffer, start: number, length: number, end?: Buffer): void {
     if (this.closed) return;
     const total = length + (end?.length ?? 0);
-    if (this.used + total > this.block.length) this.push();
+    // the first blocks go out small, so the response starts before the statement has written much
+    if (this.used + total > this.block.length || this.used >= this.due) this.push();
     if (total > this.block.length) this.block = Buffer.allocUnsafe(total);
     row.copy(this.block, this.used, start, start + length);
     end?.copy(this.block, this.used + length);
@@ -288,6 +291,7 @@ class Spool {
     this.appended += data.length;
     this.block = Buffer.allocUnsafe(SPOOL_BLOCK);
     this.used = 0;
+    this.due = Math.min(this.due * 2, SPOOL_BLOCK);
     // never a rejected promise: a failed write is the reader's failure
     this.tail = this.tail.then(async () => {
       if (this.closed) return;
