@@ -230,7 +230,7 @@ class CopyOut {
   private reject!: (e: Error) => void;
   private failed = false;
 
-  constructor(private readonly text: string, private readonly onRow: (row: Buffer) => void) {
+  constructor(private readonly text: string, private readonly onRow: (row: Buffer) => void, private readonly valve?: CopyValve) {
     this.done = new Promise<void>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
@@ -238,7 +238,11 @@ class CopyOut {
   }
 
   submit(connection: unknown): void {
-    (connection as CopyConnection).query(this.text);
+    const c = connection as CopyConnection & { stream?: { pause(): void; resume(): void } };
+    // while the rows' taker is behind, the connection is not read: PostgreSQL waits to send more
+    const socket = c.stream;
+    if (this.valve && socket) this.valve.attach(() => socket.pause(), () => socket.resume());
+    c.query(this.text);
   }
 
   handleCopyData(msg: { chunk: Buffer }): void {
@@ -268,8 +272,15 @@ class CopyOut {
   }
 
   handleReadyForQuery(): void {
+    this.valve?.detach();
     if (!this.failed) this.resolve();
   }
+}
+
+/** How a COPY TO's taker holds it back: `attach` gives it the connection's pause and resume, `detach` ends them. */
+export interface CopyValve {
+  attach(pause: () => void, resume: () => void): void;
+  detach(): void;
 }
 
 /**
@@ -277,10 +288,10 @@ class CopyOut {
  * the transaction's own connection, under its role and row-level security, each row to `onRow` as it arrives.
  * False when the transaction is not on node-postgres (the embedded database): nothing ran.
  */
-export async function copyOut(tx: Executor, statement: string, onRow: (row: Buffer) => void): Promise<boolean> {
+export async function copyOut(tx: Executor, statement: string, onRow: (row: Buffer) => void, valve?: CopyValve): Promise<boolean> {
   const client = tx instanceof PgTransaction ? pgClientOf(tx) : undefined;
   if (!client) return false;
-  const copy = new CopyOut(statement, onRow);
+  const copy = new CopyOut(statement, onRow, valve);
   // a client past its transaction's deadline refuses the statement with a rejected promise (db/index.ts)
   const sent = client.query(copy as unknown as pg.Submittable) as unknown;
   await Promise.all([copy.done, sent instanceof Promise ? sent : undefined]);

@@ -7,7 +7,7 @@ import { type FileHandle, open, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuthUser } from '../../context.js';
-import { copyOut } from '../../db/copy.js';
+import { copyOut, type CopyValve } from '../../db/copy.js';
 import { allowLongStatements, type Executor } from '../../db/index.js';
 import { badRequest } from '../../errors.js';
 import { currentZone } from '../../time.js';
@@ -250,8 +250,12 @@ export function inlined(statement: SQL): string | undefined {
  * grows: the statement runs at PostgreSQL's pace and its transaction ends with it, whatever the client's pace;
  * memory holds a block or two whatever the row count.
  */
-class Spool {
+class Spool implements CopyValve {
   private written = 0;
+  /** bytes handed to the file and not yet written: past SPOOL_BEHIND the statement is held back */
+  private pending = 0;
+  private valve: { pause(): void; resume(): void } | undefined;
+  private held = false;
   private appended = 0;
   private done = false;
   private failure: Error | undefined;
@@ -270,6 +274,16 @@ class Spool {
     const file = await open(path, 'w+', 0o600);
     await unlink(path);
     return new Spool(file);
+  }
+
+  attach(pause: () => void, resume: () => void): void {
+    this.valve = { pause, resume };
+  }
+
+  detach(): void {
+    if (this.held) this.valve?.resume();
+    this.held = false;
+    this.valve = undefined;
   }
 
   /** adds `length` bytes of `row` from `start`, then `end` if given (`row` is valid only during the call) */
@@ -292,15 +306,26 @@ class Spool {
     this.block = Buffer.allocUnsafe(SPOOL_BLOCK);
     this.used = 0;
     this.due = Math.min(this.due * 2, SPOOL_BLOCK);
+    this.pending += data.length;
+    if (this.pending > SPOOL_BEHIND && !this.held && this.valve) {
+      this.held = true;
+      this.valve.pause();
+    }
     // never a rejected promise: a failed write is the reader's failure
     this.tail = this.tail.then(async () => {
-      if (this.closed) return;
-      try {
-        await this.file.write(data, 0, data.length, at);
-        this.written = at + data.length;
-      } catch (e) {
-        this.failure ??= e instanceof Error ? e : new Error(String(e));
-        this.done = true;
+      if (!this.closed) {
+        try {
+          await this.file.write(data, 0, data.length, at);
+          this.written = at + data.length;
+        } catch (e) {
+          this.failure ??= e instanceof Error ? e : new Error(String(e));
+          this.done = true;
+        }
+      }
+      this.pending -= data.length;
+      if (this.held && this.pending <= SPOOL_BEHIND / 2) {
+        this.held = false;
+        this.valve?.resume();
       }
       this.wake?.();
     });
@@ -346,6 +371,8 @@ class Spool {
 }
 
 const SPOOL_BLOCK = 256 * 1024;
+/** what the file may be behind the statement before the statement waits */
+const SPOOL_BEHIND = 8 * 1024 * 1024;
 const LF_TO_CRLF = Buffer.from('\r\n');
 /** a COPY of an export may take this long (a million rows take seconds; a busy machine, more) */
 export const EXPORT_COPY_MS = 600_000;
@@ -396,7 +423,7 @@ export async function startCopyExport(
     await copyOut(tx, statement, format === 'csv'
       // a CSV row ends with LF: RFC 4180's CRLF instead (a line break inside a quoted cell is the cell's own)
       ? (row) => spool.add(counted(row), 0, row.length - 1, LF_TO_CRLF)
-      : (row) => spool.add(counted(row), 0, row.length));
+      : (row) => spool.add(counted(row), 0, row.length), spool);
   });
   run.then(() => spool.end(), (e: unknown) => spool.end(e instanceof Error ? e : new Error(String(e))));
   const ended = run.then(() => false);
