@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { AppError } from './errors.js';
 
 /**
@@ -90,6 +89,8 @@ function unavailable(e: unknown): never {
 export async function redisKv(url: string, prefix = 'console:', onError: (e: Error) => void = () => undefined): Promise<Kv> {
   // commands wait for a reconnect a short while only: a request is answered 503 rather than held
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: 5_000 };
+  // loaded here, not at start: a server without Redis never needs it (bench/RESULTS.md, "The embedded database's idle memory")
+  const { Redis } = await import('ioredis');
   const cmd = new Redis(url, options);
   const sub = new Redis(url, options);
   let away = false;

@@ -1,4 +1,4 @@
-import { Aedes, type AuthenticateError, type Client, type PublishPacket, type Subscription } from 'aedes';
+import type { Aedes, AuthenticateError, Client, PublishPacket, Subscription } from 'aedes';
 import { createServer, type Server as NetServer } from 'node:net';
 import { aliyunVerify, parseAliyunUsername, parseTencentUsername, tencentVerify, timestampMs } from './credentials.js';
 import type { DeviceKey, DeviceKeys } from './deviceKeys.js';
@@ -67,7 +67,9 @@ export class EmbeddedBroker {
 
   async start(): Promise<void> {
     const { o } = this;
-    const broker = await Aedes.createBroker({
+    // loaded here, not at start: a server with MQTT off never needs it (bench/RESULTS.md, "The embedded database's idle memory")
+    const { Aedes: AedesBroker } = await import('aedes');
+    const broker = await AedesBroker.createBroker({
       id: `console-${o.instanceId}`,
       drainTimeout: 30_000,
       connectTimeout: o.connectTimeoutMs,

@@ -1,4 +1,4 @@
-import mqtt, { type IPublishPacket, type MqttClient } from 'mqtt';
+import type { IPublishPacket, MqttClient } from 'mqtt';
 import { timestampMs } from './credentials.js';
 import type { DeviceKey, DeviceKeys } from './deviceKeys.js';
 import { checkSigned, type Decoded, decodeEnvelope } from './envelope.js';
@@ -71,6 +71,8 @@ export class ExternalClient {
 
   private async link(clientId: string): Promise<void> {
     const { o } = this;
+    // loaded here, not at start: a server with MQTT off or embedded never needs it (bench/RESULTS.md, "The embedded database's idle memory")
+    const { default: mqtt } = await import('mqtt');
     const client = await mqtt.connectAsync(o.url, {
       protocolVersion: 4, clean: true, clientId, username: o.username, password: o.password,
       reconnectPeriod: 1000, connectTimeout: 10_000, keepalive: 30,

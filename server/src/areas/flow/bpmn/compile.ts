@@ -1,5 +1,4 @@
 /// <reference path="./modules.d.ts" />
-import BpmnModdle from 'bpmn-moddle';
 import { buildProcess } from './build.js';
 import type { ProcessModel } from './model.js';
 import { moddleExtensionsFor } from './moddle.js';
@@ -63,6 +62,8 @@ function refuseWarning(w: Warning): never {
 }
 
 async function parse(xml: string): Promise<{ parsed: Parsed; root: Element; textRefs: Map<unknown, string> }> {
+  // loaded at the first model read, not at start (bench/RESULTS.md, "The embedded database's idle memory")
+  const { default: BpmnModdle } = await import('bpmn-moddle');
   let parsed: Parsed;
   try {
     parsed = await new BpmnModdle(moddleExtensionsFor(xml)).fromXML(xml) as unknown as Parsed;

@@ -1,4 +1,5 @@
-import jexl from 'jexl';
+import { createRequire } from 'node:module';
+import type jexl from 'jexl';
 
 /**
  * Expressions as Flowable models write them (JUEL): `${days > 3}`, `${approved == false}`, `${applicant}`,
@@ -12,7 +13,9 @@ import jexl from 'jexl';
  * methods), no property named `constructor`, `__proto__` or `prototype`, no function of any kind (jexl's
  * functions and transforms are refused), and of the engine's `environment` only its variables.
  */
-const parser = new jexl.Jexl();
+let parser: InstanceType<typeof jexl.Jexl> | undefined;
+/** jexl's parser, loaded at the first expression read, not at start (bench/RESULTS.md, "The embedded database's idle memory") */
+const jexlParser = () => (parser ??= new (createRequire(import.meta.url)('jexl') as typeof jexl).Jexl());
 /**
  * the inside of `${…}`: anything but a closing brace, which may appear inside a quoted text; bounded, so that an
  * unclosed `${${${…` is read in linear time, not quadratic (compile refuses longer texts before they get here)
@@ -196,7 +199,7 @@ function parse(inner: string): Ast {
   if (known) return known;
   let ast: Ast;
   try {
-    ast = parser.compile(juelToJexl(text))._getAst() as Ast;
+    ast = jexlParser().compile(juelToJexl(text))._getAst() as Ast;
   } catch (e) {
     throw new ExpressionError((e as Error).message);
   }

@@ -1,5 +1,6 @@
 import { type KeyObject } from 'node:crypto';
-import { AlipaySdk } from 'alipay-sdk';
+import { createRequire } from 'node:module';
+import type { AlipaySdk } from 'alipay-sdk';
 import { formatMoney, parseMoney } from '@console/contract';
 import {
   CALL_TIMEOUT_MS,
@@ -102,8 +103,16 @@ function prepareAlipay(settings: unknown): PreparedAlipay {
   return prepared;
 }
 
+/**
+ * The SDK's class, loaded at the first payment, not at start: with its HTTP client it is the heaviest library
+ * of the server and most servers never take a payment (bench/RESULTS.md, "The embedded database's idle memory").
+ * Required (its CommonJS build), not imported: creating an order string and checking a notice stay synchronous.
+ */
+let sdkClass: typeof AlipaySdk | undefined;
+
 function alipaySdk(p: PreparedAlipay): AlipaySdk {
-  return new AlipaySdk({
+  sdkClass ??= (createRequire(import.meta.url)('alipay-sdk') as typeof import('alipay-sdk')).AlipaySdk;
+  return new sdkClass({
     appId: p.appId,
     privateKey: p.privateKeyPem,
     keyType: 'PKCS8',

@@ -1,5 +1,5 @@
 import { createDecipheriv, createPublicKey, createVerify, type KeyObject } from 'node:crypto';
-import WxPay from 'wechatpay-node-v3';
+import type WxPay from 'wechatpay-node-v3';
 import type { Iapp } from 'wechatpay-node-v3/dist/lib/interface';
 import type { Output } from 'wechatpay-node-v3/dist/lib/interface-v2';
 import type { IPayRequest } from 'wechatpay-node-v3/dist/lib/pay-request.interface';
@@ -251,7 +251,9 @@ class WechatHttp implements IPayRequest {
   }
 }
 
-function wechatPay(w: PreparedWechat): WxPay {
+/** the library, loaded at the first payment, not at start (bench/RESULTS.md, "The embedded database's idle memory") */
+async function wechatPay(w: PreparedWechat): Promise<WxPay> {
+  const { default: WxPay } = await import('wechatpay-node-v3');
   const pay = new WxPay({
     appid: w.appId,
     mchid: w.mchId,
@@ -283,7 +285,7 @@ export async function createWechatPayment(settings: WechatSettings, order: Payme
     amount: { total: o.amount, currency: 'CNY' },
   };
   if (o.expiresAt) params.time_expire = wechatTime(o.expiresAt);
-  const result = await wechatPay(w).transactions_app(params);
+  const result = await (await wechatPay(w)).transactions_app(params);
   if (result.status !== 200) throw new Error(`WeChat Pay refused the prepay order of ${o.orderNo}: HTTP ${result.status}${refusal(result.data)}`);
   // on success the library replaces the answer with the app-side parameters it signed
   const app = result.data as Record<string, unknown>;
@@ -385,7 +387,7 @@ export function verifyWechatNotification(settings: WechatSettings, req: NoticeRe
 export async function queryWechatPayment(settings: WechatSettings, orderNo: string): Promise<PaidNotice | null> {
   const w = prepareWechat(settings);
   if (!isOrderNo('wechat', orderNo)) throw new Error(`wechat payment query: order number ${JSON.stringify(orderNo)} is not one WeChat Pay takes`);
-  const result = await wechatPay(w).query({ out_trade_no: orderNo });
+  const result = await (await wechatPay(w)).query({ out_trade_no: orderNo });
   if (result.status === 404) return null;
   if (result.status !== 200) throw new Error(`WeChat Pay refused the query of ${orderNo}: HTTP ${result.status}${refusal(result.data)}`);
   const verdict = decodeTransaction(w, result.data);

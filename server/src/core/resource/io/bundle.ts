@@ -1,4 +1,4 @@
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { readFile, writeFile } from 'node:fs/promises';
 import { badRequest } from '../../errors.js';
 import type { SheetKind } from './sheet.js';
@@ -20,12 +20,14 @@ export class ImportBundle {
 
   /** an .xlsx is a zip too: it holds [Content_Types].xml */
   static async isWorkbook(path: string): Promise<boolean> {
+    const { default: JSZip } = await import('jszip');
     const zip = await JSZip.loadAsync(await readFile(path)).catch(() => undefined);
     return zip !== undefined && zip.file('[Content_Types].xml') !== null;
   }
 
   /** opens the zip at `path` and writes its sheet to `sheetPath`; a zip without exactly one sheet is refused */
   static async open(path: string, sheetPath: string): Promise<{ bundle: ImportBundle; kind: SheetKind }> {
+    const { default: JSZip } = await import('jszip');
     const zip = await JSZip.loadAsync(await readFile(path)).catch(() => {
       throw badRequest('importUnreadable');
     });

@@ -1,4 +1,4 @@
-import JSZip from 'jszip';
+import type JSZip from 'jszip';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -196,6 +196,8 @@ async function* elements(file: JSZip.JSZipObject, tag: string, maxPending: numbe
  * took most of an import's time; the scanning and the batches halved what was left.
  */
 export async function* xlsxRowBatches(path: string): AsyncGenerator<XlsxRow[]> {
+  // loaded at the first import, not at start (bench/RESULTS.md, "The embedded database's idle memory")
+  const { default: JSZip } = await import('jszip');
   const zip = await JSZip.loadAsync(await readFile(path)).catch(() => {
     throw badRequest('importUnreadable');
   });
