@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from './core/config.js';
 import { AREAS } from './areas/index.js';
+import { shrinkYoungGenerationWhenIdle } from './core/idleGc.js';
 import { createServer } from './server.js';
 
 const started = performance.now();
@@ -12,6 +13,7 @@ const config = loadConfig(process.env, {
 });
 const server = await createServer(config);
 const address = await server.app.listen({ port: config.port, host: config.host });
+const stopShrinking = shrinkYoungGenerationWhenIdle();
 server.app.log.info(
   `console ready at ${address} (${server.ctx.dbKind}${server.ctx.dbKind === 'pglite' ? ` in ${config.dataDir}` : ''}, `
   + `cache ${server.ctx.kv.kind}${AREAS.map((a) => a.status ? `, ${a.status(server.ctx)}` : '').join('')}) in ${Math.round(performance.now() - started)} ms`,
@@ -25,6 +27,7 @@ async function shutdown(signal: string) {
   // the graceful stop cuts what is left at its deadline; this is the backstop should a close itself hang
   const force = setTimeout(() => process.exit(1), config.shutdown.drainMs + config.shutdown.graceMs + 5_000);
   force.unref();
+  stopShrinking();
   try {
     await server.close();
     process.exit(0);

@@ -30,6 +30,26 @@ const plainError = (e) => {
   return out;
 };
 let db;
+// this thread's young generation given back once idle, as the main thread's is (core/idleGc.ts): every 10 s, when
+// this thread was busy less than a tenth of it, a scavenge lets V8 shrink it if allocation was slow; best effort
+// (the collector is reachable only through --expose-gc, enabled for the one context made here)
+let minorGc;
+try {
+  require('node:v8').setFlagsFromString('--expose-gc');
+  minorGc = require('node:vm').runInNewContext('gc');
+} catch {} finally {
+  require('node:v8').setFlagsFromString('--no-expose-gc');
+}
+if (typeof minorGc === 'function') {
+  const { performance } = require('node:perf_hooks');
+  let last = performance.eventLoopUtilization();
+  setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    if (busy < 0.1) minorGc({ type: 'minor', execution: 'sync' });
+  }, 10000).unref();
+}
 parentPort.on('message', async (m) => {
   try {
     if (m.kind === 'open') {
