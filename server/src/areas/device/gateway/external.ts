@@ -1,11 +1,16 @@
+import type { Duplex } from 'node:stream';
 import type { IPublishPacket, MqttClient } from 'mqtt';
 import { timestampMs } from './credentials.js';
 import type { DeviceKey, DeviceKeys } from './deviceKeys.js';
 import { checkSigned, type Decoded, decodeEnvelope } from './envelope.js';
 import type { Ingest } from './ingest.js';
 import type { GatewayLogger } from './log.js';
+import { SkimmedStream } from './skim.js';
 import { type ParsedTopic, parseTopic, upFilter } from './topics.js';
 import type { UplinkKind } from './types.js';
+
+/** how mqtt.js makes a link's stream (a private field of its client: the skim wraps it) */
+type StreamBuilder = (client: MqttClient, opts?: unknown) => unknown;
 
 export interface ExternalOptions {
   url: string;
@@ -55,6 +60,8 @@ export class ExternalClient {
   private clients: MqttClient[] = [];
   /** the links corked until the end of this turn of the event loop (`holdWrites`) */
   private readonly holding = new Set<MqttClient>();
+  /** uplinks each member has read, in the order of `clients` (tests: the broker shares them out) */
+  readonly taken: number[] = [];
 
   constructor(private readonly o: ExternalOptions) {}
 
@@ -73,22 +80,46 @@ export class ExternalClient {
     const { o } = this;
     // loaded here, not at start: a server with MQTT off or embedded never needs it (bench/RESULTS.md, "The embedded database's idle memory")
     const { default: mqtt } = await import('mqtt');
-    const client = await mqtt.connectAsync(o.url, {
+    const client = mqtt.connect(o.url, {
       protocolVersion: 4, clean: true, clientId, username: o.username, password: o.password,
-      reconnectPeriod: 1000, connectTimeout: 10_000, keepalive: 30,
-    }).catch((e: Error) => {
-      throw new Error(`cannot connect to the MQTT broker at ${redactUrl(o.url)} (MQTT_URL): ${e.message}`);
+      reconnectPeriod: 1000, connectTimeout: 10_000, keepalive: 30, manualConnect: true,
     });
-    // the PUBACK (and the next packet) waits only while the ingest buffer is full: never a database write per message
+    // the uplinks are read and acknowledged off the socket (skim.ts); mqtt.js gets the other packets
+    this.clients.push(client);
+    const member = this.taken.push(0) - 1;
+    const holder = client as unknown as { streamBuilder?: StreamBuilder };
+    const build = holder.streamBuilder;
+    if (typeof build === 'function') {
+      holder.streamBuilder = (c, opts) => new SkimmedStream(build(c, opts) as Duplex, (topic, payload) => {
+        this.taken[member]!++;
+        this.receive(topic, payload);
+        return o.ingest.full;
+      }, () => o.ingest.drained());
+    }
+    // what mqtt.js still hands over (a QoS 0 PUBLISH): the PUBACK, if any, waits only while the ingest buffer is full
     client.handleMessage = (packet: IPublishPacket, done) => {
+      this.taken[member]!++;
       this.holdWrites(client);
       this.receive(packet.topic, packet.payload);
       if (o.ingest.full) void o.ingest.drained().then(() => done());
       else done();
     };
+    client.connect();
+    await new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error) => {
+        client.off('connect', connected);
+        client.off('error', failed);
+        if (!err) return resolve();
+        client.end(true);
+        reject(new Error(`cannot connect to the MQTT broker at ${redactUrl(o.url)} (MQTT_URL): ${err.message}`));
+      };
+      const connected = () => settle();
+      const failed = (err: Error) => settle(err);
+      client.on('connect', connected);
+      client.on('error', failed);
+    });
     client.on('error', (err) => o.log.warn({ err: err.message }, 'MQTT client error'));
     client.on('offline', () => o.log.warn({ broker: redactUrl(o.url) }, 'MQTT broker unreachable, reconnecting'));
-    this.clients.push(client);
     const filter = `$share/${shareGroup(o.root)}/${upFilter(o.root)}`;
     const granted = await client.subscribeAsync(filter, { qos: 1 });
     if (!granted.length || granted.some((g) => g.qos >= 0x80)) {
