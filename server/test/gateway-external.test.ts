@@ -260,7 +260,7 @@ describe('the external client on its own (Mosquitto): acks and backpressure', ()
     })), { qos: 1 })));
   };
 
-  it('acknowledges the messages of one read in one write: far fewer writes than messages, every one taken once', async () => {
+  it('acknowledges the messages together: far fewer writes than messages, every one taken once', async () => {
     const root = `xca${run}`;
     const ingest = new Ingest(silentLogger, { intervalMs: 5 });
     const stored: string[] = [];
@@ -273,8 +273,10 @@ describe('the external client on its own (Mosquitto): acks and backpressure', ()
       await ingest.flush();
       expect(new Set(stored).size).toBe(N);
       expect(ingest.counters).toMatchObject({ accepted: N, flushed: N, dropped: 0 });
-      // a write per ack would be N; the broker sends each member 20 at a time and their acks leave together
-      expect(writes.n).toBeLessThan(N / 4);
+      // a write per ack would be N; a member's acks leave 10 at a time or 10 ms after the first (skim.ts: 16 members
+      // of 25 messages each, 3 writes a member at best; on a busy machine the burst arrives slower and the 10 ms
+      // window catches fewer), never one a message
+      expect(writes.n).toBeLessThan(N / 2);
     } finally {
       await ext.close();
       await ingest.close();
@@ -328,6 +330,32 @@ describe('the external client on its own (Mosquitto): acks and backpressure', ()
       expect(ingest.counters).toMatchObject({ accepted: N, flushed: N, dropped: 0 });
     } finally {
       openStore();
+      await ext.close();
+      await ingest.close();
+    }
+  });
+
+  it('a full buffer never holds back the PUBACKs of the commands its batches publish (event replies): every batch ends', async () => {
+    const root = `xcd${run}`;
+    const ingest = new Ingest(silentLogger, { capacity: 40, batchSize: 20, intervalMs: 5 });
+    const stored: string[] = [];
+    const links: { ext?: ExternalClient } = {};
+    const down = `${root}/down/event/${device.cloudProductId}/${device.deviceName}`;
+    ingest.onUplink(['property'], async (b) => {
+      stored.push(...b.map((u) => u.clientToken));
+      // as the device area answers events once stored: a QoS 1 command each, awaited (its PUBACK read on the link
+      // commands leave by, among the uplinks held while the buffer is full)
+      await Promise.all(b.map((u) => links.ext!.publish(down, JSON.stringify({ method: 'event_reply', clientToken: u.clientToken }))));
+    });
+    const { ext } = await start(root, ingest);
+    links.ext = ext;
+    try {
+      const N = 600;
+      await burst(root, N, 'd');
+      await until(() => ingest.counters.flushed === N, 20_000, 'every message stored');
+      expect(new Set(stored).size).toBe(N);
+      expect(ingest.counters).toMatchObject({ accepted: N, flushed: N, dropped: 0 });
+    } finally {
       await ext.close();
       await ingest.close();
     }

@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import mqttPacket from 'mqtt-packet';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ACK_BATCH, ACK_DELAY_MS, PublishSkimmer, pubacks, SkimmedStream } from '../src/areas/device/gateway/skim.js';
+import { ACK_BATCH, ACK_DELAY_MS, MAX_HELD, PublishSkimmer, pubacks, SkimmedStream } from '../src/areas/device/gateway/skim.js';
 
 /**
  * The lean receive path of the external gateway's broker links (skim.ts): QoS 1 PUBLISHes read and acknowledged off
@@ -100,14 +100,16 @@ describe('PublishSkimmer', () => {
     }
   });
 
-  it('hands every other packet to mqtt.js unchanged: SUBACK, PINGRESP, PUBACK, a QoS 0 and a QoS 2 PUBLISH', () => {
+  it('hands every other packet to mqtt.js unchanged: SUBACK, PINGRESP, PUBACK, a QoS 2 PUBLISH; takes a QoS 0 one without an ack', () => {
     const h = harness();
     const qos2 = publish(5, 'r/up/property/P/two', 'two', { qos: 2 });
     h.skimmer.push(Buffer.concat([suback, publish(1), pingresp, puback, qos0, qos2, publish(2)]));
     h.skimmer.flushAcks();
     expect(ackIds(h.acks)).toEqual([1, 2]);
-    expect(Buffer.concat(h.passed).equals(Buffer.concat([suback, pingresp, puback, qos0, qos2]))).toBe(true);
-    expect(parsed(h.passed).map((p) => `${p.cmd}${p.cmd === 'publish' ? p.qos : ''}`)).toEqual(['suback', 'pingresp', 'puback', 'publish0', 'publish2']);
+    expect(h.got.map((g) => g.topic)).toEqual(['r/up/property/P/d1', 'r/up/property/P/q', 'r/up/property/P/d2']);
+    expect(h.got[1]!.payload).toBe('zero');
+    expect(Buffer.concat(h.passed).equals(Buffer.concat([suback, pingresp, puback, qos2]))).toBe(true);
+    expect(parsed(h.passed).map((p) => `${p.cmd}${p.cmd === 'publish' ? p.qos : ''}`)).toEqual(['suback', 'pingresp', 'puback', 'publish2']);
   });
 
   it('takes a DUP or RETAIN QoS 1 PUBLISH and an empty payload like any other', () => {
@@ -142,21 +144,54 @@ describe('PublishSkimmer', () => {
     expect(Buffer.concat(h2.passed).equals(short)).toBe(true);
   });
 
-  it('holds the ack of the message that filled the buffer, and reads nothing more, until there is room', async () => {
+  it('holds the ack of the message that filled the buffer and the uplinks after it until there is room; other packets still pass', async () => {
     const h = harness({ full: (n) => n === 2 });
     h.skimmer.push(Buffer.concat([publish(1), publish(2), publish(3)]));
     expect(h.got).toHaveLength(2);
     expect(ackIds(h.acks)).toEqual([1]);
-    expect(h.paused).toEqual({ now: true, times: 1 });
-    h.skimmer.push(Buffer.concat([publish(4), suback]));
+    // the PUBACK of a command (an event reply) reaches mqtt.js while the uplinks wait: the batch that sent it can end
+    h.skimmer.push(Buffer.concat([publish(4), puback, publish(5).subarray(0, 5)]));
     expect(h.got).toHaveLength(2);
+    expect(h.skimmer.waiting).toBe(3);
+    expect(parsed(h.passed).map((p) => p.cmd)).toEqual(['puback']);
+    expect(h.paused.times).toBe(0);
+    h.release();
+    await new Promise((r) => setImmediate(r));
+    h.skimmer.push(publish(5).subarray(5));
+    h.skimmer.flushAcks();
+    expect(h.got.map((g) => g.payload)).toEqual([1, 2, 3, 4, 5].map((n) => `{"n":${n}}`));
+    expect(ackIds(h.acks)).toEqual([1, 2, 3, 4, 5]);
+    expect(h.skimmer.waiting).toBe(0);
+  });
+
+  it('blocks again in the middle of what waited, the acks still in order; a QoS 0 uplink that fills the buffer holds no ack', async () => {
+    let full = new Set([1, 3]);
+    const h = harness({ full: (n) => full.has(n) });
+    h.skimmer.push(Buffer.concat([qos0, publish(2), publish(3), publish(4)]));
+    expect(h.got).toHaveLength(1);
+    h.release();
+    await new Promise((r) => setImmediate(r));
+    expect(h.got).toHaveLength(3);
+    expect(ackIds(h.acks)).toEqual([2]);
+    full = new Set();
     h.release();
     await new Promise((r) => setImmediate(r));
     h.skimmer.flushAcks();
-    expect(h.got.map((g) => g.payload)).toEqual([1, 2, 3, 4].map((n) => `{"n":${n}}`));
-    expect(ackIds(h.acks)).toEqual([1, 2, 3, 4]);
-    expect(parsed(h.passed).map((p) => p.cmd)).toEqual(['suback']);
+    expect(h.got.map((g) => g.topic)).toEqual(['r/up/property/P/q', 'r/up/property/P/d2', 'r/up/property/P/d3', 'r/up/property/P/d4']);
+    expect(ackIds(h.acks)).toEqual([2, 3, 4]);
+  });
+
+  it('pauses the socket once MAX_HELD uplinks wait, and resumes it when they are taken', async () => {
+    const h = harness({ full: (n) => n === 1 });
+    h.skimmer.push(publish(1));
+    for (let i = 0; i < MAX_HELD; i++) h.skimmer.push(publish(2 + (i % 60000)));
+    expect(h.paused).toEqual({ now: true, times: 1 });
+    h.release();
+    await new Promise((r) => setImmediate(r));
+    h.skimmer.flushAcks();
     expect(h.paused.now).toBe(false);
+    expect(h.got).toHaveLength(MAX_HELD + 1);
+    expect(ackIds(h.acks)).toHaveLength(MAX_HELD + 1);
   });
 
   it('writes PUBACKs as MQTT 3.1.1 has them', () => {
@@ -181,6 +216,8 @@ describe('SkimmedStream', () => {
     fromBroker.emit('data', Buffer.concat([suback, publish(1, 'a/b'), pingresp]));
     await new Promise((r) => setTimeout(r, ACK_DELAY_MS + 5));
     expect(got).toEqual(['a/b']);
+    // an ack waiting leaves before what mqtt.js writes next
+    fromBroker.emit('data', publish(2, 'a/c'));
     expect(Buffer.concat(read).equals(Buffer.concat([suback, pingresp]))).toBe(true);
     stream.cork();
     mqttPacket.writeToStream({ cmd: 'pingreq' }, stream);
@@ -188,7 +225,8 @@ describe('SkimmedStream', () => {
     stream.uncork();
     await new Promise((r) => setImmediate(r));
     expect(ackIds([toBroker[0]!])).toEqual([1]);
-    expect(parsed(toBroker.slice(1)).map((p) => p.cmd)).toEqual(['pingreq', 'subscribe']);
+    expect(ackIds([toBroker[1]!])).toEqual([2]);
+    expect(parsed(toBroker.slice(2)).map((p) => p.cmd)).toEqual(['pingreq', 'subscribe']);
     const closed = new Promise((r) => stream.once('close', r));
     fromBroker.destroy();
     await closed;
