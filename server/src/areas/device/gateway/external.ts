@@ -96,7 +96,8 @@ export class ExternalClient {
         return o.ingest.full;
       }, () => o.ingest.drained());
     }
-    // what mqtt.js still hands over (a QoS 0 PUBLISH): the PUBACK, if any, waits only while the ingest buffer is full
+    // what mqtt.js still hands over (a QoS 2 PUBLISH, never sent on a QoS 1 subscription; every uplink if the skim
+    // could not wrap the stream): its ack waits only while the ingest buffer is full
     client.handleMessage = (packet: IPublishPacket, done) => {
       this.taken[member]!++;
       this.holdWrites(client);
@@ -179,10 +180,9 @@ export class ExternalClient {
   }
 
   /**
-   * Corks the link to the broker until the end of this turn of the event loop: the PUBACKs of the messages of one
-   * read (mqtt.js handles them one a tick, each ack its own write) and the commands sent together (a batch's
-   * event replies) leave in one write instead of a system call each (the writes were 12 % of the server's CPU under
-   * ingestion). Nothing waits longer for its ack than the messages read with it take to be handled.
+   * Corks the link to the broker until the end of this turn of the event loop: the commands sent together (a batch's
+   * event replies) leave in one write instead of a system call each, with the uplinks' PUBACKs waiting on that link
+   * (skim.ts writes those before anything mqtt.js writes). Nothing waits longer than this turn of the event loop.
    */
   private holdWrites(client: MqttClient): void {
     const stream = client.stream;
