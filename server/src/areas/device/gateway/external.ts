@@ -34,6 +34,9 @@ export interface ExternalOptions {
  */
 export const LINKS = 16;
 
+/** topics parsed and kept (`ExternalClient.topics`): a split, two patterns and an object less a message; forgotten all at once past this */
+const TOPIC_CACHE = 50_000;
+
 /** The shared-subscription group of a topic root: instances of one deployment share; other roots never do. */
 export const shareGroup = (root: string) => `console-${root}`;
 
@@ -60,6 +63,8 @@ export class ExternalClient {
   private clients: MqttClient[] = [];
   /** the links corked until the end of this turn of the event loop (`holdWrites`) */
   private readonly holding = new Set<MqttClient>();
+  /** the topics of this root seen lately, parsed: a device sends on a few topics again and again */
+  private readonly topics = new Map<string, ParsedTopic>();
   /** uplinks each member has read, in the order of `clients` (tests: the broker shares them out) */
   readonly taken: number[] = [];
 
@@ -131,8 +136,13 @@ export class ExternalClient {
   private receive(topic: string, payload: Buffer | string): void {
     const { ingest, keys } = this.o;
     ingest.received();
-    const t = parseTopic(this.o.root, topic);
-    if (!t || t.direction !== 'up') return ingest.reject('bad_topic');
+    let t = this.topics.get(topic);
+    if (!t) {
+      const parsed = parseTopic(this.o.root, topic);
+      if (!parsed || parsed.direction !== 'up') return ingest.reject('bad_topic');
+      if (this.topics.size >= TOPIC_CACHE) this.topics.clear();
+      this.topics.set(topic, (t = parsed));
+    }
     const d = decodeEnvelope(payload, t.kind);
     if (typeof d === 'string') return ingest.reject(d);
     const cached = keys.peek(t.cloudProductId, t.deviceName);
