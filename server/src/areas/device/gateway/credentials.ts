@@ -184,11 +184,11 @@ export function signMessage(key: Buffer, topic: string, timestamp: number, clien
 }
 
 export function verifyMessage(key: Buffer, topic: string, timestamp: number, clientToken: string, body: unknown, sign: string): boolean {
-  return verifySigned(new MessageKey(key), topic, timestamp, clientToken, body, sign);
+  return verifySigned(new HmacSha256Key(key), topic, timestamp, clientToken, body, sign);
 }
 
 /** `verifyMessage` with a key prepared once for the messages of a session (the gateway checks every uplink) */
-export function verifySigned(key: MessageKey, topic: string, timestamp: number, clientToken: string, body: unknown, sign: string): boolean {
+export function verifySigned(key: HmacSha256Key, topic: string, timestamp: number, clientToken: string, body: unknown, sign: string): boolean {
   return typeof sign === 'string' && sign.length === 64
     && sameHex(sign, key.hex(`${topic}\n${timestamp}\n${clientToken}\n${sha256Hex(canonicalJson(body ?? {}))}`));
 }
@@ -218,7 +218,7 @@ const outerScratch = Buffer.allocUnsafe(64 + 32);
  * hashes into reused buffers, not an Hmac object (its key object, its stream state) a message: the signature check
  * was the gateway's costliest work under ingestion.
  */
-export class MessageKey {
+export class HmacSha256Key {
   private readonly ipad = Buffer.allocUnsafe(64);
   private readonly opad = Buffer.allocUnsafe(64);
 

@@ -1,4 +1,4 @@
-import { CLOCK_TOLERANCE_MS, MessageKey, parseTencentUsername, sessionKey, type TencentUsername, timestampMs, verifySigned } from './credentials.js';
+import { CLOCK_TOLERANCE_MS, HmacSha256Key, parseTencentUsername, sessionKey, type TencentUsername, timestampMs, verifySigned } from './credentials.js';
 import type { UpTopicKind } from './topics.js';
 
 /** Payloads above this are refused unread. */
@@ -49,7 +49,7 @@ interface Session {
   /** `conn` read as a Tencent username; null when it is none */
   username: TencentUsername | null;
   /** the session key, derived once the username fits the device, prepared for HMACs */
-  key?: MessageKey;
+  key?: HmacSha256Key;
 }
 
 /**
@@ -79,7 +79,7 @@ export function checkSigned(
   // `fresh: false`: a last will, signed at connect and delivered whenever the device goes away (bound to its session instead)
   if (opts.fresh !== false && u.expiry * 1000 < now) return 'conn_expired';
   if (opts.fresh !== false && Math.abs(now - timestampMs(d.timestamp)) > CLOCK_TOLERANCE_MS) return 'clock';
-  session.key ??= new MessageKey(sessionKey(deviceKey, d.conn));
+  session.key ??= new HmacSha256Key(sessionKey(deviceKey, d.conn));
   return verifySigned(session.key, topic, d.timestamp, d.clientToken, d.body, d.sign) ? null : 'bad_sign';
 }
 
