@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/core/config.js';
 import { memoryKv } from '../src/core/kv.js';
 import { createGateway } from '../src/areas/device/gateway/gateway.js';
+import { createHmac, randomBytes } from 'node:crypto';
 import {
-  aliyunCredentials, aliyunVerify, canonicalJson, parseTencentUsername, sessionKey, signDownlink, signMessage, signUplink,
-  tencentCredentials, tencentVerify, verifyDownlink,
+  aliyunCredentials, aliyunVerify, canonicalJson, HmacSha256Key, parseTencentUsername, sameHex, sessionKey, signDownlink, signMessage, signUplink,
+  tencentCredentials, tencentVerify, verifyDownlink, verifyMessage, verifySigned,
 } from '../src/areas/device/gateway/credentials.js';
 import { checkSigned, decodeEnvelope, type Decoded } from '../src/areas/device/gateway/envelope.js';
 import { EmbeddedBroker } from '../src/areas/device/gateway/broker.js';
@@ -109,6 +110,37 @@ describe('credentials', () => {
     // OTA: `type` and `report`
     const ota = decodeEnvelope(JSON.stringify({ type: 'report_version', clientToken: 'a', timestamp: NOW, report: { version: '1.0' } }), 'ota') as Decoded;
     expect(ota).toMatchObject({ name: 'report_version', body: { version: '1.0' } });
+  });
+
+  it('HMACs with a prepared key as createHmac does: keys of any length, utf-8, messages longer than the scratch buffer', () => {
+    for (const keyLength of [0, 1, 16, 32, 63, 64, 65, 200]) {
+      const key = randomBytes(keyLength);
+      const prepared = new HmacSha256Key(key);
+      for (const message of ['', 'a', 'topic/设备/☃\n1700000000000\ntoken\n' + 'f'.repeat(64), 'x'.repeat(5000) + '€'.repeat(2000)]) {
+        expect(prepared.hex(message)).toBe(createHmac('sha256', key).update(message).digest('hex'));
+      }
+    }
+  });
+
+  it('checks signs as before: either case of hex, nothing else, not another body or key', () => {
+    const key = randomBytes(32);
+    const sign = signMessage(key, 'r/up/event/P/d', NOW, 'c1', { b: 1, a: [1, 'x'] });
+    const prepared = new HmacSha256Key(key);
+    expect(verifyMessage(key, 'r/up/event/P/d', NOW, 'c1', { a: [1, 'x'], b: 1 }, sign)).toBe(true);
+    expect(verifySigned(prepared, 'r/up/event/P/d', NOW, 'c1', { a: [1, 'x'], b: 1 }, sign.toUpperCase())).toBe(true);
+    expect(verifySigned(prepared, 'r/up/event/P/d', NOW, 'c1', { a: [1, 'x'], b: 2 }, sign)).toBe(false);
+    expect(verifySigned(prepared, 'r/up/event/P/d', NOW + 1, 'c1', { a: [1, 'x'], b: 1 }, sign)).toBe(false);
+    expect(verifySigned(new HmacSha256Key(randomBytes(32)), 'r/up/event/P/d', NOW, 'c1', { a: [1, 'x'], b: 1 }, sign)).toBe(false);
+    expect(verifySigned(prepared, 'r/up/event/P/d', NOW, 'c1', { a: [1, 'x'], b: 1 }, `${sign.slice(0, 63)}g`)).toBe(false);
+    expect(verifySigned(prepared, 'r/up/event/P/d', NOW, 'c1', { a: [1, 'x'], b: 1 }, sign.slice(0, 62))).toBe(false);
+    expect(verifySigned(prepared, 'r/up/event/P/d', NOW, 'c1', { a: [1, 'x'], b: 1 }, 5 as unknown as string)).toBe(false);
+    // a character whose low bits match a digit's is no digit
+    expect(sameHex('0a', '0a')).toBe(true);
+    expect(sameHex('0A', '0a')).toBe(true);
+    expect(sameHex('\u00100a'.slice(1), '0a')).toBe(true);
+    expect(sameHex('\u0010a', '0a')).toBe(false);
+    expect(sameHex('pa', '0a')).toBe(false);
+    expect(sameHex('0a0', '0a')).toBe(false);
   });
 
   it('never throws on malformed payloads', () => {
