@@ -8,7 +8,8 @@ import { CsvSheetWriter } from '../src/core/resource/io/csvWriter.js';
 import { type CopySource, exportSheetColumns, openExport, type RowSource, writeExport } from '../src/core/resource/io/export.js';
 import { exportCopyPlan, inlined, startCopyExport, unescapeCopyText } from '../src/core/resource/io/exportCopy.js';
 import type { SheetWriter, XlsxValue } from '../src/core/resource/io/xlsxWriter.js';
-import { buildMount, type ResourceMount } from '../src/core/resource/mount/resourceMount.js';
+import { mountOf as engineMount } from '../src/core/resource/engine.js';
+import type { ResourceMount } from '../src/core/resource/mount/resourceMount.js';
 import { useServer } from './harness.js';
 import { grantCodes, ioNoticeBinding } from './io-resource.js';
 
@@ -56,10 +57,7 @@ class Recorder implements SheetWriter {
   async finish(): Promise<void> {}
 }
 
-const mountOf = (code: string): ResourceMount => {
-  const mounted = h.server.ctx.resources.get(code);
-  return buildMount(h.server.ctx, mounted.def, mounted.table, mounted.hooks ?? {});
-};
+const mountOf = (code: string): ResourceMount => engineMount(h.server.ctx.resources.get(code))!;
 
 /** the export of `m` (every row, default order) through `sheet`, by COPY or row by row */
 async function run(m: ResourceMount, user: AuthUser, lang: Lang, sheet: SheetWriter, out: PassThrough, via: 'copy' | 'rows', format: 'csv' | 'text', chunk: number) {

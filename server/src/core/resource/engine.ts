@@ -10,12 +10,19 @@ import { mountRemove } from './calls/remove.js';
 import { mountSubmit } from './calls/submit.js';
 import { mountTree } from './calls/tree.js';
 import type { ResourceHooks } from './hooks.js';
-import { buildMount } from './mount/resourceMount.js';
+import { buildMount, type ResourceMount } from './mount/resourceMount.js';
 import type { MountedResource } from './registry.js';
 
 export type { MountedResource } from './registry.js';
 export type { RemoveContext, ResourceHooks, SaveContext } from './hooks.js';
 export { treeReaders } from './calls/tree.js';
+
+const mounts = new WeakMap<MountedResource, ResourceMount>();
+
+/** The engine's own mount of a mounted resource (its hooks, columns, presenting): what a test drives directly. */
+export function mountOf(mounted: MountedResource): ResourceMount | undefined {
+  return mounts.get(mounted);
+}
 
 /**
  * Mounts list / detail / submit / remove (and the tree calls of a tree resource, the xlsx export and import a
@@ -31,7 +38,8 @@ export function mountResource(app: FastifyInstance, ctx: AppContext, def: Resour
   mountSubmit(app, m);
   if (m.removable) mountRemove(app, m);
 
-  const mounted: MountedResource = { def, table, columns: m.columns, present: m.present, releases: m.hooks.releases, softDeleted: m.softDeleted, hooks: m.hooks };
+  const mounted: MountedResource = { def, table, columns: m.columns, present: m.present, releases: m.hooks.releases, softDeleted: m.softDeleted };
+  mounts.set(mounted, m);
   ctx.resources.add(mounted);
   if (def.io?.export) mountExport(app, m);
   if (def.io?.import) mountImport(app, m);

@@ -1,4 +1,3 @@
-import type { ResourceHooks } from './hooks.js';
 import type { I18nText, Lang, RemovePolicy, ResourceDef } from '@console/contract';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { AuthUser } from '../callers.js';
@@ -62,8 +61,6 @@ export interface MountedResource {
   releases?: Readonly<Record<string, ReleaseFn>>;
   /** records soft-deleted (`is_deleted`), else removed rows are gone */
   softDeleted: boolean;
-  /** the binding's hooks, as the engine mounted it (a test rebuilds its mount from them) */
-  hooks?: ResourceHooks;
 }
 
 /** Every mounted resource by code: references between resources resolve through it at request time. */

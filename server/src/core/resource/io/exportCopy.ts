@@ -1,3 +1,4 @@
+/// <reference path="../../db/pgUtils.d.ts" />
 import { CURRENCIES, type Lang, MONEY_DEFAULT_CURRENCY, nameFieldOf, SECRET_MASK } from '@console/contract';
 import { type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect } from 'drizzle-orm/pg-core';
