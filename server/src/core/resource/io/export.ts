@@ -12,7 +12,7 @@ import type { ResourceMount } from '../mount/resourceMount.js';
 import { dictLabel, presentValue } from '../mount/present.js';
 import { loadReferenceNames, type ReferenceNames, referenceName, unnamedReferences } from '../refs.js';
 import { exportColumns } from './cells.js';
-import { type CopiedExport, type ExportCopyPlan, startCopyExport, textRows } from './exportCopy.js';
+import { type CopiedExport, type ExportCopyPlan, startCopyExport, writeTextRows } from './exportCopy.js';
 import type { SheetWriter, XlsxValue } from './xlsxWriter.js';
 
 type Row = Record<string, unknown>;
@@ -350,10 +350,7 @@ async function writeCopied(sheet: SheetWriter, out: PassThrough, copied: CopiedE
         if (out.destroyed) return;
       }
     } else {
-      for await (const rows of textRows(copied.bytes(), copied.kinds)) {
-        await sheet.addRows(rows);
-        if (out.destroyed) return;
-      }
+      if (!await writeTextRows(copied.bytes(), copied.kinds, sheet, out)) return;
     }
     await sheet.finish();
     out.end();

@@ -18,7 +18,7 @@ import { runAs } from '../mount/access.js';
 import type { ResourceMount } from '../mount/resourceMount.js';
 import { TREE_ROOT } from '../refs.js';
 import { CELL_MAX, type exportColumns } from './cells.js';
-import type { XlsxValue } from './xlsxWriter.js';
+import type { SheetWriter, XlsxValue } from './xlsxWriter.js';
 
 /**
  * An export written by PostgreSQL (the CSV option) or read from it as text (the .xlsx): each chunk one
@@ -468,22 +468,30 @@ function cellValue(field: string, kind: CellKind): XlsxValue {
   }
 }
 
-/** The rows of COPY's text format in `bytes`, as cells by `kinds`, a block of rows at a time. */
-export async function* textRows(bytes: AsyncIterable<Buffer>, kinds: CellKind[]): AsyncGenerator<XlsxValue[][]> {
+/** Writes the rows of COPY's text format in `bytes` to `sheet`, as cells by `kinds` (one array, reused). */
+export async function writeTextRows(bytes: AsyncIterable<Buffer>, kinds: CellKind[], sheet: SheetWriter, out: { destroyed: boolean }): Promise<boolean> {
   let carry = '';
   const decoder = new TextDecoder('utf-8');
+  const cells: XlsxValue[] = new Array<XlsxValue>(kinds.length);
   for await (const buf of bytes) {
     const text = carry + decoder.decode(buf, { stream: true });
-    const lines = text.split('\n');
-    carry = lines.pop()!;
-    const rows: XlsxValue[][] = new Array<XlsxValue[]>(lines.length);
-    for (let r = 0; r < lines.length; r++) {
-      const fields = lines[r]!.split('\t');
-      const cells: XlsxValue[] = new Array<XlsxValue>(kinds.length);
-      for (let i = 0; i < kinds.length; i++) cells[i] = cellValue(fields[i]!, kinds[i]!);
-      rows[r] = cells;
+    let at = 0;
+    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', at)) {
+      // the fields of the row between `at` and `end`, tab-separated
+      let from = at;
+      for (let i = 0; i < kinds.length; i++) {
+        let to = text.indexOf('\t', from);
+        if (to === -1 || to > end) to = end;
+        cells[i] = cellValue(text.slice(from, to), kinds[i]!);
+        from = to + 1;
+      }
+      sheet.row(cells);
+      if (sheet.full) await sheet.flush();
+      at = end + 1;
     }
-    if (rows.length) yield rows;
+    carry = text.slice(at);
+    if (out.destroyed) return false;
   }
   if (carry !== '') throw new Error('an export\'s COPY ended inside a row');
+  return true;
 }

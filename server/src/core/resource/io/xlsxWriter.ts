@@ -23,6 +23,8 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 
 // anything xmlText changes: most cells hold none of it, and are written as they are
 // eslint-disable-next-line no-control-regex
+/** a text that needs escaping, dropping or xml:space: what `XML_SPECIAL` or `EDGE_SPACE` finds, in one test */
+const PLAIN_TEXT = /[&<>"\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]|^\s|\s$/;
 const XML_SPECIAL = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 export function xmlText(value: string): string {
@@ -232,6 +234,11 @@ export class XlsxSheetWriter implements SheetWriter {
       if (v === null || v === undefined || v === '') continue;
       const ref = `${this.letters[i] ?? columnLetters(i)}${r}`;
       if (typeof v === 'string') {
+        // most cells: nothing to escape and no space to keep, one test
+        if (!PLAIN_TEXT.test(v)) {
+          xml += `<c r="${ref}" t="inlineStr"><is><t>${v}</t></is></c>`;
+          continue;
+        }
         const keep = EDGE_SPACE.test(v) ? ' xml:space="preserve"' : '';
         xml += `<c r="${ref}" t="inlineStr"><is><t${keep}>${xmlText(v)}</t></is></c>`;
       } else if (typeof v === 'number') xml += Number.isFinite(v) ? `<c r="${ref}"><v>${v}</v></c>` : '';
