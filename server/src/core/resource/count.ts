@@ -18,12 +18,19 @@ export interface ListScope {
   exact: boolean;
 }
 
-/** Reads the planner's row estimate, which the driver answers as JSON text or parsed JSON. */
-function planRows(result: unknown): number {
+/** A node of `explain (format json)`'s plan. */
+export type PlanNode = { 'Node Type'?: string; 'Plan Rows'?: number; Plans?: PlanNode[] };
+
+/** The top node of an `explain (format json)`, which the driver answers as JSON text or parsed JSON. */
+export function planOf(result: unknown): PlanNode | undefined {
   const rows = (result as { rows?: Array<Record<string, unknown>> }).rows ?? [];
   const raw = rows[0]?.['QUERY PLAN'];
-  const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: { 'Plan Rows'?: number } }> | undefined;
-  return Math.round(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);
+  return ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: PlanNode }> | undefined)?.[0]?.Plan;
+}
+
+/** Reads the planner's row estimate. */
+function planRows(result: unknown): number {
+  return Math.round(planOf(result)?.['Plan Rows'] ?? 0);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { AuthUser } from '../../context.js';
 import { inList } from '../../db/bulk.js';
 import type { Executor } from '../../db/index.js';
 import { badRequest } from '../../errors.js';
+import { planOf } from '../count.js';
 import { type Filters, orderBy, type SortKeys, unindexed } from '../filters.js';
 import { runAs, scopeIn } from '../mount/access.js';
 import type { ResourceMount } from '../mount/resourceMount.js';
@@ -163,15 +164,6 @@ export function keysetAfter(keys: SortKeys, last: ReadonlyArray<string | null>):
   });
   const any = later.length ? sql`(${sql.join(later, sql` or `)})` : sql`false`;
   return lead ? sql`${lead} and ${any}` : any;
-}
-
-type PlanNode = { 'Node Type'?: string; 'Plan Rows'?: number; Plans?: PlanNode[] };
-
-/** the top node of an `explain (format json)` */
-function planOf(result: unknown): PlanNode | undefined {
-  const rows = (result as { rows?: Array<Record<string, unknown>> }).rows ?? [];
-  const raw = rows[0]?.['QUERY PLAN'];
-  return ((typeof raw === 'string' ? JSON.parse(raw) : raw) as Array<{ Plan?: PlanNode }> | undefined)?.[0]?.Plan;
 }
 
 /** the rows the planner expects of an `explain (format json)` */
