@@ -62,7 +62,7 @@ async function exportRows(m: ResourceMount, req: FastifyRequest, reply: FastifyR
   const { cols, wanted, dynamic } = await exportSheetColumns(m, user, filters, lang);
   // PostgreSQL presents the rows where it can (every column an expression): the CSV as it is, the .xlsx's cells
   const plan = await exportCopyPlan(m, user, cols, lang, dynamic);
-  const source = await openExport(m, user, { built, keys, wanted, lang }, plan ? { copy: { plan, format: format === 'csv' ? 'csv' : 'text' } } : {});
+  const source = await openExport(m, user, { built, keys, wanted, lang }, plan ? { copy: { plan, format: format === 'csv' ? 'csv' : 'xml' } } : {});
 
   const title = t(def.title, lang);
   // a definition that must scope the name further (a task a tenant may not see) names its exports itself

@@ -13,7 +13,7 @@ import type { ResourceMount } from '../mount/resourceMount.js';
 import { dictLabel, presentValue } from '../mount/present.js';
 import { loadReferenceNames, type ReferenceNames, referenceName, unnamedReferences } from '../refs.js';
 import { exportColumns } from './cells.js';
-import { type CopiedExport, type ExportCopyPlan, startCopyExport, writeTextRows } from './exportCopy.js';
+import { type CopiedExport, type CopyFormat, type ExportCopyPlan, startCopyExport } from './exportCopy.js';
 import type { SheetWriter, XlsxValue } from './xlsxWriter.js';
 
 type Row = Record<string, unknown>;
@@ -125,8 +125,8 @@ export interface RowSource {
 }
 
 /**
- * The chunks of an export read by COPY (`exportCopy.ts`): the CSV's rows as bytes, or the .xlsx's cells; the rows
- * are presented by PostgreSQL.
+ * An export read by COPY (`exportCopy.ts`): the CSV's rows, or the .xlsx's sheet XML, as PostgreSQL presented and
+ * wrote them.
  */
 export interface CopySource { readonly strategy: 'copy'; readonly copied: CopiedExport }
 
@@ -134,7 +134,7 @@ export interface CopySource { readonly strategy: 'copy'; readonly copied: Copied
  * `chunk`: rows per statement; `strategy`: how to read (by default the planner's order decides, `openExport`);
  * `copy`: read by COPY when the keyset walk applies (the plan, and which of its formats)
  */
-export interface ExportOptions { chunk?: number; strategy?: 'keyset' | 'ids'; copy?: { plan: ExportCopyPlan; format: 'csv' | 'text' } }
+export interface ExportOptions { chunk?: number; strategy?: 'keyset' | 'ids'; copy?: { plan: ExportCopyPlan; format: CopyFormat } }
 
 /**
  * A keyset read whose order the planner would sort in full (no index walks it) over more rows than this reads the
@@ -333,16 +333,12 @@ async function exportPresenter(m: ResourceMount, lang: Lang, only: ReadonlySet<s
   };
 }
 
-/** Writes what COPY wrote: the CSV's bytes as they are, the .xlsx's cells row by row; the spool goes at the end. */
+/** Writes what COPY wrote (the CSV's rows, or the sheet's XML) as it is; the spool goes at the end. */
 async function writeCopied(sheet: SheetWriter, out: PassThrough, copied: CopiedExport): Promise<void> {
   try {
-    if (copied.format === 'csv') {
-      for await (const bytes of copied.bytes()) {
-        await sheet.bytes!(bytes);
-        if (out.destroyed) return;
-      }
-    } else {
-      if (!await writeTextRows(copied.bytes(), copied.kinds, sheet, out)) return;
+    for await (const bytes of copied.bytes()) {
+      await sheet.bytes!(bytes);
+      if (out.destroyed) return;
     }
     await sheet.finish();
     out.end();

@@ -18,11 +18,12 @@ import { runAs } from '../mount/access.js';
 import type { ResourceMount } from '../mount/resourceMount.js';
 import { TREE_ROOT } from '../refs.js';
 import { CELL_MAX, type exportColumns } from './cells.js';
-import type { SheetWriter, XlsxValue } from './xlsxWriter.js';
+import { type CellKind, CopySheetRows } from './copySheetRows.js';
 
 /**
- * An export written by PostgreSQL (the CSV option) or read from it as text (the .xlsx): each chunk one
- * `COPY (select <the cells as the API presents them> …) TO STDOUT`, in the list's order from the last row read. The
+ * An export written by PostgreSQL: one `COPY (select <the cells as the API presents them> …) TO STDOUT` in the list's
+ * order, the CSV option's rows as they are, the .xlsx's rows in COPY's text format made sheet XML (`copySheetRows.ts`).
+ * The
  * dictionary labels, reference names, the display zone's datetimes, secret masks and amounts are SQL expressions
  * here, each the same text `writeExport`'s presenting gives (test/export-copy.test.ts compares both for every
  * resource); a resource whose cells are not all expressible (a `shown` hook without `shownSql`, a virtual field, a
@@ -31,8 +32,6 @@ import type { SheetWriter, XlsxValue } from './xlsxWriter.js';
 
 type ExportColumn = ReturnType<typeof exportColumns>[number];
 
-/** what a cell's text is in the .xlsx: text, a number, a flag; `mixed`: a label or, without one, the raw number (`s`/`n` first) */
-type CellKind = 'text' | 'number' | 'boolean' | 'mixed';
 
 interface CellSql {
   /** the CSV's cell: text as `csvCell` writes it before quoting (COPY quotes as RFC 4180 does); null for an empty cell */
@@ -193,10 +192,13 @@ class CellPlanner {
   }
 }
 
-/** How each chunk of an export is read by COPY: its cells, joins, and the sort keys' text last. */
+/** What an export's COPY writes: `csv`, the CSV option's rows; `xml`, the .xlsx's (`<row>` elements). */
+export type CopyFormat = 'csv' | 'xml';
+
+/** How an export is read by COPY: its cells (the CSV's, or the .xlsx's as text and what each is), the joins they need. */
 export interface ExportCopyPlan {
   kinds: CellKind[];
-  cells(format: 'csv' | 'text'): SQL[];
+  cells(format: CopyFormat): SQL[];
   joins: SQL[];
 }
 
@@ -287,16 +289,18 @@ class Spool implements CopyValve {
     this.valve = undefined;
   }
 
-  /** adds `length` bytes of `row` from `start`, then `end` if given (`row` is valid only during the call) */
-  add(row: Buffer, start: number, length: number, end?: Buffer): void {
+  /** adds the first `length` bytes of `row` (valid only during the call), then CRLF if `crlf` */
+  add(row: Buffer, length: number, crlf: boolean): void {
     if (this.closed) return;
-    const total = length + (end?.length ?? 0);
+    const total = crlf ? length + 2 : length;
     // the first blocks go out small, so the response starts before the statement has written much
     if (this.used + total > this.block.length || this.used >= this.due) this.push();
     if (total > this.block.length) this.block = Buffer.allocUnsafe(total);
-    row.copy(this.block, this.used, start, start + length);
-    end?.copy(this.block, this.used + length);
-    this.used += total;
+    this.used += row.copy(this.block, this.used, 0, length);
+    if (crlf) {
+      this.block[this.used++] = 13;
+      this.block[this.used++] = 10;
+    }
   }
 
   private push(): void {
@@ -374,22 +378,22 @@ class Spool implements CopyValve {
 const SPOOL_BLOCK = 256 * 1024;
 /** what the file may be behind the statement before the statement waits */
 const SPOOL_BEHIND = 8 * 1024 * 1024;
-const LF_TO_CRLF = Buffer.from('\r\n');
 /** a COPY of an export may take this long (a million rows take seconds; a busy machine, more) */
 export const EXPORT_COPY_MS = 600_000;
 
 /** the COPY statement of a whole export, or undefined when the filters' values cannot be written into it (a NUL) */
-function exportStatement(m: ResourceMount, plan: ExportCopyPlan, format: 'csv' | 'text', where: SQL | undefined, keys: SortKeys, max: number): string | undefined {
+function exportStatement(m: ResourceMount, plan: ExportCopyPlan, format: CopyFormat, where: SQL | undefined, keys: SortKeys, max: number): string | undefined {
   const select = sql`select ${sql.join(plan.cells(format), sql`, `)} from ${m.table} ${sql.join(plan.joins, sql` `)}
     where ${where ?? sql`true`} order by ${sql.join(orderBy(keys), sql`, `)} limit ${sql.raw(String(max + 1))}`;
   const text = inlined(select);
   return text && `copy (${text}) to stdout with (format ${format === 'csv' ? 'csv' : 'text'})`;
 }
 
-/** The rows of an export by COPY: the CSV's bytes (CRLF line ends), or COPY's text format (a row a line). */
+/**
+ * The rows of an export by COPY as its file holds them: the CSV's (CRLF line ends), or the .xlsx's `<row>` elements,
+ * numbered from 2 (the header is row 1).
+ */
 export interface CopiedExport {
-  format: 'csv' | 'text';
-  kinds: CellKind[];
   bytes(): AsyncGenerator<Buffer>;
   /** the file is closed (the export is written, or the client went away) */
   close(): Promise<void>;
@@ -401,7 +405,7 @@ export interface CopiedExport {
  * resolves when it started. Undefined when the statement cannot carry the filters' values: the caller reads row by row.
  */
 export async function startCopyExport(
-  m: ResourceMount, user: AuthUser, plan: ExportCopyPlan, format: 'csv' | 'text', conds: (tx: Executor) => Promise<SQL | undefined>, keys: SortKeys, max: number,
+  m: ResourceMount, user: AuthUser, plan: ExportCopyPlan, format: CopyFormat, conds: (tx: Executor) => Promise<SQL | undefined>, keys: SortKeys, max: number,
   check: (tx: Executor, where: SQL | undefined) => Promise<void>,
 ): Promise<CopiedExport | undefined> {
   const spool = await Spool.open();
@@ -417,14 +421,17 @@ export async function startCopyExport(
     started(true);
     // the statement reads one row past the bound: an estimate far off (the check counts only near it) stops here
     let rows = 0;
-    const counted = (row: Buffer) => {
-      if (++rows > max) throw badRequest('exportTooManyRows', { max });
-      return row;
-    };
     await copyOut(tx, statement, format === 'csv'
       // a CSV row ends with LF: RFC 4180's CRLF instead (a line break inside a quoted cell is the cell's own)
-      ? (row) => spool.add(counted(row), 0, row.length - 1, LF_TO_CRLF)
-      : (row) => spool.add(counted(row), 0, row.length), spool);
+      ? (row) => {
+        if (++rows > max) throw badRequest('exportTooManyRows', { max });
+        spool.add(row, row.length - 1, true);
+      }
+      // a row of COPY's text format, made sheet XML as it is read back (the file holds a fifth of the XML)
+      : (row) => {
+        if (++rows > max) throw badRequest('exportTooManyRows', { max });
+        spool.add(row, row.length, false);
+      }, spool);
   });
   run.then(() => spool.end(), (e: unknown) => spool.end(e instanceof Error ? e : new Error(String(e))));
   const ended = run.then(() => false);
@@ -441,57 +448,12 @@ export async function startCopyExport(
     await spool.close();
     return undefined;
   }
-  return { format, kinds: plan.kinds, bytes: () => spool.read(), close: () => spool.close() };
+  return { bytes: () => (format === 'csv' ? spool.read() : sheetXml(spool.read(), plan.kinds)), close: () => spool.close() };
 }
 
-const ESCAPED: Record<string, string> = { '\\': '\\', n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', v: '\v' };
-
-/** a field of COPY's text format as its text: `\N` null, backslash escapes undone */
-export function unescapeCopyText(field: string): string | null {
-  if (field === '\\N') return null;
-  if (!field.includes('\\')) return field;
-  return field.replace(/\\(.)/g, (_, c: string) => ESCAPED[c] ?? c);
-}
-
-function cellValue(field: string, kind: CellKind): XlsxValue {
-  const text = unescapeCopyText(field);
-  if (text === null) return null;
-  switch (kind) {
-    case 'text':
-      return text;
-    case 'number':
-      return Number(text);
-    case 'boolean':
-      return text === 't' || text === 'true';
-    case 'mixed':
-      return text[0] === 's' ? text.slice(1) : text[0] === 'n' ? Number(text.slice(1)) : text.slice(1) === 'true' || text.slice(1) === 't';
-  }
-}
-
-/** Writes the rows of COPY's text format in `bytes` to `sheet`, as cells by `kinds` (one array, reused). */
-export async function writeTextRows(bytes: AsyncIterable<Buffer>, kinds: CellKind[], sheet: SheetWriter, out: { destroyed: boolean }): Promise<boolean> {
-  let carry = '';
-  const decoder = new TextDecoder('utf-8');
-  const cells: XlsxValue[] = new Array<XlsxValue>(kinds.length);
-  for await (const buf of bytes) {
-    const text = carry + decoder.decode(buf, { stream: true });
-    let at = 0;
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', at)) {
-      // the fields of the row between `at` and `end`, tab-separated
-      let from = at;
-      for (let i = 0; i < kinds.length; i++) {
-        let to = text.indexOf('\t', from);
-        if (to === -1 || to > end) to = end;
-        cells[i] = cellValue(text.slice(from, to), kinds[i]!);
-        from = to + 1;
-      }
-      sheet.row(cells);
-      if (sheet.full) await sheet.flush();
-      at = end + 1;
-    }
-    carry = text.slice(at);
-    if (out.destroyed) return false;
-  }
-  if (carry !== '') throw new Error('an export\'s COPY ended inside a row');
-  return true;
+/** the sheet's `<row>` elements of the rows of COPY's text format in `text`, numbered from 2 (the header is row 1) */
+async function* sheetXml(text: AsyncIterable<Buffer>, kinds: CellKind[]): AsyncGenerator<Buffer> {
+  const rows = new CopySheetRows(kinds);
+  for await (const block of text) yield* rows.rows(block);
+  rows.end();
 }

@@ -86,7 +86,8 @@ class ZipStream {
     header.writeUInt16LE(nameBytes.length, 26);
     const record: ZipEntryRecord = { name: nameBytes, crc: 0, compressed: 0, size: 0, offset: this.offset };
     await this.raw(Buffer.concat([header, nameBytes]));
-    const deflate = createDeflateRaw({ level: 1 });
+    // output in pieces of 64 KB: a sheet of a million rows deflates to tens of MB, and each piece is a callback
+    const deflate = createDeflateRaw({ level: 1, chunkSize: 64 * 1024 });
     // the compressed bytes go out as they come; the deflater waits while the destination is full
     deflate.on('data', (chunk: Buffer) => {
       record.compressed += chunk.length;
@@ -149,8 +150,8 @@ class ZipStream {
 class EntryWriter {
   constructor(private readonly deflate: DeflateRaw, private readonly record: ZipEntryRecord, private readonly closed: Promise<unknown>, private readonly close: () => Promise<void>) {}
 
-  async write(text: string): Promise<void> {
-    const buf = Buffer.from(text, 'utf8');
+  async write(text: string | Buffer): Promise<void> {
+    const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     this.record.crc = crc32(buf, this.record.crc);
     this.record.size += buf.length;
     if (this.record.size > 0xffffffff) throw new Error('an xlsx sheet over 4 GB needs zip64');
@@ -184,7 +185,10 @@ export interface SheetWriter {
   flush(): Promise<void>;
   /** resolves when the rows are taken: `row` for each, flushing whenever full */
   addRows(rows: ReadonlyArray<readonly XlsxValue[]>): Promise<void>;
-  /** rows already written in the sheet's own format (the CSV's, by COPY), after those gathered */
+  /**
+   * rows already written in the sheet's own format, after those gathered (by COPY: the CSV's rows; the .xlsx's
+   * `<row>` elements, numbered after those given to `row`)
+   */
   bytes?(data: Buffer): Promise<void>;
   finish(): Promise<void>;
 }
@@ -264,6 +268,11 @@ export class XlsxSheetWriter implements SheetWriter {
     const text = this.pending;
     this.pending = '';
     await sheet.write(text);
+  }
+
+  async bytes(data: Buffer): Promise<void> {
+    await this.flush();
+    await this.sheet!.write(data);
   }
 
   async finish(): Promise<void> {
