@@ -30,9 +30,10 @@ for (const c of [34, 38, 60, 62, BACKSLASH, 0xef]) SPECIAL[c] = 1;
 /** the most a text byte becomes (`"` as `&quot;`), and what a cell adds around its text */
 const GROWTH = 6;
 const CELL_MARKUP = 80;
-/** the sheet XML is handed on in pieces of about this much */
+/** the sheet XML is handed on in pieces of this much at most (a row that needs more gets a piece of its own) */
 const PIECE = 1024 * 1024;
-const PIECE_SPARE = 64 * 1024;
+/** pieces given back (`release`) and kept for the next */
+const POOLED = 8;
 
 function put(out: Buffer, at: number, what: Buffer): number {
   for (let k = 0; k < what.length; k++) out[at++] = what[k]!;
@@ -52,6 +53,11 @@ export class CopySheetRows {
   private first = 16;
   /** the start of a row the last block cut */
   private carry: Buffer | undefined;
+  /**
+   * the memory of pieces given back once deflated, used again: 100,000 rows are about 50 MB of XML, which as new
+   * buffers V8 counts as external memory, and collects the whole heap for
+   */
+  private readonly free: ArrayBuffer[] = [];
 
   /** `next`: the sheet row number of the first row given */
   constructor(private readonly kinds: readonly CellKind[], private next = 2) {
@@ -66,22 +72,35 @@ export class CopySheetRows {
     const data = this.carry ? Buffer.concat([this.carry, block]) : block;
     this.carry = undefined;
     const pieces: Buffer[] = [];
-    let out = Buffer.allocUnsafe(Math.min(GROWTH * data.length, PIECE) + PIECE_SPARE);
+    let out = this.piece(0);
     let at = 0;
     let from = 0;
     for (let end = data.indexOf(LF, from); end !== -1; end = data.indexOf(LF, from)) {
       const bound = this.bound(end + 1 - from);
       if (at + bound > out.length) {
         if (at > 0) pieces.push(out.subarray(0, at));
-        out = Buffer.allocUnsafe(Math.max(bound, Math.min(GROWTH * (data.length - from), PIECE) + PIECE_SPARE));
+        else this.release(out);
+        out = this.piece(bound);
         at = 0;
       }
       at = this.write(data, from, end, this.next++, out, at);
       from = end + 1;
     }
     if (at > 0) pieces.push(out.subarray(0, at));
+    else this.release(out);
     if (from < data.length) this.carry = Buffer.from(data.subarray(from));
     return pieces;
+  }
+
+  /** a piece `rows` answered, no longer held: its memory serves the next */
+  release(piece: Buffer): void {
+    if (piece.buffer instanceof ArrayBuffer && piece.buffer.byteLength === PIECE && this.free.length < POOLED) this.free.push(piece.buffer);
+  }
+
+  private piece(min: number): Buffer {
+    if (min > PIECE) return Buffer.allocUnsafeSlow(min);
+    const free = this.free.pop();
+    return free ? Buffer.from(free) : Buffer.allocUnsafeSlow(PIECE);
   }
 
   /** throws when the last block ended inside a row */

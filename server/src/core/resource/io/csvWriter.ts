@@ -53,9 +53,9 @@ export class CsvSheetWriter implements SheetWriter {
     }
   }
 
-  async bytes(data: Buffer): Promise<void> {
+  async bytes(data: Buffer, taken?: () => void): Promise<void> {
     await this.flush();
-    if (!this.out.write(data)) await Promise.race([once(this.out, 'drain'), this.closed]);
+    if (!this.out.write(data, taken && (() => taken()))) await Promise.race([once(this.out, 'drain'), this.closed]);
   }
 
   async flush(): Promise<void> {

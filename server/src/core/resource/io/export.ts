@@ -336,8 +336,9 @@ async function exportPresenter(m: ResourceMount, lang: Lang, only: ReadonlySet<s
 /** Writes what COPY wrote (the CSV's rows, or the sheet's XML) as it is; the spool goes at the end. */
 async function writeCopied(sheet: SheetWriter, out: PassThrough, copied: CopiedExport): Promise<void> {
   try {
+    const release = copied.release;
     for await (const bytes of copied.bytes()) {
-      await sheet.bytes!(bytes);
+      await sheet.bytes!(bytes, release && (() => release(bytes)));
       if (out.destroyed) return;
     }
     await sheet.finish();

@@ -56,9 +56,10 @@ const isBigint = (column: PgColumn) => ID_TYPES.has(column.columnType) || isIdCo
 /** a text a spreadsheet would take as a formula (= + - @, a tab, a carriage return first) behind a single quote, as `csvCell` */
 const defused = (v: SQL): SQL => sql`(case when ascii(${v}) in (61, 43, 45, 64, 9, 13) then '''' || ${v} else ${v} end)`;
 
-function textCell(v: SQL, cut = true): CellSql {
+/** `plain`: a text never empty and never starting as a formula (a datetime): written as it is, computed once */
+function textCell(v: SQL, cut = true, plain = false): CellSql {
   const value = cut ? sql`left(${v}, ${sql.raw(String(CELL_MAX))})` : v;
-  return { csv: sql`nullif(${defused(value)}, '')`, text: value, kind: 'text' };
+  return { csv: plain ? value : sql`nullif(${defused(value)}, '')`, text: value, kind: 'text' };
 }
 
 function naturalCell(n: Natural): CellSql {
@@ -145,7 +146,7 @@ class CellPlanner {
       if (!this.answered.has(col.name)) return { csv: sql`null`, text: sql`null`, kind: 'text' };
       const zone = currentZone();
       const at = (column as PgColumn & { withTimezone?: boolean }).withTimezone ? sql`${column}` : sql`(${column} at time zone 'UTC')`;
-      return textCell(sql`to_char(${at} at time zone ${zone}, 'YYYY-MM-DD HH24:MI:SS')`, false);
+      return textCell(sql`to_char(${at} at time zone ${zone}, 'YYYY-MM-DD HH24:MI:SS')`, false, true);
     }
     if (!shownRaw) return raw ? { csv: sql`null`, text: sql`null`, kind: 'text' } : undefined;
     if (f.type === 'money' && shownRaw.kind === 'number') {
@@ -264,7 +265,9 @@ class Spool implements CopyValve {
   private failure: Error | undefined;
   private tail: Promise<unknown> = Promise.resolve();
   private wake: (() => void) | undefined;
-  private block = Buffer.allocUnsafe(SPOOL_BLOCK);
+  /** blocks written out or read and given back (`release`), used again: tens of MB of new buffers an export otherwise */
+  private readonly free: ArrayBuffer[] = [];
+  private block = this.take();
   private used = 0;
   /** a block is written once it holds this much: 16 KB first, doubling up to a whole block */
   private due = 16 * 1024;
@@ -308,7 +311,7 @@ class Spool implements CopyValve {
     const data = this.block.subarray(0, this.used);
     const at = this.appended;
     this.appended += data.length;
-    this.block = Buffer.allocUnsafe(SPOOL_BLOCK);
+    this.block = this.take();
     this.used = 0;
     this.due = Math.min(this.due * 2, SPOOL_BLOCK);
     this.pending += data.length;
@@ -322,6 +325,7 @@ class Spool implements CopyValve {
         try {
           await this.file.write(data, 0, data.length, at);
           this.written = at + data.length;
+          this.release(data);
         } catch (e) {
           this.failure ??= e instanceof Error ? e : new Error(String(e));
           this.done = true;
@@ -351,7 +355,7 @@ class Spool implements CopyValve {
     let at = 0;
     for (;;) {
       if (at < this.written) {
-        const buf = Buffer.allocUnsafe(Math.min(SPOOL_BLOCK, this.written - at));
+        const buf = this.take().subarray(0, Math.min(SPOOL_BLOCK, this.written - at));
         const { bytesRead } = await this.file.read(buf, 0, buf.length, at);
         at += bytesRead;
         yield bytesRead === buf.length ? buf : buf.subarray(0, bytesRead);
@@ -363,6 +367,16 @@ class Spool implements CopyValve {
         this.wake = undefined;
       }
     }
+  }
+
+  private take(): Buffer {
+    const free = this.free.pop();
+    return free ? Buffer.from(free) : Buffer.allocUnsafeSlow(SPOOL_BLOCK);
+  }
+
+  /** a block `read` gave, no longer held */
+  release(block: Buffer): void {
+    if (block.buffer instanceof ArrayBuffer && block.buffer.byteLength === SPOOL_BLOCK && this.free.length < 4) this.free.push(block.buffer);
   }
 
   /** the file goes (the export is written, or its client went away): what the statement still sends is dropped */
@@ -395,6 +409,8 @@ function exportStatement(m: ResourceMount, plan: ExportCopyPlan, format: CopyFor
  */
 export interface CopiedExport {
   bytes(): AsyncGenerator<Buffer>;
+  /** a buffer `bytes` gave, no longer held (its memory may serve again) */
+  release?(bytes: Buffer): void;
   /** the file is closed (the export is written, or the client went away) */
   close(): Promise<void>;
 }
@@ -448,12 +464,17 @@ export async function startCopyExport(
     await spool.close();
     return undefined;
   }
-  return { bytes: () => (format === 'csv' ? spool.read() : sheetXml(spool.read(), plan.kinds)), close: () => spool.close() };
+  if (format === 'csv') return { bytes: () => spool.read(), close: () => spool.close() };
+  const rows = new CopySheetRows(plan.kinds);
+  return { bytes: () => sheetXml(spool, rows), release: (piece) => rows.release(piece), close: () => spool.close() };
 }
 
-/** the sheet's `<row>` elements of the rows of COPY's text format in `text`, numbered from 2 (the header is row 1) */
-async function* sheetXml(text: AsyncIterable<Buffer>, kinds: CellKind[]): AsyncGenerator<Buffer> {
-  const rows = new CopySheetRows(kinds);
-  for await (const block of text) yield* rows.rows(block);
+/** the sheet's `<row>` elements of the rows of COPY's text format in the spool, numbered from 2 (the header is row 1) */
+async function* sheetXml(spool: Spool, rows: CopySheetRows): AsyncGenerator<Buffer> {
+  for await (const block of spool.read()) {
+    const pieces = rows.rows(block);
+    spool.release(block);
+    yield* pieces;
+  }
   rows.end();
 }

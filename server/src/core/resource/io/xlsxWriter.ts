@@ -150,12 +150,13 @@ class ZipStream {
 class EntryWriter {
   constructor(private readonly deflate: DeflateRaw, private readonly record: ZipEntryRecord, private readonly closed: Promise<unknown>, private readonly close: () => Promise<void>) {}
 
-  async write(text: string | Buffer): Promise<void> {
+  /** `taken`: called once the bytes are deflated (no longer held) */
+  async write(text: string | Buffer, taken?: () => void): Promise<void> {
     const buf = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     this.record.crc = crc32(buf, this.record.crc);
     this.record.size += buf.length;
     if (this.record.size > 0xffffffff) throw new Error('an xlsx sheet over 4 GB needs zip64');
-    if (!this.deflate.write(buf)) await Promise.race([once(this.deflate, 'drain'), this.closed]);
+    if (!this.deflate.write(buf, taken && (() => taken()))) await Promise.race([once(this.deflate, 'drain'), this.closed]);
   }
 
   async end(): Promise<void> {
@@ -187,9 +188,9 @@ export interface SheetWriter {
   addRows(rows: ReadonlyArray<readonly XlsxValue[]>): Promise<void>;
   /**
    * rows already written in the sheet's own format, after those gathered (by COPY: the CSV's rows; the .xlsx's
-   * `<row>` elements, numbered after those given to `row`)
+   * `<row>` elements, numbered after those given to `row`); `taken`, if given, is called once `data` is no longer held
    */
-  bytes?(data: Buffer): Promise<void>;
+  bytes?(data: Buffer, taken?: () => void): Promise<void>;
   finish(): Promise<void>;
 }
 
@@ -270,9 +271,9 @@ export class XlsxSheetWriter implements SheetWriter {
     await sheet.write(text);
   }
 
-  async bytes(data: Buffer): Promise<void> {
+  async bytes(data: Buffer, taken?: () => void): Promise<void> {
     await this.flush();
-    await this.sheet!.write(data);
+    await this.sheet!.write(data, taken);
   }
 
   async finish(): Promise<void> {
