@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { NodePgSession, NodePgTransaction } from 'drizzle-orm/node-postgres/session';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -200,6 +201,46 @@ function deadlineOf(scope: TenantScope): number {
   return scope.timeoutMs === 0 ? 0 : Math.max(scope.timeoutMs, defaultDeadlineMs);
 }
 
+const SETTINGS = "select set_config('role', $1, true), set_config('app.tenant_id', $2, true), set_config('statement_timeout', $3, true), set_config('idle_in_transaction_session_timeout', $4, true)";
+
+/**
+ * a pooled connection's transaction object, made once (drizzle makes one a transaction, with a query builder a
+ * table); each transaction gets an object of its own made from it, so what is kept by transaction (a WeakMap on
+ * `tx`: the staging tables of COPY, …) never outlives it
+ */
+const transactionOf = new WeakMap<pg.PoolClient, Tx>();
+
+/**
+ * drizzle's `transaction` on PostgreSQL, its `begin`, settings, `commit` and `rollback` sent as they are on the
+ * connection: through drizzle each was a prepared query built from a template, and a transaction object with a
+ * query builder for every table was made each time (a request's transaction cost the server as much as the
+ * statements of a workflow step, bench/ceilings/flow.ts). Savepoints (`tx.transaction`) are drizzle's, unchanged.
+ */
+async function pgTransaction<T>(db: Db, pool: pg.Pool, settings: string[], fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    let made = transactionOf.get(client);
+    if (!made) {
+      const { dialect, schema, options } = (db as unknown as { session: { dialect: never; schema: never; options: never } }).session;
+      made = new NodePgTransaction(dialect, new NodePgSession(client, dialect, schema, options), schema) as unknown as Tx;
+      transactionOf.set(client, made);
+    }
+    const tx = Object.create(made) as Tx;
+    await client.query('begin');
+    try {
+      await client.query(SETTINGS, settings);
+      const result = await fn(tx);
+      await client.query('commit');
+      return result;
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * Runs fn in a transaction as the restricted role console_app with the tenant set, so PostgreSQL's
  * row-level security confines every statement to that tenant's rows. A platform operation that must
@@ -215,10 +256,13 @@ export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Pr
   const timeout = `${scope.timeoutMs ?? defaultTimeoutMs}ms`;
   const idleAllowed = !withoutIdleTimeout.has(db);
   const idle = `${idleAllowed ? deadlineMs : 0}ms`;
-  const run = () => idleTimeoutAllowed.run(idleAllowed, () => db.transaction(async (tx) => {
+  const settings = [role, scope.tenantId, timeout, idle];
+  const client = (db as { $client?: unknown }).$client;
+  const pool = client instanceof pg.Pool ? client : undefined;
+  const run = () => idleTimeoutAllowed.run(idleAllowed, () => (pool ? pgTransaction(db, pool, settings, fn) : db.transaction(async (tx) => {
     await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true), set_config('statement_timeout', ${timeout}, true), set_config('idle_in_transaction_session_timeout', ${idle}, true)`);
     return fn(tx);
-  }));
+  })));
   if (deadlineMs === 0) return run();
   const deadline = new TransactionDeadline(deadlineMs);
   try {
