@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -180,8 +179,12 @@ export interface TenantScope {
  * There the deadline alone frees the connection; on PostgreSQL the server also ends an idle session itself.
  */
 const withoutIdleTimeout = new WeakSet<object>();
-/** whether the current transaction's server may be given an idle timeout (set by inTenant for its code) */
-const idleTimeoutAllowed = new AsyncLocalStorage<boolean>();
+/** what a transaction `inTenant` opened knows of itself: its deadline, and whether its server may time it out idle */
+interface TransactionState {
+  deadline: TransactionDeadline | undefined;
+  idleAllowed: boolean;
+}
+const transactionStates = new WeakMap<object, TransactionState>();
 
 let defaultTimeoutMs = 0;
 /** The time limit of every request transaction's statements (PostgreSQL cancels them with 57014). */
@@ -216,7 +219,7 @@ const transactionOf = new WeakMap<pg.PoolClient, Tx>();
  * query builder for every table was made each time (a request's transaction cost the server as much as the
  * statements of a workflow step, bench/ceilings/flow.ts). Savepoints (`tx.transaction`) are drizzle's, unchanged.
  */
-async function pgTransaction<T>(db: Db, pool: pg.Pool, settings: string[], fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function pgTransaction<T>(db: Db, pool: pg.Pool, settings: string[], state: TransactionState, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     let made = transactionOf.get(client);
@@ -226,6 +229,7 @@ async function pgTransaction<T>(db: Db, pool: pg.Pool, settings: string[], fn: (
       transactionOf.set(client, made);
     }
     const tx = Object.create(made) as Tx;
+    transactionStates.set(tx, state);
     await client.query('begin');
     try {
       await client.query(SETTINGS, settings);
@@ -259,12 +263,15 @@ export async function inTenant<T>(db: Db, scope: TenantScope, fn: (tx: Tx) => Pr
   const settings = [role, scope.tenantId, timeout, idle];
   const client = (db as { $client?: unknown }).$client;
   const pool = client instanceof pg.Pool ? client : undefined;
-  const run = () => idleTimeoutAllowed.run(idleAllowed, () => (pool ? pgTransaction(db, pool, settings, fn) : db.transaction(async (tx) => {
+  const deadline = deadlineMs === 0 ? undefined : new TransactionDeadline(deadlineMs);
+  const state: TransactionState = { deadline, idleAllowed };
+  // the driver asks for its connection before its first await: `withDeadline` hands it the deadline then
+  const run = () => (pool ? pgTransaction(db, pool, settings, state, fn) : db.transaction(async (tx) => {
+    transactionStates.set(tx, state);
     await tx.execute(sql`select set_config('role', ${role}, true), set_config('app.tenant_id', ${scope.tenantId}, true), set_config('statement_timeout', ${timeout}, true), set_config('idle_in_transaction_session_timeout', ${idle}, true)`);
     return fn(tx);
-  })));
-  if (deadlineMs === 0) return run();
-  const deadline = new TransactionDeadline(deadlineMs);
+  }));
+  if (!deadline) return run();
   try {
     return await withDeadline(deadline, () => {
       const work = run();
@@ -300,8 +307,9 @@ export async function acrossTenants<T>(tx: Executor, fn: () => Promise<T>): Prom
  * import the caller asked for, which must not be cut like an over-broad search. Still a bound.
  */
 export async function allowLongTransaction(tx: Executor, ms: number): Promise<void> {
-  currentDeadline()?.extend(ms);
-  if (idleTimeoutAllowed.getStore() === false) return;
+  const state = transactionStates.get(tx);
+  state?.deadline?.extend(ms);
+  if (state?.idleAllowed === false) return;
   await tx.execute(sql`select set_config('idle_in_transaction_session_timeout', ${`${ms}ms`}, true)`);
 }
 
@@ -310,8 +318,9 @@ export async function allowLongTransaction(tx: Executor, ms: number): Promise<vo
  * caller asked for (a batch of 100,000 devices), which must not be cut like an over-broad search.
  */
 export async function allowLongStatements(tx: Executor, ms: number): Promise<void> {
-  currentDeadline()?.extend(ms);
-  const idle = idleTimeoutAllowed.getStore() === false ? '0ms' : `${ms}ms`;
+  const state = transactionStates.get(tx);
+  state?.deadline?.extend(ms);
+  const idle = state?.idleAllowed === false ? '0ms' : `${ms}ms`;
   await tx.execute(sql`select set_config('statement_timeout', ${`${ms}ms`}, true), set_config('idle_in_transaction_session_timeout', ${idle}, true)`);
 }
 
