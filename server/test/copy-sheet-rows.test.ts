@@ -48,7 +48,7 @@ describe('an export\'s rows from COPY as sheet XML', () => {
     ...Array.from({ length: 16 }, (_, i): CellKind => (['text', 'number', 'boolean', 'mixed'] as const)[i % 4]!)];
   const headers = kinds.map((_, i) => `h${i}`);
   const rows: XlsxValue[][] = [
-    ['YMA00000001', 42, true, '合格 ✓', '通过', 7, false, '<b>"锁" & 钥匙</b>', ' two ends ', '\t制表符开头', 'back\\slash \\N', '第一行\n第二行', 'Emoji 🔒 𠀀', '=1+1'],
+    ['YMA00000001', 42, true, '合格 ✓', '通过', 7, false, '<b>"锁" & 钥匙</b>', ' two ends ', '\t制表符开头', 'back\\slash \\N', '第一行\r\n第二行', 'Emoji 🔒 𠀀', '=1+1'],
     ['YMA00000002', -15, false, null, null, null, null, '', 'ctl\u0001x\u0008y\u001F\uFFFEz\uFFFF', 'ï\uFFFDï', '\\', ' ', 'a\tb', '\\t not a tab'],
     Array.from({ length: 14 }, () => null),
   ].map((r, i) => [...r, ...Array.from({ length: 16 }, (_, k): XlsxValue => [`col ${k}`, k * (i + 1), k % 2 === 0, i % 2 ? 'label' : k][k % 4])]);

@@ -23,6 +23,12 @@ const CR = bytes('&#13;');
 const TAB = 9;
 const LF = 10;
 const BACKSLASH = 92;
+/** what XML writes for " & < > */
+const ENTITY: Array<Buffer | undefined> = [];
+ENTITY[34] = QUOT;
+ENTITY[38] = AMP;
+ENTITY[60] = LT;
+ENTITY[62] = GT;
 /** bytes a text cell cannot copy as they are: control characters, " & < > \ and the lead of U+FFFE/U+FFFF */
 const SPECIAL = new Uint8Array(256);
 for (let c = 0; c < 32; c++) SPECIAL[c] = 1;
@@ -44,7 +50,7 @@ function put(out: Buffer, at: number, what: Buffer): number {
  * Rows of COPY's text format (fields tab-separated, `\N` for null, backslash escapes, LF at the end) written as the
  * sheet's `<row>` elements byte by byte, no string between: for the same values, the cells `XlsxSheetWriter.row`
  * writes (inline strings, numbers, flags, each with its reference; an empty cell left out; what XML does not allow
- * dropped), a carriage return kept as a character reference.
+ * dropped, a carriage return as `&#13;`, as `xmlText` writes it).
  */
 export class CopySheetRows {
   /** each column's `<c r="A` */
@@ -194,19 +200,12 @@ function escaped(row: Buffer, from: number, to: number, out: Buffer, at: number)
       out[at++] = c;
       continue;
     }
+    const entity = ENTITY[c];
+    if (entity) {
+      at = put(out, at, entity);
+      continue;
+    }
     switch (c) {
-      case 38:
-        at = put(out, at, AMP);
-        break;
-      case 60:
-        at = put(out, at, LT);
-        break;
-      case 62:
-        at = put(out, at, GT);
-        break;
-      case 34:
-        at = put(out, at, QUOT);
-        break;
       case BACKSLASH: {
         const next = row[++i];
         if (next === 110) out[at++] = LF; // \n

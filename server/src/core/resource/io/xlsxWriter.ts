@@ -19,17 +19,18 @@ const PKG_REL_NS = 'http://schemas.openxmlformats.org/package/2006/relationships
 const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 /** text that needs xml:space="preserve" to keep its spaces: at either end, or a line break or tab anywhere */
 const EDGE_SPACE = /^\s|\s$|[\t\n\r]/;
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+/** a carriage return as a reference: XML readers turn a raw one into a line feed */
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;' };
 
 // anything xmlText changes: most cells hold none of it, and are written as they are
 // eslint-disable-next-line no-control-regex
 /** a text that needs escaping, dropping or xml:space: what `XML_SPECIAL` or `EDGE_SPACE` finds, in one test */
 const PLAIN_TEXT = /[&<>"\u0000-\u001F\uD800-\uDFFF\uFFFE\uFFFF]|^\s|\s$/;
-const XML_SPECIAL = /[&<>"\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
+const XML_SPECIAL = /[&<>"\u0000-\u0008\u000B-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 
 export function xmlText(value: string): string {
   if (!XML_SPECIAL.test(value)) return value;
-  return value.replace(INVALID_XML, '').replace(/[&<>"]/g, (c) => XML_ESCAPES[c]!);
+  return value.replace(INVALID_XML, '').replace(/[&<>"\r]/g, (c) => XML_ESCAPES[c]!);
 }
 
 /** A..Z, AA.. for column indexes from 0. */
